@@ -1,0 +1,121 @@
+"""The random-simulation harness: checks the game contract at every state of random games.
+
+After OpenSpiel's random-simulation test and TAG's forward-model tester. Any game that
+implements the contract can be run through `check_random_games`; a failure raises
+`ConformanceError` naming the game, the seed, the state index and the broken property.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from kafeneio.core.errors import IllegalActionError, NotationError
+from kafeneio.core.game import CHANCE, TERMINAL, Game, State
+from kafeneio.core.record import replay
+
+
+class ConformanceError(AssertionError):
+    """A property of the contract that a state broke."""
+
+
+def check_state(state: State, rng: random.Random, *, replay_record: bool = True) -> None:
+    """Check every property of the contract at one state; raises `ConformanceError`."""
+    game = state.game
+    before = state.clone()
+    _expect(before == state, "a clone is equal to its original")
+    player = state.current_player()
+    actions = list(state.legal_actions())
+    if state.is_terminal():
+        _expect(player == TERMINAL, "a terminal state has no player to move")
+        _expect(not actions, "a terminal state has no legal actions")
+        _check_results(state)
+        return
+    _expect(0 <= player < state.num_players or player == CHANCE, f"bad current player {player}")
+    _expect(bool(actions), "a live state has legal actions")
+    codes = [a.code for a in actions]
+    _expect(len(set(codes)) == len(codes), "legal actions are unique")
+    for action in actions:
+        _expect(0 <= action.code < game.info.num_distinct_actions, f"{action} code in range")
+        _expect(game.parse_action(action.notation) == action, f"{action} notation parses back")
+        _expect(game.decode_action(action.code) == action, f"{action} code decodes back")
+        child = state.clone()
+        child.apply(action)
+        _expect(state == before, f"applying {action} to a clone leaves the original unchanged")
+    mask = state.legal_action_mask()
+    _expect(sum(mask) == len(actions), "the legal-action mask marks exactly the legal actions")
+    _check_illegal_is_refused(state, set(codes), rng)
+    _expect(state == before, "refusing an illegal action changes nothing")
+    if player != CHANCE:
+        _check_determinize(state, player, rng)
+    for viewer in range(state.num_players):
+        _check_determinize(state, viewer, rng)
+    if replay_record:
+        _expect(replay(game, state.to_record()) == state, "the record replays to an equal state")
+
+
+def check_random_games(
+    game: Game,
+    num_players: int,
+    seeds: range,
+    options: Mapping[str, Any] | None = None,
+    *,
+    max_actions: int = 10_000,
+) -> int:
+    """Play one random game per seed, checking every state. Returns the number of states."""
+    checked = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(num_players, options, seed=seed)
+        for index in range(max_actions + 1):
+            try:
+                check_state(state, rng)
+            except ConformanceError as err:
+                raise ConformanceError(f"{game.info.name} seed {seed} state {index}: {err}") from None
+            checked += 1
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(list(state.legal_actions())))
+        else:
+            raise ConformanceError(f"{game.info.name} seed {seed}: no end in {max_actions} actions")
+    return checked
+
+
+def _check_illegal_is_refused(state: State, legal: set[int], rng: random.Random) -> None:
+    size = state.game.info.num_distinct_actions
+    for _ in range(3):
+        code = rng.randrange(size)
+        if code in legal:
+            continue
+        try:
+            action = state.game.decode_action(code)
+        except NotationError:
+            continue
+        try:
+            state.apply(action)
+        except IllegalActionError:
+            continue
+        raise ConformanceError(f"the illegal action {action} was accepted")
+
+
+def _check_determinize(state: State, player: int, rng: random.Random) -> None:
+    seen = state.observation(player)
+    for _ in range(2):
+        sample = state.determinize(player, rng)
+        _expect(sample.observation(player) == seen, f"determinize keeps player {player}'s view")
+        _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
+
+
+def _check_results(state: State) -> None:
+    n = state.num_players
+    scores, winners, returns = state.scores(), state.winners(), state.returns()
+    _expect(len(scores) == n and len(returns) == n, "one score and one return per player")
+    _expect(bool(winners) and all(0 <= w < n for w in winners), "winners are players")
+    _expect(len(set(winners)) == len(winners), "winners are unique")
+    _expect(abs(sum(returns) - 1.0) < 1e-9, "returns sum to 1")
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise ConformanceError(what)

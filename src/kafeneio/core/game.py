@@ -1,0 +1,168 @@
+"""The game contract every game implements, in the spirit of OpenSpiel's State and pgx's Game.
+
+A `Game` declares its metadata once and makes states; a `State` is one position. Randomness is
+explicit: a state is made from a seed or from explicitly stacked decks, and any chance event that
+a game does not fix in its decks is a chance node (`current_player() == CHANCE`).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kafeneio.core.actions import Action
+from kafeneio.core.errors import IllegalActionError
+
+CHANCE = -1
+"""`current_player()` of a chance node: the next action is a chance outcome."""
+TERMINAL = -2
+"""`current_player()` of a finished game."""
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once."""
+
+    name: str
+    """Short name used on the command line and in records, e.g. ``cafe``."""
+    title: str
+    min_players: int
+    max_players: int
+    num_distinct_actions: int
+    """Size of the fixed integer action space: every action's code is below this."""
+    rule_prefix: str
+    """Prefix of the game's rule ids, e.g. ``CI``."""
+
+
+class Game(ABC):
+    """A game type: metadata, options, notation and the factory of initial states."""
+
+    info: GameInfo
+
+    @abstractmethod
+    def new_state(
+        self,
+        num_players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> State:
+        """The initial state. `seed` shuffles the decks; `setup` stacks them explicitly instead."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written `text` in the game's notation; raises `NotationError`."""
+
+    @abstractmethod
+    def decode_action(self, code: int) -> Action:
+        """The action with integer code `code`; raises `NotationError` if there is none."""
+
+    @abstractmethod
+    def render(self, state: State, viewer: int | None = None) -> str:
+        """A plain-text picture of `state` as `viewer` may see it (None: a spectator)."""
+
+    def options_schema(self) -> JSON:
+        """The rules options with their defaults."""
+        return {}
+
+
+class State(ABC):
+    """One position of a game. Mutable through `apply` only; `clone` is cheap."""
+
+    game: Game
+    num_players: int
+
+    # --- turn and actions -------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to decide, or `CHANCE`, or `TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions, in a stable order; empty only at a terminal state."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: each outcome with its probability."""
+        raise IllegalActionError("not a chance node")
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Play `action`. An illegal one raises `IllegalActionError` and changes nothing."""
+
+    def apply_notation(self, text: str) -> Action:
+        """Parse `text` and apply it; returns the action."""
+        action = self.game.parse_action(text)
+        self.apply(action)
+        return action
+
+    def legal_action_mask(self) -> list[bool]:
+        """A mask over the game's fixed action space (for reinforcement learning)."""
+        mask = [False] * self.game.info.num_distinct_actions
+        for action in self.legal_actions():
+            mask[action.code] = True
+        return mask
+
+    def parse_legal(self, text: str) -> Action:
+        """The legal action written `text`; `NotationError` or `IllegalActionError` otherwise."""
+        action = self.game.parse_action(text)
+        if action not in self.legal_actions():
+            self.explain_illegal(action)
+        return action
+
+    @abstractmethod
+    def explain_illegal(self, action: Action) -> None:
+        """Raise the `IllegalActionError` that says why `action` is not legal here."""
+
+    # --- outcome ----------------------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each player's score as the game counts it (final scores once terminal)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning players once terminal (several on a shared win); empty before."""
+
+    def returns(self) -> list[float]:
+        """The result for learning and search: winners share 1, everyone else gets 0."""
+        won = self.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
+
+    # --- information ------------------------------------------------------------------------
+    @abstractmethod
+    def observation(self, player: int) -> JSON:
+        """What `player` may know, as JSON-ready data: nothing hidden from them."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A copy in which everything `player` cannot see is resampled consistently."""
+
+    # --- copies and records -----------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def __eq__(self, other: object) -> bool:
+        """Equal states: everything equal, hidden information and history included."""
+
+    __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    @property
+    @abstractmethod
+    def history(self) -> Sequence[Action]:
+        """Every action applied since the initial state, in order."""
+
+    @abstractmethod
+    def to_record(self) -> JSON:
+        """The JSON game record: game, players, options, seed or stacked setup, actions."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.info.name} after {len(self.history)} actions>"
+

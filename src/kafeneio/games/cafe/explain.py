@@ -1,0 +1,118 @@
+"""Why an action is illegal: the rule it breaks, in words a player understands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kafeneio.core.errors import IllegalActionError
+from kafeneio.games.cafe.actions import BAR, BIRTHDAY, DANCE, END, PASS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.board import is_joker
+from kafeneio.games.cafe.state import geometry
+
+if TYPE_CHECKING:
+    from kafeneio.games.cafe.state import CafeState
+
+
+def why_illegal(state: CafeState, action: Any) -> IllegalActionError:
+    if not isinstance(action, CafeAction):
+        return IllegalActionError(f"{action!r} is not a Café International action")
+    if state.is_terminal():
+        return IllegalActionError(f"{action} is not possible: the game is over", "CI-E.1")
+    phase = state._phase()
+    if phase == "birthday":
+        return IllegalActionError(
+            f"{action}: first choose the birthday table (birthday US1) or decline (birthday none)",
+            "CI-V.1",
+        )
+    if action.kind == BIRTHDAY:
+        return IllegalActionError(f"{action}: there is no birthday table to choose now", "CI-V.1")
+    if phase == "second":
+        return _second(state, action)
+    return _first(state, action)
+
+
+def _not_in_hand(state: CafeState, card: int) -> IllegalActionError | None:
+    if card not in state.hand(state.current_player()):
+        text = state.game.board.card_text(card)
+        return IllegalActionError(f"{text} is not in the hand of player {state.current_player()}")
+    return None
+
+
+def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
+    kind = action.kind
+    if kind == END:
+        return IllegalActionError("end: nothing has been placed this turn", "CI-M.1")
+    if kind == PASS:
+        return IllegalActionError("pass: a legal move exists, and a move is compulsory", "CI-M.5")
+    if kind == DANCE and not state.options.dance:
+        return IllegalActionError(f"{action}: the dance variant is off", "CI-V.2")
+    cards = [card for card, _ in action.placements] if kind == DANCE else [action.card]
+    for card in cards:
+        missing = _not_in_hand(state, card)
+        if missing:
+            return missing
+    if kind == BAR:
+        if state.bar_full:
+            return IllegalActionError(f"{action}: all bar seats are taken", "CI-0.3")
+        return IllegalActionError(f"{action}: the player cannot pay for this bar seat", "CI-M.3")
+    if kind == SWAP:
+        return _swap(state, action)
+    if kind == DANCE:
+        return IllegalActionError(
+            f"{action}: the dance breaks nationality, gender or groups at a table beside it",
+            "CI-V.2",
+        )
+    return _placement(state, action, second=False)
+
+
+def _second(state: CafeState, action: CafeAction) -> IllegalActionError:
+    if action.kind == END:
+        return IllegalActionError(
+            "end: a table of this move would be left without an allowed group; "
+            "seat a partner there",
+            "CI-T.5",
+        )
+    if action.kind != PLACE:
+        return IllegalActionError(
+            f"{action}: a guest was already placed this turn; place a second one or end",
+            "CI-M.1",
+        )
+    missing = _not_in_hand(state, action.card)
+    return missing or _placement(state, action, second=True)
+
+
+def _placement(state: CafeState, action: CafeAction, *, second: bool) -> IllegalActionError:
+    card, chair = action.card, action.chair
+    board = state.game.board
+    geo = geometry()
+    text = board.card_text(card)
+    if state._seat[chair] >= 0:
+        taken = board.card_text(state._seat[chair])
+        return IllegalActionError(f"{action}: chair {chair + 1} is taken by {taken}", "CI-T.1")
+    tables = geo.chair_tables[chair]
+    if not any(geo.native[card][t] for t in tables):
+        ids = " or ".join(board.tables[t].id for t in tables)
+        return IllegalActionError(
+            f"{action}: chair {chair + 1} belongs to {ids}; {text} is of another nation", "CI-T.2"
+        )
+    if not state._gender_fits(card, chair):
+        who = "men" if card & 1 else "ladies"
+        return IllegalActionError(
+            f"{action}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"
+        )
+    hint = "" if second else " and no second guest from the hand can complete the move"
+    return IllegalActionError(
+        f"{action}: a table would be left without an allowed group (a lady and a man){hint}",
+        "CI-T.4",
+    )
+
+
+def _swap(state: CafeState, action: CafeAction) -> IllegalActionError:
+    chair = action.chair
+    if state._seat[chair] < 0 or not is_joker(state._seat[chair]):
+        return IllegalActionError(f"{action}: chair {chair + 1} holds no joker", "CI-M.4")
+    return IllegalActionError(
+        f"{action}: after the swap a table of chair {chair + 1} would break nationality, "
+        "gender or groups",
+        "CI-M.4",
+    )

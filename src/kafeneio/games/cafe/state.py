@@ -1,0 +1,700 @@
+"""Café International: the state and its rules (../shared/rules/cafe-international.md, CI-*).
+
+A turn is a sequence of decisions by one player: a first placement, then a second placement or
+``end``; or one bar, swap, pass or (variant) dance action. A decision is offered only if it can be
+completed to a legal move (no dead ends). The table counters (ladies, men, natives per table) are
+kept incrementally, so checking a placement touches at most two tables.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.game import JSON, TERMINAL, State
+from kafeneio.core.record import make_record
+from kafeneio.games.cafe.actions import (
+    BAR,
+    BIRTHDAY,
+    DANCE,
+    END,
+    NUM_CHAIRS,
+    NUM_TABLES,
+    PASS,
+    PLACE,
+    SWAP,
+    ActionSpace,
+    CafeAction,
+    action_space,
+)
+from kafeneio.games.cafe.board import (
+    JOKER_LADY,
+    NUM_CARD_TYPES,
+    Board,
+    is_joker,
+    load_board,
+    nation_of,
+)
+from kafeneio.games.cafe.options import CafeOptions
+
+if TYPE_CHECKING:
+    from kafeneio.games.cafe import CafeGame
+
+COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_LADY + 1: 2}
+"""CI-0.1: 4 ladies and 4 men of each nation, 2 joker ladies and 2 joker men."""
+FULL_TABLE_NATIVE_VALUE = 8
+DANCE_VALUE, DANCE_NATIVE_VALUE = 20, 40
+CARD_PENALTY, JOKER_PENALTY = 5, 10
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Board facts in the shapes the rules engine reads fastest."""
+
+    chair_tables: tuple[tuple[int, ...], ...]
+    table_chairs: tuple[tuple[int, ...], ...]
+    table_nation: tuple[int, ...]
+    chairs_for_card: tuple[tuple[int, ...], ...]
+    """The chairs where a card type passes the nationality rule (CI-T.2)."""
+    native: tuple[tuple[bool, ...], ...]
+    """``native[card][table]``: the card counts as a native of the table (CI-P.3)."""
+
+
+@cache
+def geometry() -> Geometry:
+    board = load_board()
+    nation = tuple(t.nation for t in board.tables)
+    native = tuple(
+        tuple(is_joker(k) or nation_of(k) == nation[t] for t in range(NUM_TABLES))
+        for k in range(NUM_CARD_TYPES)
+    )
+    chairs_for = tuple(
+        tuple(c.index for c in board.chairs if any(native[k][t] for t in c.tables))
+        for k in range(NUM_CARD_TYPES)
+    )
+    return Geometry(
+        chair_tables=tuple(c.tables for c in board.chairs),
+        table_chairs=tuple(t.chairs for t in board.tables),
+        table_nation=nation,
+        chairs_for_card=chairs_for,
+        native=native,
+    )
+
+
+def full_deck() -> list[int]:
+    return [card for card, copies in COPIES.items() for _ in range(copies)]
+
+
+class CafeState(State):
+    """A position of Café International."""
+
+    game: CafeGame
+
+    def __init__(
+        self,
+        game: CafeGame,
+        num_players: int,
+        options: CafeOptions,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
+    ) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.options = options
+        self._seed = seed
+        self._setup = dict(setup) if setup is not None else None
+        order = _stacked_bag(game.board, setup) if setup is not None else _shuffled_bag(seed)
+        self._bag = order[::-1]  # the next card drawn is the last: pop() is cheap
+        self._seat = [-1] * NUM_CHAIRS
+        self._ladies = [0] * NUM_TABLES
+        self._men = [0] * NUM_TABLES
+        self._natives = [0] * NUM_TABLES
+        self._seated = 0
+        self._jokers_seated: list[int] = []
+        self._dance_tables: list[int] = []
+        self._hands: list[list[int]] = [[] for _ in range(num_players)]
+        self._scores = [0] * num_players
+        self._targets = [options.hand_size] * num_players
+        self._out = [False] * num_players
+        self._bar: list[int] = []
+        self._player = 0
+        self._pending: list[tuple[int, int]] = []
+        self._pending_gain = 0
+        self._completed = 0
+        self._turns = 0
+        self._passes = 0
+        self._birthday_table = -1
+        self._birthday_chooser = -1
+        self._birthday_claimed = False
+        self._over = False
+        self._history: list[CafeAction] = []
+        self._legal: list[CafeAction] | None = None
+        self._legal_codes: frozenset[int] = frozenset()
+        for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
+            self._draw(player, options.hand_size)
+
+    # --- the contract ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._over else self._player
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def legal_actions(self) -> Sequence[CafeAction]:
+        if self._legal is None:
+            self._legal = self._generate()
+            self._legal_codes = frozenset(a.code for a in self._legal)
+        return self._legal
+
+    def apply(self, action: Any) -> None:
+        self.legal_actions()
+        if not isinstance(action, CafeAction) or action.code not in self._legal_codes:
+            self.explain_illegal(action)
+        self._legal = None
+        self._history.append(action)
+        kind = action.kind
+        if kind == PASS:  # CI-M.5: the game ends when every player in turn has passed
+            self._passes += 1
+        elif kind != BIRTHDAY:
+            self._passes = 0
+        if kind == PLACE:
+            self._place(action.card, action.chair)
+        elif kind == END:
+            self._end_turn(table_move=True)
+        elif kind == BAR:
+            self._go_to_bar(action.card)
+        elif kind == SWAP:
+            self._swap(action.card, action.chair)
+        elif kind == PASS:
+            self._end_turn(table_move=False)
+        elif kind == BIRTHDAY:
+            self._birthday_table = action.table
+            self._birthday_chooser = -1
+            self._advance()
+        else:
+            self._dance(action)
+
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    def winners(self) -> list[int]:
+        if not self._over:
+            return []
+        live = [p for p in range(self.num_players) if not self._out[p]]
+        best = max(self._scores[p] for p in live)
+        return [p for p in live if self._scores[p] == best]  # CI-E.3: a tie shares the win
+
+    def clone(self) -> CafeState:
+        other = object.__new__(CafeState)
+        other.__dict__.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            setattr(other, name, list(getattr(self, name)))
+        other._hands = [list(hand) for hand in self._hands]
+        other._pending = list(self._pending)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CafeState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def _key(self) -> tuple[Any, ...]:
+        fields = tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS)
+        return (
+            self.num_players,
+            self.options,
+            fields,
+            tuple(tuple(hand) for hand in self._hands),
+            tuple(self._pending),
+            tuple(a.code for a in self._history),
+            self._scalars(),
+        )
+
+    def _scalars(self) -> tuple[int | bool, ...]:
+        return (
+            self._player,
+            self._pending_gain,
+            self._completed,
+            self._turns,
+            self._passes,
+            self._birthday_table,
+            self._birthday_chooser,
+            self._birthday_claimed,
+            self._over,
+            self._seated,
+        )
+
+    @property
+    def history(self) -> Sequence[CafeAction]:
+        return self._history
+
+    def determinize(self, player: int, rng: random.Random) -> CafeState:
+        """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
+        other = self.clone()
+        rng.shuffle(other._bag)
+        return other
+
+    def to_record(self) -> JSON:
+        return make_record(self, self.options.to_dict(), self._seed, self._setup)
+
+    def observation(self, player: int) -> JSON:
+        """Everything but the bag's order: hands are public in Café International (CI-S.1)."""
+        board = self.game.board
+        text = board.card_text
+        bag = Counter(text(card) for card in self._bag)
+        next_value = self.options.bar_values[len(self._bar)] if not self.bar_full else None
+        return {
+            "game": "cafe",
+            "player": player,
+            "to_move": self.current_player(),
+            "phase": self._phase(),
+            "turn": self._turns,
+            "chairs": [text(card) if card >= 0 else None for card in self._seat],
+            "bar": [text(card) for card in self._bar],
+            "bar_next_value": next_value,
+            "hands": [[text(card) for card in hand] for hand in self._hands],
+            "scores": list(self._scores),
+            "hand_targets": list(self._targets),
+            "out": list(self._out),
+            "placed_this_turn": [[text(k), c + 1] for k, c in self._pending],
+            "bag_size": len(self._bag),
+            "bag_contents": dict(sorted(bag.items())),
+            "birthday_table": board.tables[self._birthday_table].id
+            if self._birthday_table >= 0
+            else None,
+            "dance_tables": [board.tables[t].id for t in self._dance_tables],
+            "winners": self.winners(),
+        }
+
+    def explain_illegal(self, action: Any) -> None:
+        raise _why_illegal(self, action)
+
+    # --- public views used by renderers and tests -----------------------------------------
+    @property
+    def bar_full(self) -> bool:
+        return len(self._bar) >= len(self.options.bar_values)
+
+    def hand(self, player: int) -> list[int]:
+        return list(self._hands[player])
+
+    def table_value(self, table: int) -> int:
+        """What the table would score now (CI-P.2, CI-P.3), before the birthday doubling."""
+        ladies, men = self._ladies[table], self._men[table]
+        if not (ladies and men):
+            return 0
+        if ladies + men == 4 and self._natives[table] == 4:
+            return FULL_TABLE_NATIVE_VALUE
+        return ladies + men
+
+    def _phase(self) -> str:
+        if self._over:
+            return "over"
+        if self._birthday_chooser >= 0:
+            return "birthday"
+        return "second" if self._pending else "turn"
+
+    # --- legal actions --------------------------------------------------------------------
+    def _generate(self) -> list[CafeAction]:
+        if self._over:
+            return []
+        space = action_space()
+        if self._birthday_chooser >= 0:
+            return [*space.birthday, space.birthday_none]
+        if self._pending:
+            return self._second_decisions(space)
+        return self._first_decisions(space)
+
+    def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
+        hand = self._hands[self._player]
+        kinds = sorted(set(hand))
+        geo = geometry()
+        seat = self._seat
+        lone_first = self._turns == 0 and self.options.first_move == "lone-guest"
+        actions = []
+        for card in kinds:
+            row = space.place[card]
+            for chair in geo.chairs_for_card[card]:
+                if (
+                    seat[chair] < 0
+                    and self._gender_fits(card, chair)
+                    and (lone_first or self._completable(card, chair, hand))
+                ):
+                    actions.append(row[chair])
+        if not self.bar_full:
+            value = self.options.bar_values[len(self._bar)]
+            can_pay = self._scores[self._player] + value >= 0
+            if can_pay or self.options.bar_unpaid == "eliminate":
+                actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
+        for chair in self._jokers_seated:
+            for card in kinds:
+                if card < JOKER_LADY and self._swap_fits(card, chair):
+                    actions.append(space.swap[card][chair])
+        if self.options.dance:
+            actions.extend(self._dances(space, hand))
+        return actions or [space.pass_]
+
+    def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
+        geo = geometry()
+        first_chair = self._pending[0][1]
+        first_tables = geo.chair_tables[first_chair]
+        bad = [t for t in first_tables if not self._table_ok(t)]
+        lone_first = self._turns == 0 and self.options.first_move == "lone-guest"
+        actions = [space.end] if lone_first or not bad else []
+        hand = self._hands[self._player]
+        seat = self._seat
+        if bad:  # only a guest of the other gender at a table left without a group can mend it
+            need = 1 - (self._pending[0][0] & 1)
+            kinds = [k for k in sorted(set(hand)) if k & 1 == need]
+            chairs: Sequence[int] = sorted({c for t in bad for c in geo.table_chairs[t]})
+        else:
+            kinds = sorted(set(hand))
+            chairs = range(NUM_CHAIRS)
+        for card in kinds:
+            allowed = geo.chairs_for_card[card]
+            row = space.place[card]
+            for chair in chairs if bad else allowed:
+                if (
+                    seat[chair] < 0
+                    and (not bad or chair in allowed)
+                    and self._gender_fits(card, chair)
+                    and self._pair_valid(card, chair, first_tables)
+                ):
+                    actions.append(row[chair])
+        return actions
+
+    def _gender_fits(self, card: int, chair: int) -> bool:
+        """CI-T.3 for one more guest: no table of the chair gets a third of that gender."""
+        counts = self._men if card & 1 else self._ladies
+        return all(counts[t] < 2 for t in geometry().chair_tables[chair])
+
+    def _table_ok(self, table: int) -> bool:
+        """CI-T.4 at one table: an allowed group, empty, or a lone guest on a shared chair who
+        belongs to an allowed group at the other table."""
+        ladies, men = self._ladies[table], self._men[table]
+        if ladies and men:
+            return True
+        if ladies + men != 1:
+            return ladies + men == 0 or table in self._dance_tables
+        geo = geometry()
+        for chair in geo.table_chairs[table]:
+            if self._seat[chair] >= 0:
+                for other in geo.chair_tables[chair]:
+                    if other != table:
+                        return bool(self._ladies[other] and self._men[other])
+        return False
+
+    def _completable(self, card: int, chair: int, hand: list[int]) -> bool:
+        """A first placement is offered only if some move that starts with it is legal."""
+        geo = geometry()
+        tables = geo.chair_tables[chair]
+        self._put(card, chair)
+        try:
+            bad = [t for t in tables if not self._table_ok(t)]
+            if not bad:
+                return True
+            need = 1 - (card & 1)
+            rest = list(hand)
+            rest.remove(card)
+            for partner in set(rest):
+                if partner & 1 != need:
+                    continue
+                allowed = geo.chairs_for_card[partner]
+                for table in bad:
+                    for other in geo.table_chairs[table]:
+                        if (
+                            self._seat[other] < 0
+                            and other in allowed
+                            and self._gender_fits(partner, other)
+                            and self._pair_valid(partner, other, tables)
+                        ):
+                            return True
+            return False
+        finally:
+            self._take(card, chair)
+
+    def _pair_valid(self, card: int, chair: int, first_tables: tuple[int, ...]) -> bool:
+        """After a second placement, every table the move touched keeps CI-T.4."""
+        self._put(card, chair)
+        try:
+            touched = set(first_tables).union(geometry().chair_tables[chair])
+            return all(self._table_ok(t) for t in touched)
+        finally:
+            self._take(card, chair)
+
+    def _swap_fits(self, card: int, chair: int) -> bool:
+        """CI-M.4: after the swap, nationality, gender and groups hold at the chair's tables."""
+        geo = geometry()
+        tables = geo.chair_tables[chair]
+        if not any(geo.native[card][t] for t in tables):
+            return False
+        joker = self._seat[chair]
+        self._take(joker, chair)
+        self._put(card, chair)
+        try:
+            for table in tables:
+                if table in self._dance_tables:
+                    if card & 1 != joker & 1:
+                        return False
+                elif self._ladies[table] > 2 or self._men[table] > 2 or not self._table_ok(table):
+                    return False
+            return True
+        finally:
+            self._take(card, chair)
+            self._put(joker, chair)
+
+    def _dances(self, space: ActionSpace, hand: list[int]) -> list[CafeAction]:
+        """CI-V.2: every way to fill a table with 3 or 4 guests of one gender from the hand."""
+        geo = geometry()
+        found: list[CafeAction] = []
+        for table in range(NUM_TABLES):
+            free = [c for c in geo.table_chairs[table] if self._seat[c] < 0]
+            if len(free) < 3 or (len(free) == 3 and self._ladies[table] and self._men[table]):
+                continue
+            for gender in (0, 1):
+                seated_counts = self._men if gender else self._ladies
+                if len(free) == 3 and not seated_counts[table]:
+                    continue
+                pool = Counter(k for k in hand if k & 1 == gender)
+                for placements in _assignments(free, pool, geo.chairs_for_card):
+                    if self._dance_valid(table, placements):
+                        found.append(space.dance(table, placements))
+        return found
+
+    def _dance_valid(self, table: int, placements: tuple[tuple[int, int], ...]) -> bool:
+        """Tables beside the dance table keep CI-T.3 and CI-T.4."""
+        geo = geometry()
+        for card, chair in placements:
+            self._put(card, chair)
+        try:
+            others = {t for _, c in placements for t in geo.chair_tables[c] if t != table}
+            return all(
+                self._ladies[t] <= 2 and self._men[t] <= 2 and self._table_ok(t) for t in others
+            )
+        finally:
+            for card, chair in placements:
+                self._take(card, chair)
+
+    # --- applying -------------------------------------------------------------------------
+    def _put(self, card: int, chair: int) -> None:
+        geo = geometry()
+        self._seat[chair] = card
+        counts = self._men if card & 1 else self._ladies
+        native = geo.native[card]
+        for table in geo.chair_tables[chair]:
+            counts[table] += 1
+            if native[table]:
+                self._natives[table] += 1
+
+    def _take(self, card: int, chair: int) -> None:
+        geo = geometry()
+        self._seat[chair] = -1
+        counts = self._men if card & 1 else self._ladies
+        native = geo.native[card]
+        for table in geo.chair_tables[chair]:
+            counts[table] -= 1
+            if native[table]:
+                self._natives[table] -= 1
+
+    def _points_at(self, table: int, value: int) -> int:
+        return value * 2 if table == self._birthday_table else value
+
+    def _place(self, card: int, chair: int) -> None:
+        """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
+        self._hands[self._player].remove(card)
+        self._put(card, chair)
+        self._seated += 1
+        if is_joker(card):
+            self._jokers_seated.append(chair)
+        gain = 0
+        for table in geometry().chair_tables[chair]:
+            gain += self._points_at(table, self.table_value(table))
+            if self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4:
+                self._completed += 1
+        if self._pending and self._turns == 0 and self.options.first_move == "pair-scores-both":
+            first_tables = geometry().chair_tables[self._pending[0][1]]
+            gain += sum(
+                self._points_at(t, self.table_value(t))
+                for t in geometry().chair_tables[chair]
+                if t in first_tables
+            )
+        self._scores[self._player] += gain
+        self._pending.append((card, chair))
+        self._pending_gain += gain
+        if len(self._pending) == 2:
+            self._end_turn(table_move=True)
+
+    def _dance(self, action: CafeAction) -> None:
+        """CI-V.2: the dance table scores 20 (40 all natives); other tables score as usual."""
+        geo = geometry()
+        table = action.table
+        self._dance_tables.append(table)
+        gain = 0
+        for card, chair in action.placements:
+            self._hands[self._player].remove(card)
+            self._put(card, chair)
+            self._seated += 1
+            if is_joker(card):
+                self._jokers_seated.append(chair)
+            for other in geo.chair_tables[chair]:
+                if other != table:
+                    gain += self._points_at(other, self.table_value(other))
+        natives = self._natives[table] == 4
+        gain += self._points_at(table, DANCE_NATIVE_VALUE if natives else DANCE_VALUE)
+        self._completed += natives
+        self._scores[self._player] += gain
+        self._end_turn(table_move=True)
+
+    def _go_to_bar(self, card: int) -> None:
+        """CI-M.2, CI-M.3, CI-D.3."""
+        player = self._player
+        hand = self._hands[player]
+        hand.remove(card)
+        value = self.options.bar_values[len(self._bar)]
+        self._bar.append(card)
+        if self._scores[player] + value < 0:
+            self._out[player] = True  # CI-M.3: thrown out; the hand leaves play
+            hand.clear()
+        else:
+            self._scores[player] += value
+            if self.options.bar_draw == "extra":
+                self._draw(player, 1)
+            self._draw(player, self._targets[player] - len(hand))
+        self._end_turn(table_move=False)
+
+    def _swap(self, card: int, chair: int) -> None:
+        """CI-M.4, CI-D.4: the joker goes to the hand; nothing scores, nothing is drawn."""
+        joker = self._seat[chair]
+        hand = self._hands[self._player]
+        hand.remove(card)
+        insort(hand, joker)
+        self._take(joker, chair)
+        self._put(card, chair)
+        self._jokers_seated.remove(chair)
+        self._end_turn(table_move=False)
+
+    def _draw(self, player: int, count: int) -> None:
+        hand = self._hands[player]
+        for _ in range(min(count, len(self._bag))):
+            insort(hand, self._bag.pop())
+
+    def _end_turn(self, *, table_move: bool) -> None:
+        player = self._player
+        if table_move:  # CI-D.1, CI-D.2: the hand target drops for each single-nation table
+            self._targets[player] = max(0, self._targets[player] - self._completed)
+            self._draw(player, self._targets[player] - len(self._hands[player]))
+        self._pending = []
+        self._pending_gain = 0
+        self._completed = 0
+        self._turns += 1
+        if self._game_over():
+            self._finish()
+            return
+        if (
+            self.options.birthday
+            and not self._birthday_claimed
+            and not self._out[player]
+            and self._scores[player] >= self.options.birthday_threshold
+        ):
+            self._birthday_claimed = True
+            self._birthday_chooser = player  # CI-V.1: chosen at once, before the next turn
+            return
+        self._advance()
+
+    def _advance(self) -> None:
+        player = self._player
+        for _ in range(self.num_players):
+            player = (player + 1) % self.num_players
+            if not self._out[player]:
+                break
+        self._player = player
+
+    def _game_over(self) -> bool:
+        """CI-E.1, CI-M.3 and CI-M.5: checked after every turn's drawing."""
+        live = [p for p in range(self.num_players) if not self._out[p]]
+        return (
+            self.bar_full
+            or self._seated == NUM_CHAIRS
+            or len(self._bag) <= self.options.end_bag
+            or any(not self._hands[p] and self._targets[p] == 0 for p in live)
+            or len(live) <= 1
+            or self._passes >= len(live)
+        )
+
+    def _finish(self) -> None:
+        """CI-E.2: each card left in hand costs 5, each joker 10."""
+        for player in range(self.num_players):
+            if not self._out[player]:
+                hand = self._hands[player]
+                jokers = sum(1 for card in hand if is_joker(card))
+                self._scores[player] -= CARD_PENALTY * (len(hand) - jokers) + JOKER_PENALTY * jokers
+        self._over = True
+
+
+_LIST_FIELDS = (
+    "_bag",
+    "_seat",
+    "_ladies",
+    "_men",
+    "_natives",
+    "_jokers_seated",
+    "_dance_tables",
+    "_scores",
+    "_targets",
+    "_out",
+    "_bar",
+    "_history",
+)
+
+
+def _assignments(
+    chairs: list[int], pool: Counter[int], chairs_for: tuple[tuple[int, ...], ...]
+) -> list[tuple[tuple[int, int], ...]]:
+    """Every way to put one card of `pool` on each chair, where the card's nation fits."""
+    if not chairs:
+        return [()]
+    chair, rest = chairs[0], chairs[1:]
+    found = []
+    for card in sorted(pool):
+        if pool[card] and chair in chairs_for[card]:
+            pool[card] -= 1
+            found.extend(((card, chair), *tail) for tail in _assignments(rest, pool, chairs_for))
+            pool[card] += 1
+    return found
+
+
+def _shuffled_bag(seed: int | None) -> list[int]:
+    bag = full_deck()
+    random.Random(seed).shuffle(bag)
+    return bag
+
+
+def _stacked_bag(board: Board, setup: Mapping[str, Any]) -> list[int]:
+    """A setup's explicit bag order, checked to hold exactly the 100 cards."""
+    unknown = set(setup) - {"bag"}
+    if unknown:
+        raise KafeneioError(f"setup has unknown fields {sorted(unknown)}; it takes 'bag'")
+    texts = setup.get("bag")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise KafeneioError("setup.bag must be a list of card notations, first drawn first")
+    bag = [board.parse_card(text) for text in texts]
+    counts = Counter(bag)
+    for card, copies in COPIES.items():
+        if counts[card] != copies:
+            raise KafeneioError(
+                f"setup.bag must hold each card as often as the game has it: "
+                f"{board.card_text(card)} {copies} times, not {counts[card]}"
+            )
+    return bag
+
+
+def _why_illegal(state: CafeState, action: Any) -> IllegalActionError:
+    """The error that names the rule `action` breaks in `state`."""
+    from kafeneio.games.cafe.explain import why_illegal
+
+    return why_illegal(state, action)
