@@ -15,7 +15,13 @@ def _cafe() -> Game:
     return CafeGame()
 
 
-GAMES: dict[str, Callable[[], Game]] = {"cafe": _cafe}
+def _souvlaki() -> Game:
+    from kafeneio.games.souvlaki import SouvlakiGame
+
+    return SouvlakiGame()
+
+
+GAMES: dict[str, Callable[[], Game]] = {"cafe": _cafe, "souvlaki": _souvlaki}
 """Factories, so that importing one game does not import the others."""
 
 

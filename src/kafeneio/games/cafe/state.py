@@ -109,7 +109,7 @@ class CafeState(State):
         self.options = options
         self._seed = seed
         self._setup = dict(setup) if setup is not None else None
-        order = _stacked_bag(game.board, setup) if setup is not None else _shuffled_bag(seed)
+        order = _shuffled_bag(seed) if setup is None else _setup_list(game.board, setup, "bag")
         self._bag = order[::-1]  # the next card drawn is the last: pop() is cheap
         self._seat = [-1] * NUM_CHAIRS
         self._ladies = [0] * NUM_TABLES
@@ -125,7 +125,6 @@ class CafeState(State):
         self._bar: list[int] = []
         self._player = 0
         self._pending: list[tuple[int, int]] = []
-        self._pending_gain = 0
         self._completed = 0
         self._turns = 0
         self._passes = 0
@@ -136,8 +135,62 @@ class CafeState(State):
         self._history: list[CafeAction] = []
         self._legal: list[CafeAction] | None = None
         self._legal_codes: frozenset[int] = frozenset()
-        for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
-            self._draw(player, options.hand_size)
+        if setup is not None and set(setup) - {"bag"}:
+            self._arrange(setup)
+        else:
+            for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
+                self._draw(player, options.hand_size)
+        self._opening = self._seated == 0
+        """The start player's first move is still to come (CI-T.8)."""
+
+    def _arrange(self, setup: Mapping[str, Any]) -> None:
+        """Set up a position: hands, seated guests, bar, scores, targets, player to move."""
+        board = self.game.board
+        n = self.num_players
+        unknown = set(setup) - set(SETUP_FIELDS)
+        if unknown:
+            raise KafeneioError(f"setup has unknown fields {sorted(unknown)}; it takes {SETUP_FIELDS}")
+        hands = setup.get("hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise KafeneioError(f"setup.hands must be a list of {n} hands")
+        self._hands = [sorted(_setup_list(board, {"hand": h}, "hand")) for h in hands]
+        self._bar = _setup_list(board, setup, "bar") if "bar" in setup else []
+        if len(self._bar) > len(self.options.bar_values) or any(map(is_joker, self._bar)):
+            raise KafeneioError("setup.bar holds too many guests or a joker (CI-M.2)")
+        chairs = setup.get("chairs", {})
+        if not isinstance(chairs, dict):
+            raise KafeneioError('setup.chairs must map chair numbers to cards, like {"18": "USm"}')
+        for key, text in chairs.items():
+            chair = int(key) - 1 if str(key).isdigit() else -1
+            if not 0 <= chair < NUM_CHAIRS or not isinstance(text, str):
+                raise KafeneioError(f"setup.chairs: {key!r} is not a chair from 1 to {NUM_CHAIRS}")
+            card = board.parse_card(text)
+            if not any(geometry().native[card][t] for t in geometry().chair_tables[chair]):
+                raise KafeneioError(f"setup.chairs: {text} cannot sit on chair {key} (CI-T.2)")
+            if not self._gender_fits(card, chair):
+                raise KafeneioError(f"setup.chairs: {text} on chair {key} breaks CI-T.3")
+            self._put(card, chair)
+            self._seated += 1
+            if is_joker(card):
+                self._jokers_seated.append(chair)
+        self._scores = _setup_ints(setup, "scores", n, self._scores)
+        self._targets = _setup_ints(setup, "hand_targets", n, self._targets)
+        to_move = setup.get("to_move", 0)
+        if not isinstance(to_move, int) or not 0 <= to_move < n:
+            raise KafeneioError(f"setup.to_move must be a player from 0 to {n - 1}")
+        self._player = to_move
+        everything = Counter(self._bag)
+        everything.update(self._bar)
+        everything.update(c for c in self._seat if c >= 0)
+        for hand in self._hands:
+            everything.update(hand)
+        for card, copies in COPIES.items():
+            if everything[card] != copies:
+                raise KafeneioError(
+                    f"setup must hold each card exactly as often as the game has it, in the bag, "
+                    f"hands, chairs and bar together: {board.card_text(card)} {copies} times, "
+                    f"not {everything[card]}"
+                )
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -219,7 +272,6 @@ class CafeState(State):
     def _scalars(self) -> tuple[int | bool, ...]:
         return (
             self._player,
-            self._pending_gain,
             self._completed,
             self._turns,
             self._passes,
@@ -228,6 +280,7 @@ class CafeState(State):
             self._birthday_claimed,
             self._over,
             self._seated,
+            self._opening,
         )
 
     @property
@@ -315,7 +368,7 @@ class CafeState(State):
         kinds = sorted(set(hand))
         geo = geometry()
         seat = self._seat
-        lone_first = self._turns == 0 and self.options.first_move == "lone-guest"
+        lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = []
         for card in kinds:
             row = space.place[card]
@@ -344,7 +397,7 @@ class CafeState(State):
         first_chair = self._pending[0][1]
         first_tables = geo.chair_tables[first_chair]
         bad = [t for t in first_tables if not self._table_ok(t)]
-        lone_first = self._turns == 0 and self.options.first_move == "lone-guest"
+        lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first or not bad else []
         hand = self._hands[self._player]
         seat = self._seat
@@ -516,7 +569,7 @@ class CafeState(State):
             gain += self._points_at(table, self.table_value(table))
             if self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4:
                 self._completed += 1
-        if self._pending and self._turns == 0 and self.options.first_move == "pair-scores-both":
+        if self._pending and self._opening and self.options.first_move == "pair-scores-both":
             first_tables = geometry().chair_tables[self._pending[0][1]]
             gain += sum(
                 self._points_at(t, self.table_value(t))
@@ -525,7 +578,6 @@ class CafeState(State):
             )
         self._scores[self._player] += gain
         self._pending.append((card, chair))
-        self._pending_gain += gain
         if len(self._pending) == 2:
             self._end_turn(table_move=True)
 
@@ -589,9 +641,9 @@ class CafeState(State):
             self._targets[player] = max(0, self._targets[player] - self._completed)
             self._draw(player, self._targets[player] - len(self._hands[player]))
         self._pending = []
-        self._pending_gain = 0
         self._completed = 0
         self._turns += 1
+        self._opening = False
         if self._game_over():
             self._finish()
             return
@@ -674,23 +726,36 @@ def _shuffled_bag(seed: int | None) -> list[int]:
     return bag
 
 
-def _stacked_bag(board: Board, setup: Mapping[str, Any]) -> list[int]:
-    """A setup's explicit bag order, checked to hold exactly the 100 cards."""
-    unknown = set(setup) - {"bag"}
-    if unknown:
-        raise KafeneioError(f"setup has unknown fields {sorted(unknown)}; it takes 'bag'")
-    texts = setup.get("bag")
+SETUP_FIELDS = ("bag", "hands", "chairs", "bar", "scores", "hand_targets", "to_move")
+"""A stacked setup: ``bag`` (the draw order, first drawn first) alone deals the hands from it;
+the other fields set up any position, and every card must then be somewhere exactly once."""
+
+
+def _setup_list(board: Board, setup: Mapping[str, Any], name: str) -> list[int]:
+    texts = setup.get(name)
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-        raise KafeneioError("setup.bag must be a list of card notations, first drawn first")
-    bag = [board.parse_card(text) for text in texts]
-    counts = Counter(bag)
-    for card, copies in COPIES.items():
-        if counts[card] != copies:
-            raise KafeneioError(
-                f"setup.bag must hold each card as often as the game has it: "
-                f"{board.card_text(card)} {copies} times, not {counts[card]}"
-            )
-    return bag
+        raise KafeneioError(f"setup.{name} must be a list of card notations like USm, Jf")
+    cards = [board.parse_card(text) for text in texts]
+    if name == "bag" and len(setup) == 1:
+        counts = Counter(cards)
+        for card, copies in COPIES.items():
+            if counts[card] != copies:
+                raise KafeneioError(
+                    f"setup.bag must hold each card as often as the game has it: "
+                    f"{board.card_text(card)} {copies} times, not {counts[card]}"
+                )
+    return cards
+
+
+def _setup_ints(setup: Mapping[str, Any], name: str, n: int, default: list[int]) -> list[int]:
+    values = setup.get(name, default)
+    if (
+        not isinstance(values, list)
+        or len(values) != n
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    ):
+        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers")
+    return list(values)
 
 
 def _why_illegal(state: CafeState, action: Any) -> IllegalActionError:
