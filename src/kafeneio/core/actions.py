@@ -17,7 +17,7 @@ class Action:
     notation: str
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.code == self.code  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.code == self.code
 
     def __hash__(self) -> int:
         return self.code

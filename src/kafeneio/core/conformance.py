@@ -7,6 +7,7 @@ implements the contract can be run through `check_random_games`; a failure raise
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -23,8 +24,8 @@ class ConformanceError(AssertionError):
 def check_state(state: State, rng: random.Random, *, replay_record: bool = True) -> None:
     """Check every property of the contract at one state; raises `ConformanceError`."""
     game = state.game
-    before = state.clone()
-    _expect(before == state, "a clone is equal to its original")
+    before = copy.deepcopy(state)  # independent of `clone`, which is under test too
+    _expect(state.clone() == state, "a clone is equal to its original")
     player = state.current_player()
     actions = list(state.legal_actions())
     if state.is_terminal():
@@ -72,7 +73,9 @@ def check_random_games(
             try:
                 check_state(state, rng)
             except ConformanceError as err:
-                raise ConformanceError(f"{game.info.name} seed {seed} state {index}: {err}") from None
+                raise ConformanceError(
+                    f"{game.info.name} seed {seed} state {index}: {err}"
+                ) from None
             checked += 1
             if state.is_terminal():
                 break

@@ -165,4 +165,3 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.info.name} after {len(self.history)} actions>"
-

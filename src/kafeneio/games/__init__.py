@@ -18,7 +18,8 @@ def _cafe() -> Game:
 def _souvlaki() -> Game:
     from kafeneio.games.souvlaki import SouvlakiGame
 
-    return SouvlakiGame()
+    game: Game = SouvlakiGame()
+    return game
 
 
 GAMES: dict[str, Callable[[], Game]] = {"cafe": _cafe, "souvlaki": _souvlaki}

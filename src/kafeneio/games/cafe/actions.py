@@ -230,7 +230,9 @@ def action_space() -> ActionSpace:
     text = board.card_text
 
     def place(card: int, chair: int) -> CafeAction:
-        return CafeAction(card * NUM_CHAIRS + chair, f"{text(card)}@{chair + 1}", PLACE, card, chair)
+        return CafeAction(
+            card * NUM_CHAIRS + chair, f"{text(card)}@{chair + 1}", PLACE, card, chair
+        )
 
     def swap(card: int, chair: int) -> CafeAction:
         code = SWAP_BASE + card * NUM_CHAIRS + chair
@@ -238,9 +240,7 @@ def action_space() -> ActionSpace:
 
     return ActionSpace(
         board=board,
-        place=tuple(
-            tuple(place(k, c) for c in range(NUM_CHAIRS)) for k in range(NUM_CARD_TYPES)
-        ),
+        place=tuple(tuple(place(k, c) for c in range(NUM_CHAIRS)) for k in range(NUM_CARD_TYPES)),
         bar=tuple(CafeAction(BAR_BASE + k, f"{text(k)}@bar", BAR, k) for k in range(24)),
         swap=tuple(tuple(swap(k, c) for c in range(NUM_CHAIRS)) for k in range(24)),
         end=CafeAction(END_CODE, "end", END),

@@ -115,10 +115,10 @@ def load_board() -> Board:
 
 def board_from_json(data: dict[str, object]) -> Board:
     """Build a `Board` from the shared board data's JSON shape."""
-    raw_tables = data["tables"]
-    raw_chairs = data["chairs"]
-    nations = tuple(data["nations"])  # type: ignore[call-overload]
+    raw_tables, raw_chairs, raw_nations = data["tables"], data["chairs"], data["nations"]
     assert isinstance(raw_tables, list) and isinstance(raw_chairs, list)
+    assert isinstance(raw_nations, list)
+    nations = tuple(str(n) for n in raw_nations)
     table_index = {t["id"]: i for i, t in enumerate(raw_tables)}
     codes = ["" for _ in nations]
     tables = []

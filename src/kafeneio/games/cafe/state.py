@@ -22,7 +22,6 @@ from kafeneio.core.record import make_record
 from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
-    DANCE,
     END,
     NUM_CHAIRS,
     NUM_TABLES,
@@ -35,6 +34,7 @@ from kafeneio.games.cafe.actions import (
 )
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
+    JOKER_NATION,
     NUM_CARD_TYPES,
     Board,
     is_joker,
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_LADY + 1: 2}
 """CI-0.1: 4 ladies and 4 men of each nation, 2 joker ladies and 2 joker men."""
+MateMemo = dict[tuple[int, int, int], list[int]]
+"""Per move generation: the chairs of a table where a mate of some gender from the hand fits."""
 FULL_TABLE_NATIVE_VALUE = 8
 DANCE_VALUE, DANCE_NATIVE_VALUE = 20, 40
 CARD_PENALTY, JOKER_PENALTY = 5, 10
@@ -64,6 +66,8 @@ class Geometry:
     """The chairs where a card type passes the nationality rule (CI-T.2)."""
     native: tuple[tuple[bool, ...], ...]
     """``native[card][table]``: the card counts as a native of the table (CI-P.3)."""
+    chair_nations: tuple[int, ...]
+    """Bitmask of the nations whose guests may sit on each chair; bit 12 (jokers) always set."""
 
 
 @cache
@@ -84,6 +88,9 @@ def geometry() -> Geometry:
         table_nation=nation,
         chairs_for_card=chairs_for,
         native=native,
+        chair_nations=tuple(
+            sum({1 << nation[t] for t in c.tables}) | 1 << JOKER_NATION for c in board.chairs
+        ),
     )
 
 
@@ -149,7 +156,9 @@ class CafeState(State):
         n = self.num_players
         unknown = set(setup) - set(SETUP_FIELDS)
         if unknown:
-            raise KafeneioError(f"setup has unknown fields {sorted(unknown)}; it takes {SETUP_FIELDS}")
+            raise KafeneioError(
+                f"setup has unknown fields {sorted(unknown)}; it takes {SETUP_FIELDS}"
+            )
         hands = setup.get("hands")
         if not isinstance(hands, list) or len(hands) != n:
             raise KafeneioError(f"setup.hands must be a list of {n} hands")
@@ -366,19 +375,19 @@ class CafeState(State):
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
         kinds = sorted(set(hand))
-        geo = geometry()
-        seat = self._seat
         lone_first = self._opening and self.options.first_move == "lone-guest"
-        actions = []
+        mates = [0, 0]  # per gender: the nations (bit 12: a joker) of the hand's guests
+        for card in hand:
+            mates[card & 1] |= 1 << (card >> 1)
+        actions: list[CafeAction] = []
+        memo: MateMemo = {}
         for card in kinds:
             row = space.place[card]
-            for chair in geo.chairs_for_card[card]:
-                if (
-                    seat[chair] < 0
-                    and self._gender_fits(card, chair)
-                    and (lone_first or self._completable(card, chair, hand))
-                ):
-                    actions.append(row[chair])
+            if lone_first:  # CI-T.8 reading A: any guest may open alone
+                chairs = [c for c in geometry().chairs_for_card[card] if self._fits(card, c)]
+            else:
+                chairs = self._move_starts(card, mates[1 - (card & 1)], memo)
+            actions.extend(row[chair] for chair in chairs)
         if not self.bar_full:
             value = self.options.bar_values[len(self._bar)]
             can_pay = self._scores[self._player] + value >= 0
@@ -394,37 +403,115 @@ class CafeState(State):
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         geo = geometry()
-        first_chair = self._pending[0][1]
+        first_card, first_chair = self._pending[0]
         first_tables = geo.chair_tables[first_chair]
         bad = [t for t in first_tables if not self._table_ok(t)]
-        lone_first = self._opening and self.options.first_move == "lone-guest"
-        actions = [space.end] if lone_first or not bad else []
         hand = self._hands[self._player]
-        seat = self._seat
-        if bad:  # only a guest of the other gender at a table left without a group can mend it
-            need = 1 - (self._pending[0][0] & 1)
-            kinds = [k for k in sorted(set(hand)) if k & 1 == need]
-            chairs: Sequence[int] = sorted({c for t in bad for c in geo.table_chairs[t]})
-        else:
-            kinds = sorted(set(hand))
-            chairs = range(NUM_CHAIRS)
-        for card in kinds:
-            allowed = geo.chairs_for_card[card]
-            row = space.place[card]
-            for chair in chairs if bad else allowed:
-                if (
-                    seat[chair] < 0
-                    and (not bad or chair in allowed)
-                    and self._gender_fits(card, chair)
-                    and self._pair_valid(card, chair, first_tables)
-                ):
-                    actions.append(row[chair])
+        if not bad:  # the move is complete: end, or add any guest who keeps every table valid
+            actions = [space.end]
+            for card in sorted(set(hand)):
+                row = space.place[card]
+                actions.extend(row[chair] for chair in self._move_starts(card, 0, {}))
+            return actions
+        lone_first = self._opening and self.options.first_move == "lone-guest"
+        actions = [space.end] if lone_first else []
+        # Only a guest of the other gender at a table left without a group can mend it.
+        need = 1 - (first_card & 1)
+        chairs = sorted({c for t in bad for c in geo.table_chairs[t] if self._seat[c] < 0})
+        for card in sorted(set(hand)):
+            if card & 1 == need:
+                row = space.place[card]
+                actions.extend(
+                    row[chair]
+                    for chair in chairs
+                    if self._fits(card, chair) and self._pair_valid(card, chair, first_tables)
+                )
         return actions
+
+    def _move_starts(self, card: int, mates: int, memo: MateMemo) -> list[int]:
+        """The chairs where `card` can be placed so that the move can end legally: at once
+        (every table it touches keeps CI-T.4), or after one more guest from `mates` (a bitmask of
+        nations of the hand's guests of the other gender; 0 when no second guest may follow).
+
+        This is the hot path of move generation, so CI-T.3 and CI-T.4 are evaluated from the
+        table counters directly rather than by trying each placement."""
+        geo = geometry()
+        seat = self._seat
+        gender = card & 1
+        same = self._men if gender else self._ladies
+        other = self._ladies if gender else self._men
+        chairs = []
+        for chair in geo.chairs_for_card[card]:
+            if seat[chair] >= 0:
+                continue
+            tables = geo.chair_tables[chair]
+            if len(tables) == 1:
+                t = tables[0]
+                if same[t] < 2 and (
+                    other[t] or (mates and self._mate_fits(t, chair, card, mates, memo))
+                ):
+                    chairs.append(chair)
+                continue
+            t1, t2 = tables
+            if same[t1] >= 2 or same[t2] >= 2:
+                continue
+            # After the placement a table is in a group if it has the other gender; a table
+            # that was empty holds this guest alone, which is allowed while the other is in a group.
+            group1, group2 = other[t1] > 0, other[t2] > 0
+            empty1, empty2 = not (group1 or same[t1]), not (group2 or same[t2])
+            if (group1 or (empty1 and group2)) and (group2 or (empty2 and group1)):
+                chairs.append(chair)
+            elif mates:
+                # A mate mends the table without a group; if neither table has one, the mate
+                # must go to one table while this guest sits alone at the other, empty one.
+                if group1 or group2:
+                    mend: tuple[int, ...] = (t2,) if group1 else (t1,)
+                else:
+                    mend = (t1,) * empty2 + (t2,) * empty1
+                if any(self._mate_fits(t, chair, card, mates, memo) for t in mend):
+                    chairs.append(chair)
+        return chairs
+
+    def _mate_fits(self, table: int, taken: int, card: int, mates: int, memo: MateMemo) -> bool:
+        """Some guest of `mates` (the other gender than `card`) can join `table` on a free chair
+        other than `taken`, keeping CI-T.2-T.4 at that chair's other table."""
+        key = (table, card & 1, mates)
+        chairs = memo.get(key)
+        if chairs is None:
+            chairs = memo[key] = self._find_mate_chairs(table, card & 1, mates)
+        return len(chairs) > 1 or (len(chairs) == 1 and chairs[0] != taken)
+
+    def _find_mate_chairs(self, table: int, gender: int, mates: int) -> list[int]:
+        geo = geometry()
+        seat = self._seat
+        own = self._men if gender else self._ladies
+        mate = self._ladies if gender else self._men
+        found = []
+        for chair in geo.table_chairs[table]:
+            if seat[chair] >= 0 or not mates & geo.chair_nations[chair]:
+                continue
+            for beside in geo.chair_tables[chair]:
+                # The mate must form a group there too, or sit alone at an empty table.
+                if beside != table and not (
+                    (own[beside] and mate[beside] < 2) or not (own[beside] or mate[beside])
+                ):
+                    break
+            else:
+                found.append(chair)
+        return found
 
     def _gender_fits(self, card: int, chair: int) -> bool:
         """CI-T.3 for one more guest: no table of the chair gets a third of that gender."""
         counts = self._men if card & 1 else self._ladies
         return all(counts[t] < 2 for t in geometry().chair_tables[chair])
+
+    def _fits(self, card: int, chair: int) -> bool:
+        """CI-T.1-T.3 for one more guest: a free chair, the nation and the gender fit."""
+        return (
+            self._seat[chair] < 0
+            and chair in geometry().chairs_for_card[card]
+            and self._gender_fits(card, chair)
+        )
 
     def _table_ok(self, table: int) -> bool:
         """CI-T.4 at one table: an allowed group, empty, or a lone guest on a shared chair who
@@ -442,35 +529,6 @@ class CafeState(State):
                         return bool(self._ladies[other] and self._men[other])
         return False
 
-    def _completable(self, card: int, chair: int, hand: list[int]) -> bool:
-        """A first placement is offered only if some move that starts with it is legal."""
-        geo = geometry()
-        tables = geo.chair_tables[chair]
-        self._put(card, chair)
-        try:
-            bad = [t for t in tables if not self._table_ok(t)]
-            if not bad:
-                return True
-            need = 1 - (card & 1)
-            rest = list(hand)
-            rest.remove(card)
-            for partner in set(rest):
-                if partner & 1 != need:
-                    continue
-                allowed = geo.chairs_for_card[partner]
-                for table in bad:
-                    for other in geo.table_chairs[table]:
-                        if (
-                            self._seat[other] < 0
-                            and other in allowed
-                            and self._gender_fits(partner, other)
-                            and self._pair_valid(partner, other, tables)
-                        ):
-                            return True
-            return False
-        finally:
-            self._take(card, chair)
-
     def _pair_valid(self, card: int, chair: int, first_tables: tuple[int, ...]) -> bool:
         """After a second placement, every table the move touched keeps CI-T.4."""
         self._put(card, chair)
@@ -483,9 +541,9 @@ class CafeState(State):
     def _swap_fits(self, card: int, chair: int) -> bool:
         """CI-M.4: after the swap, nationality, gender and groups hold at the chair's tables."""
         geo = geometry()
-        tables = geo.chair_tables[chair]
-        if not any(geo.native[card][t] for t in tables):
+        if not geo.chair_nations[chair] >> nation_of(card) & 1:
             return False
+        tables = geo.chair_tables[chair]
         joker = self._seat[chair]
         self._take(joker, chair)
         self._put(card, chair)
@@ -711,7 +769,7 @@ def _assignments(
     if not chairs:
         return [()]
     chair, rest = chairs[0], chairs[1:]
-    found = []
+    found: list[tuple[tuple[int, int], ...]] = []
     for card in sorted(pool):
         if pool[card] and chair in chairs_for[card]:
             pool[card] -= 1

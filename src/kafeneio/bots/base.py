@@ -1,0 +1,15 @@
+"""What a bot is."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from kafeneio.core import Action, State
+
+
+class Bot(ABC):
+    name: str
+
+    @abstractmethod
+    def choose(self, state: State) -> Action:
+        """The action to play at `state`, whose current player is this bot."""

@@ -1,0 +1,18 @@
+"""Uniformly random legal play: the baseline every other bot must beat."""
+
+from __future__ import annotations
+
+import random
+
+from kafeneio.bots.base import Bot
+from kafeneio.core import Action, State
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        return self.rng.choice(state.legal_actions())

@@ -1,0 +1,240 @@
+"""The `kafeneio` command: play in the terminal, replay records, benchmark the engines."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kafeneio.bots import BOTS, make_bot
+from kafeneio.bots.base import Bot
+from kafeneio.core import Game, KafeneioError, State
+from kafeneio.core.record import read_record_file
+from kafeneio.games import GAMES, get_game, load_record
+from kafeneio.sim.bench import bench as run_bench
+
+app = typer.Typer(
+    help="Café International and Souvlaki Wars: play, replay and benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+HUMAN = "human"
+HELP_TEXT = """Type a move in the game's notation, or:
+  moves   list the legal moves         board   show the board again
+  help    this text                    quit    stop (the record is still written)"""
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    errors.print(f"error: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`name=value` pairs; values are read as JSON where they parse (true, 30, [1,2]), else text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise fail(f"option {pair!r} must be written name=value")
+        try:
+            options[name] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name] = text
+    return options
+
+
+@app.command()
+def games() -> None:
+    """List the games, their player counts and rules options."""
+    for name in sorted(GAMES):
+        game = get_game(name)
+        info = game.info
+        console.print(
+            f"[bold]{name}[/bold]: {info.title}, {info.min_players}-{info.max_players} players"
+        )
+        for option, default in game.options_schema().items():
+            console.print(f"  -o {option}={json.dumps(default)}", markup=False)
+
+
+@app.command()
+def play(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
+    players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+    seats: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated, one per player: human or a bot name (random, greedy)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+    ] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Bots only: print just the result.")] = False,
+) -> None:
+    """Play a game in the terminal, against bots or friends at one keyboard."""
+    try:
+        game = get_game(game_name)
+        seat_names = _seat_names(seats, players)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        state = game.new_state(players, parse_options(option or []), seed=seed)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
+    console.print(
+        f"{game.info.title}, {players} players, seed {seed}: "
+        + ", ".join(f"player {p} {name}" for p, name in enumerate(seat_names)),
+        markup=False,
+    )
+    try:
+        _play_loop(game, state, bots, seat_names, quiet)
+    finally:
+        if record is not None:
+            data = state.to_record()
+            data["seats"] = seat_names
+            record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            console.print(f"Record written to {record}", markup=False)
+
+
+def _seat_names(seats: str | None, players: int) -> list[str]:
+    names = [HUMAN] + ["random"] * (players - 1) if seats is None else seats.split(",")
+    names = [name.strip() for name in names]
+    if len(names) != players:
+        raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
+    for name in names:
+        if name != HUMAN and name not in BOTS:
+            known = ", ".join([HUMAN, *sorted(BOTS)])
+            raise KafeneioError(f"unknown seat {name!r}; seats are {known}")
+    return names
+
+
+def _play_loop(
+    game: Game, state: State, bots: dict[int, Bot], seats: list[str], quiet: bool
+) -> None:
+    humans = [p for p, name in enumerate(seats) if name == HUMAN]
+    shown_to = None
+    while not state.is_terminal():
+        player = state.current_player()
+        if player in bots:
+            action = bots[player].choose(state)
+            state.apply(action)
+            if not quiet:
+                console.print(f"  player {player} ({seats[player]}): {action}", markup=False)
+            continue
+        if shown_to != len(state.history):
+            console.print("\n" + game.render(state, player), markup=False)
+            shown_to = len(state.history)
+        if not _human_turn(game, state, player):
+            console.print("Stopped.")
+            return
+    viewer = humans[0] if humans else None
+    if not quiet:
+        console.print("\n" + game.render(state, viewer), markup=False)
+    _print_result(state)
+
+
+def _human_turn(game: Game, state: State, player: int) -> bool:
+    """Read and apply one decision; False when the player quits."""
+    while True:
+        try:
+            text = console.input(f"player {player}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
+        command = text.lower()
+        if command in {"quit", "exit"}:
+            return False
+        if command in {"help", "?"}:
+            console.print(HELP_TEXT, markup=False)
+        elif command == "moves":
+            notations = [a.notation for a in state.legal_actions()]
+            console.print(f"{len(notations)} legal moves: " + "  ".join(notations), markup=False)
+        elif command == "board":
+            console.print(game.render(state, player), markup=False)
+        elif text:
+            try:
+                state.apply(state.parse_legal(text))
+                return True
+            except KafeneioError as err:
+                console.print(f"Not allowed: {err}", markup=False)
+
+
+def _print_result(state: State) -> None:
+    table = Table(title="Final scores")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("")
+    winners = state.winners()
+    for player, score in enumerate(state.scores()):
+        table.add_row(str(player), str(score), "winner" if player in winners else "")
+    console.print(table)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Replay a game record and show the final position (exit code 2 if the record is bad)."""
+    try:
+        record = read_record_file(file)
+        state = load_record(record)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    game = state.game
+    if as_json:
+        summary = {
+            "game": game.info.name,
+            "players": state.num_players,
+            "seats": record.get("seats"),
+            "scores": state.scores(),
+            "winners": state.winners(),
+            "turns": len(state.history),
+            "finished": state.is_terminal(),
+            "options": record.get("options", {}),
+        }
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return
+    console.print(game.render(state, None), markup=False)
+    console.print(f"{len(state.history)} actions replayed.", markup=False)
+    if state.is_terminal():
+        _print_result(state)
+
+
+@app.command(name="bench")
+def bench_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
+    seconds: Annotated[float, typer.Option(help="How long to play random games.")] = 5.0,
+    players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Random play on one core: decisions/s, games/s, and the cost of clone and determinize."""
+    try:
+        result = run_bench(get_game(game_name), players, seconds, seed)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        return
+    table = Table(title=f"{game_name}, {players} players, random play, one core")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("decisions per second", f"{result.decisions_per_second:,.0f}")
+    table.add_row("games per second", f"{result.games_per_second:,.1f}")
+    table.add_row("mean decisions per game", f"{result.mean_decisions_per_game:,.1f}")
+    table.add_row("clone (µs)", f"{result.clone_microseconds:.2f}")
+    table.add_row("determinize (µs)", f"{result.determinize_microseconds:.2f}")
+    table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} s")
+    console.print(table)

@@ -1,0 +1,81 @@
+"""A plain-text picture of a Café International position, drawn from one player's observation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kafeneio.games.cafe.board import Board
+
+CELL = 5
+
+
+def render_observation(board: Board, obs: dict[str, Any]) -> str:
+    lines = [_grid(board, obs), "", _bar(obs), "", *_tables(board, obs), ""]
+    lines.extend(_players(obs))
+    lines.append(_status(obs))
+    return "\n".join(lines)
+
+
+def _grid(board: Board, obs: dict[str, Any]) -> str:
+    """The board on its 13 × 13 grid: tables in brackets, guests by card, free chairs by number."""
+    cells = [["" for _ in range(board.width)] for _ in range(board.height)]
+    special = {obs["birthday_table"]} | set(obs["dance_tables"])
+    for table in board.tables:
+        mark = "{}" if table.id in special else "[]"
+        cells[table.y][table.x] = f"{mark[0]}{table.id}{mark[1]}"
+    for chair in board.chairs:
+        guest = obs["chairs"][chair.index]
+        cells[chair.y][chair.x] = guest if guest else str(chair.id)
+    cells[board.height // 2][board.width // 2] = "BAR"
+    rows = (" ".join(cell.center(CELL) for cell in row).rstrip() for row in reversed(cells))
+    return "\n".join(rows)
+
+
+def _bar(obs: dict[str, Any]) -> str:
+    seated = obs["bar"]
+    next_value = obs["bar_next_value"]
+    where = (
+        "full" if next_value is None else f"next seat {len(seated) + 1} is worth {next_value:+d}"
+    )
+    guests = " ".join(seated) if seated else "empty"
+    return f"Bar: {guests} ({where})"
+
+
+def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
+    """Each table with guests: who sits there."""
+    rows = []
+    for table in board.tables:
+        guests = [obs["chairs"][c] for c in table.chairs if obs["chairs"][c]]
+        if guests:
+            rows.append(f"{table.id}: {' '.join(guests)}")
+    if not rows:
+        return ["Tables: all empty"]
+    per_line = 6
+    chunks = ["   ".join(rows[i : i + per_line]) for i in range(0, len(rows), per_line)]
+    return ["Tables: " + chunks[0], *("        " + chunk for chunk in chunks[1:])]
+
+
+def _players(obs: dict[str, Any]) -> list[str]:
+    rows = []
+    for player, hand in enumerate(obs["hands"]):
+        mover = ">" if player == obs["to_move"] else " "
+        state = " OUT" if obs["out"][player] else ""
+        rows.append(
+            f"{mover} Player {player}: score {obs['scores'][player]:>4}, "
+            f"draws to {obs['hand_targets'][player]}{state} | hand: {' '.join(hand) or '-'}"
+        )
+    rows.append(f"  Bag: {obs['bag_size']} cards")
+    return rows
+
+
+def _status(obs: dict[str, Any]) -> str:
+    if obs["phase"] == "over":
+        winners = ", ".join(f"player {w}" for w in obs["winners"])
+        return f"Game over. Winner: {winners}."
+    player = obs["to_move"]
+    if obs["phase"] == "birthday":
+        return f"Player {player} may choose the birthday table (birthday US1, or birthday none)."
+    if obs["phase"] == "second":
+        placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
+        return f"Player {player} placed {placed}: place a second guest, or end."
+    return f"Player {player} to move (turn {obs['turn'] + 1})."

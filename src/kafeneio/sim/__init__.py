@@ -1,0 +1,1 @@
+"""Simulation: playing many games, benchmarks, statistics."""

@@ -1,0 +1,132 @@
+"""The fast Café move generator against a slow one written straight from the rules.
+
+The engine evaluates CI-T.3/T.4 from table counters; this reference tries every placement and
+every second placement on a plain list of chairs, so the two share no code but the board.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kafeneio.games import get_game
+from kafeneio.games.cafe import CafeState
+from kafeneio.games.cafe.board import load_board
+
+BOARD = load_board()
+CODES = BOARD.nation_codes
+
+
+def nation_code(card: str) -> str | None:
+    return None if card.startswith("J") else card[:2]
+
+
+def fits(chairs: list[str | None], card: str, chair: int) -> bool:
+    """CI-T.1-T.3 for `card` on `chair` (0-based) of the board `chairs`."""
+    if chairs[chair] is not None:
+        return False
+    tables = BOARD.chairs[chair].tables
+    nation = nation_code(card)
+    if nation and not any(CODES[BOARD.tables[t].nation] == nation for t in tables):
+        return False
+    for t in tables:
+        same = sum(1 for c in BOARD.tables[t].chairs if chairs[c] and chairs[c][-1] == card[-1])
+        if same >= 2:
+            return False
+    return True
+
+
+def group(chairs: list[str | None], table: int) -> bool:
+    genders = [chairs[c][-1] for c in BOARD.tables[table].chairs if chairs[c]]
+    return "f" in genders and "m" in genders
+
+
+def table_valid(chairs: list[str | None], table: int) -> bool:
+    """CI-T.4 at one table."""
+    seated = [c for c in BOARD.tables[table].chairs if chairs[c]]
+    if not seated or group(chairs, table):
+        return True
+    if len(seated) != 1:
+        return False
+    others = [t for t in BOARD.chairs[seated[0]].tables if t != table]
+    return bool(others) and group(chairs, others[0])
+
+
+def move_valid(chairs: list[str | None], placed: list[int]) -> bool:
+    touched = {t for c in placed for t in BOARD.chairs[c].tables}
+    return all(table_valid(chairs, t) for t in touched)
+
+
+def reference_first_placements(obs: dict, opening_alone: bool) -> set[str]:
+    """Every `card@chair` that starts a legal table move (CI-M.1, CI-T.5: no dead ends)."""
+    chairs = list(obs["chairs"])
+    hand = list(obs["hands"][obs["to_move"]])
+    legal = set()
+    for card in set(hand):
+        for chair in range(68):
+            if not fits(chairs, card, chair):
+                continue
+            chairs[chair] = card
+            rest = list(hand)
+            rest.remove(card)
+            if opening_alone or move_valid(chairs, [chair]) or _second_exists(chairs, rest, chair):
+                legal.add(f"{card}@{chair + 1}")
+            chairs[chair] = None
+    return legal
+
+
+def _second_exists(chairs: list[str | None], rest: list[str], first: int) -> bool:
+    for card in set(rest):
+        for chair in range(68):
+            if fits(chairs, card, chair):
+                chairs[chair] = card
+                ok = move_valid(chairs, [first, chair])
+                chairs[chair] = None
+                if ok:
+                    return True
+    return False
+
+
+def reference_second_placements(obs: dict, first: int) -> set[str]:
+    chairs = list(obs["chairs"])
+    legal = set()
+    for card in set(obs["hands"][obs["to_move"]]):
+        for chair in range(68):
+            if fits(chairs, card, chair):
+                chairs[chair] = card
+                if move_valid(chairs, [first, chair]):
+                    legal.add(f"{card}@{chair + 1}")
+                chairs[chair] = None
+    return legal
+
+
+def engine_placements(state: CafeState) -> set[str]:
+    return {a.notation for a in state.legal_actions() if a.kind == "place"}
+
+
+@pytest.mark.rule("CI-T.5")
+@pytest.mark.rule("CI-T.6")
+@pytest.mark.parametrize("players,first_move", [(2, "lone-guest"), (4, "pair-scores-both")])
+def test_move_generation_matches_the_rules_at_every_state(players: int, first_move: str) -> None:
+    """Every placement the engine offers starts a legal move, and it offers all of them."""
+    game = get_game("cafe")
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game.new_state(players, {"first_move": first_move}, seed=seed)
+        opening = True
+        while not state.is_terminal():
+            obs = state.observation(state.current_player())
+            if obs["phase"] == "turn":
+                alone = opening and first_move == "lone-guest"
+                assert engine_placements(state) == reference_first_placements(obs, alone)
+            elif obs["phase"] == "second" and not opening:
+                first = obs["placed_this_turn"][0][1] - 1
+                assert engine_placements(state) == reference_second_placements(obs, first)
+            checked += 1
+            before = state.current_player()
+            state.apply(rng.choice(list(state.legal_actions())))
+            if state.current_player() != before:
+                opening = False
+    assert checked > 500

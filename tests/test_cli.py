@@ -1,0 +1,101 @@
+"""The `kafeneio` command: play, replay and bench, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kafeneio.cli import app
+
+runner = CliRunner()
+
+
+def write_game(tmp_path: Path, seed: int = 3) -> Path:
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "cafe",
+            "--seats",
+            "random,greedy",
+            "--seed",
+            str(seed),
+            "--quiet",
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Path) -> None:
+    path = write_game(tmp_path)
+    record = json.loads(path.read_text())
+    assert record["game"] == "cafe" and record["seed"] == 3
+    assert record["seats"] == ["random", "greedy"]
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["game"] == "cafe" and summary["players"] == 2
+    assert summary["finished"] and summary["winners"]
+    assert summary["turns"] == len(record["actions"])
+    best = max(summary["scores"][w] for w in summary["winners"])
+    assert all(score <= best for score in summary["scores"])
+
+
+def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "cafe", "--seed", "7", "--seats", "human,random"],
+        input="help\nmoves\nUSm@99\nJf@bar\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "[US1]" in result.output and "Bar:" in result.output
+    assert "legal moves" in result.output
+    assert "chairs are numbered 1 to 68" in result.output
+    assert "never goes to the bar (CI-M.2)" in result.output
+
+
+def test_a_human_move_that_breaks_a_rule_names_the_rule() -> None:
+    # Seed 7: player 0 holds a French lady; chair 2 belongs only to the Turkish table TR1.
+    result = runner.invoke(app, ["play", "cafe", "--seed", "7"], input="FRf@2\nquit\n")
+    assert "Not allowed" in result.output and "(CI-T.2)" in result.output
+
+
+def test_replay_of_an_illegal_action_exits_2_naming_its_index(tmp_path: Path) -> None:
+    path = write_game(tmp_path)
+    record = json.loads(path.read_text())
+    record["actions"][5] = "pass"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "action 5" in result.output and "'pass'" in result.output
+
+
+def test_replay_of_a_malformed_record_exits_2_naming_the_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "is not JSON" in result.output
+    path.write_text(json.dumps({"format": "kafeneio-record", "game": "chess"}))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2 and "field 'game'" in result.output
+
+
+def test_bench_reports_its_figures_as_json() -> None:
+    result = runner.invoke(app, ["bench", "cafe", "--seconds", "0.2", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["games"] >= 1 and figures["decisions"] > 0
+    assert figures["decisions_per_second"] > 0 and figures["clone_microseconds"] > 0
+
+
+def test_unknown_bot_and_bad_option_are_refused_with_exit_2() -> None:
+    result = runner.invoke(app, ["play", "cafe", "--seats", "human,alphazero"])
+    assert result.exit_code == 2 and "unknown seat 'alphazero'" in result.output
+    result = runner.invoke(app, ["play", "cafe", "-o", "bar_draw=twice"])
+    assert result.exit_code == 2 and "bar_draw must be one of" in result.output

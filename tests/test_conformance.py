@@ -1,0 +1,41 @@
+"""The random-simulation harness over every game: the contract holds at every state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kafeneio.core.conformance import ConformanceError, check_random_games, check_state
+from kafeneio.games import get_game
+
+CAFE_OPTION_SETS = [
+    {},
+    {"first_move": "pair-scores-both", "bar_unpaid": "forbid", "bar_draw": "extra"},
+    {"birthday": True, "birthday_threshold": 8, "dance": True},
+]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("options", CAFE_OPTION_SETS, ids=["default", "alternatives", "variants"])
+def test_cafe_random_games_keep_the_contract(players: int, options: dict[str, object]) -> None:
+    states = check_random_games(get_game("cafe"), players, range(3), options)
+    assert states > 100
+
+
+def test_the_harness_catches_a_state_that_changes_when_a_clone_is_played() -> None:
+    """The harness itself can fail: a clone that shares its board with the original is caught."""
+    state = get_game("cafe").new_state(2, seed=1)
+    leaky = type(state).clone
+
+    def shallow_clone(self: object) -> object:
+        other = leaky(self)  # type: ignore[arg-type]
+        other._seat = self._seat  # type: ignore[attr-defined]
+        return other
+
+    type(state).clone = shallow_clone  # type: ignore[method-assign,assignment]
+    try:
+        with pytest.raises(ConformanceError, match="leaves the original unchanged"):
+            check_state(state, random.Random(0), replay_record=False)
+    finally:
+        type(state).clone = leaky  # type: ignore[method-assign]
