@@ -48,8 +48,9 @@ if TYPE_CHECKING:
 
 COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_LADY + 1: 2}
 """CI-0.1: 4 ladies and 4 men of each nation, 2 joker ladies and 2 joker men."""
-MateMemo = dict[tuple[int, int, int], list[int]]
-"""Per move generation: the chairs of a table where a mate of some gender from the hand fits."""
+MateMemo = list[list[int] | None]
+"""Per move generation, at ``table * 2 + gender``: the chairs of the table where a guest from
+the hand of the other gender than `gender` fits (None: not yet looked at)."""
 FULL_TABLE_NATIVE_VALUE = 8
 DANCE_VALUE, DANCE_NATIVE_VALUE = 20, 40
 CARD_PENALTY, JOKER_PENALTY = 5, 10
@@ -68,6 +69,10 @@ class Geometry:
     """``native[card][table]``: the card counts as a native of the table (CI-P.3)."""
     chair_nations: tuple[int, ...]
     """Bitmask of the nations whose guests may sit on each chair; bit 12 (jokers) always set."""
+    lone_chairs_for_card: tuple[tuple[tuple[int, int], ...], ...]
+    """``chairs_for_card`` split for the hot loop: (chair, table) for chairs of one table ..."""
+    shared_chairs_for_card: tuple[tuple[tuple[int, int, int], ...], ...]
+    """... and (chair, table, table) for chairs shared by two."""
 
 
 @cache
@@ -88,6 +93,14 @@ def geometry() -> Geometry:
         table_nation=nation,
         chairs_for_card=chairs_for,
         native=native,
+        lone_chairs_for_card=tuple(
+            tuple((c, *board.chairs[c].tables) for c in chairs if not board.chairs[c].shared)
+            for chairs in chairs_for
+        ),
+        shared_chairs_for_card=tuple(
+            tuple((c, *board.chairs[c].tables) for c in chairs if board.chairs[c].shared)
+            for chairs in chairs_for
+        ),
         chair_nations=tuple(
             sum({1 << nation[t] for t in c.tables}) | 1 << JOKER_NATION for c in board.chairs
         ),
@@ -380,7 +393,7 @@ class CafeState(State):
         for card in hand:
             mates[card & 1] |= 1 << (card >> 1)
         actions: list[CafeAction] = []
-        memo: MateMemo = {}
+        memo: MateMemo = [None] * (NUM_TABLES * 2)
         for card in kinds:
             row = space.place[card]
             if lone_first:  # CI-T.8 reading A: any guest may open alone
@@ -411,7 +424,7 @@ class CafeState(State):
             actions = [space.end]
             for card in sorted(set(hand)):
                 row = space.place[card]
-                actions.extend(row[chair] for chair in self._move_starts(card, 0, {}))
+                actions.extend(row[chair] for chair in self._move_starts(card, 0, []))
             return actions
         lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first else []
@@ -441,19 +454,15 @@ class CafeState(State):
         same = self._men if gender else self._ladies
         other = self._ladies if gender else self._men
         chairs = []
-        for chair in geo.chairs_for_card[card]:
-            if seat[chair] >= 0:
-                continue
-            tables = geo.chair_tables[chair]
-            if len(tables) == 1:
-                t = tables[0]
-                if same[t] < 2 and (
-                    other[t] or (mates and self._mate_fits(t, chair, card, mates, memo))
-                ):
-                    chairs.append(chair)
-                continue
-            t1, t2 = tables
-            if same[t1] >= 2 or same[t2] >= 2:
+        for chair, t in geo.lone_chairs_for_card[card]:
+            if (
+                seat[chair] < 0
+                and same[t] < 2
+                and (other[t] or (mates and self._mate_fits(t, chair, card, mates, memo)))
+            ):
+                chairs.append(chair)
+        for chair, t1, t2 in geo.shared_chairs_for_card[card]:
+            if seat[chair] >= 0 or same[t1] >= 2 or same[t2] >= 2:
                 continue
             # After the placement a table is in a group if it has the other gender; a table
             # that was empty holds this guest alone, which is allowed while the other is in a group.
@@ -464,19 +473,24 @@ class CafeState(State):
             elif mates:
                 # A mate mends the table without a group; if neither table has one, the mate
                 # must go to one table while this guest sits alone at the other, empty one.
-                if group1 or group2:
-                    mend: tuple[int, ...] = (t2,) if group1 else (t1,)
+                fits = self._mate_fits
+                if group1:
+                    mended = fits(t2, chair, card, mates, memo)
+                elif group2:
+                    mended = fits(t1, chair, card, mates, memo)
                 else:
-                    mend = (t1,) * empty2 + (t2,) * empty1
-                if any(self._mate_fits(t, chair, card, mates, memo) for t in mend):
+                    mended = (empty2 and fits(t1, chair, card, mates, memo)) or (
+                        empty1 and fits(t2, chair, card, mates, memo)
+                    )
+                if mended:
                     chairs.append(chair)
         return chairs
 
     def _mate_fits(self, table: int, taken: int, card: int, mates: int, memo: MateMemo) -> bool:
         """Some guest of `mates` (the other gender than `card`) can join `table` on a free chair
         other than `taken`, keeping CI-T.2-T.4 at that chair's other table."""
-        key = (table, card & 1, mates)
-        chairs = memo.get(key)
+        key = table * 2 + (card & 1)
+        chairs = memo[key]
         if chairs is None:
             chairs = memo[key] = self._find_mate_chairs(table, card & 1, mates)
         return len(chairs) > 1 or (len(chairs) == 1 and chairs[0] != taken)
@@ -672,9 +686,9 @@ class CafeState(State):
             hand.clear()
         else:
             self._scores[player] += value
-            if self.options.bar_draw == "extra":
-                self._draw(player, 1)
             self._draw(player, self._targets[player] - len(hand))
+            if self.options.bar_draw == "extra":  # CI-D.3 option (b): the hand grows by one
+                self._draw(player, 1)
         self._end_turn(table_move=False)
 
     def _swap(self, card: int, chair: int) -> None:
