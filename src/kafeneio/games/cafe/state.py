@@ -79,6 +79,7 @@ class Geometry:
 def geometry() -> Geometry:
     board = load_board()
     nation = tuple(t.nation for t in board.tables)
+    tables = tuple(c.tables for c in board.chairs)
     native = tuple(
         tuple(is_joker(k) or nation_of(k) == nation[t] for t in range(NUM_TABLES))
         for k in range(NUM_CARD_TYPES)
@@ -88,17 +89,16 @@ def geometry() -> Geometry:
         for k in range(NUM_CARD_TYPES)
     )
     return Geometry(
-        chair_tables=tuple(c.tables for c in board.chairs),
+        chair_tables=tables,
         table_chairs=tuple(t.chairs for t in board.tables),
         table_nation=nation,
         chairs_for_card=chairs_for,
         native=native,
         lone_chairs_for_card=tuple(
-            tuple((c, *board.chairs[c].tables) for c in chairs if not board.chairs[c].shared)
-            for chairs in chairs_for
+            tuple((c, tables[c][0]) for c in chairs if len(tables[c]) == 1) for chairs in chairs_for
         ),
         shared_chairs_for_card=tuple(
-            tuple((c, *board.chairs[c].tables) for c in chairs if board.chairs[c].shared)
+            tuple((c, tables[c][0], tables[c][1]) for c in chairs if len(tables[c]) == 2)
             for chairs in chairs_for
         ),
         chair_nations=tuple(
