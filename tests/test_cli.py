@@ -42,7 +42,8 @@ def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Pa
     summary = json.loads(result.stdout)
     assert summary["game"] == "cafe" and summary["players"] == 2
     assert summary["finished"] and summary["winners"]
-    assert summary["turns"] == len(record["actions"])
+    assert summary["decisions"] == len(record["actions"])
+    assert summary["turns"] <= summary["decisions"]
     best = max(summary["scores"][w] for w in summary["winners"])
     assert all(score <= best for score in summary["scores"])
 
@@ -99,3 +100,30 @@ def test_unknown_bot_and_bad_option_are_refused_with_exit_2() -> None:
     assert result.exit_code == 2 and "unknown seat 'alphazero'" in result.output
     result = runner.invoke(app, ["play", "cafe", "-o", "bar_draw=twice"])
     assert result.exit_code == 2 and "bar_draw must be one of" in result.output
+
+
+def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:
+    path = write_game(tmp_path)
+    record = json.loads(path.read_text())
+    record["actions"] = record["actions"][:10]
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(record))
+    end = tmp_path / "end.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "cafe",
+            "--from",
+            str(start),
+            "--seats",
+            "greedy,greedy",
+            "--quiet",
+            "--record",
+            str(end),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    finished = json.loads(end.read_text())
+    assert finished["actions"][:10] == record["actions"]
+    assert len(finished["actions"]) > 10 and finished["seed"] == record["seed"]

@@ -81,19 +81,30 @@ def play(
     ] = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
     quiet: Annotated[bool, typer.Option(help="Bots only: print just the result.")] = False,
+    start: Annotated[
+        Path | None,
+        typer.Option("--from", help="Go on from a record: its options, setup and actions."),
+    ] = None,
 ) -> None:
     """Play a game in the terminal, against bots or friends at one keyboard."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
     try:
         game = get_game(game_name)
-        seat_names = _seat_names(seats, players)
-        if seed is None:
-            seed = int.from_bytes(os.urandom(4), "big")
-        state = game.new_state(players, parse_options(option or []), seed=seed)
+        if start is None:
+            state = game.new_state(players, parse_options(option or []), seed=seed)
+        else:
+            source = read_record_file(start)
+            state = load_record(source)
+            if state.game.info.name != game.info.name:
+                raise KafeneioError(f"{start} is a record of {state.game.info.title}")
+            seats = seats or ",".join(source.get("seats") or []) or None
+        seat_names = _seat_names(seats, state.num_players)
     except KafeneioError as err:
         raise fail(str(err)) from None
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
     console.print(
-        f"{game.info.title}, {players} players, seed {seed}: "
+        f"{game.info.title}, {state.num_players} players: "
         + ", ".join(f"player {p} {name}" for p, name in enumerate(seat_names)),
         markup=False,
     )
@@ -103,7 +114,10 @@ def play(
         if record is not None:
             data = state.to_record()
             data["seats"] = seat_names
-            record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            try:
+                record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            except OSError as err:
+                raise fail(f"cannot write the record to {record}: {err.strerror}") from None
             console.print(f"Record written to {record}", markup=False)
 
 
@@ -158,8 +172,7 @@ def _human_turn(game: Game, state: State, player: int) -> bool:
         if command in {"help", "?"}:
             console.print(HELP_TEXT, markup=False)
         elif command == "moves":
-            notations = [a.notation for a in state.legal_actions()]
-            console.print(f"{len(notations)} legal moves: " + "  ".join(notations), markup=False)
+            console.print(_list_moves(state), markup=False)
         elif command == "board":
             console.print(game.render(state, player), markup=False)
         elif text:
@@ -168,6 +181,24 @@ def _human_turn(game: Game, state: State, player: int) -> bool:
                 return True
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _list_moves(state: State) -> str:
+    """The legal moves, placements of one card on many chairs folded into one line."""
+    notations = [action.notation for action in state.legal_actions()]
+    by_card: dict[str, list[str]] = {}
+    others = []
+    for notation in notations:
+        card, at, where = notation.partition("@")
+        if at and where.isdigit() and " " not in card:
+            by_card.setdefault(card, []).append(where)
+        else:
+            others.append(notation)
+    lines = [f"{len(notations)} legal moves:"]
+    lines += [f"  {card}@ {' '.join(chairs)}" for card, chairs in sorted(by_card.items())]
+    if others:
+        lines.append("  " + "  ".join(others))
+    return "\n".join(lines)
 
 
 def _print_result(state: State) -> None:
@@ -200,7 +231,8 @@ def replay(
             "seats": record.get("seats"),
             "scores": state.scores(),
             "winners": state.winners(),
-            "turns": len(state.history),
+            "turns": state.turns_completed(),
+            "decisions": len(state.history),
             "finished": state.is_terminal(),
             "options": record.get("options", {}),
         }

@@ -159,6 +159,10 @@ class State(ABC):
     def history(self) -> Sequence[Action]:
         """Every action applied since the initial state, in order."""
 
+    def turns_completed(self) -> int:
+        """Whole turns played so far; a game whose turn takes several decisions overrides it."""
+        return len(self.history)
+
     @abstractmethod
     def to_record(self) -> JSON:
         """The JSON game record: game, players, options, seed or stacked setup, actions."""

@@ -309,6 +309,9 @@ class CafeState(State):
     def history(self) -> Sequence[CafeAction]:
         return self._history
 
+    def turns_completed(self) -> int:
+        return self._turns
+
     def determinize(self, player: int, rng: random.Random) -> CafeState:
         """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
         other = self.clone()
