@@ -7,13 +7,14 @@ nation, jokers last), so each card is somewhere exactly once, as the engine's se
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kafeneio.games.cafe import CafeGame, CafeState
+from kafeneio.games.cafe import CafeAction, CafeGame, CafeState
 from kafeneio.games.cafe.board import load_board
 
 GAME = CafeGame()
@@ -170,3 +171,11 @@ def chair_guest(state: CafeState, chair: int) -> str | None:
 def chairs_of(table_id: str) -> list[int]:
     """The chair numbers (1-68) of a table."""
     return [c + 1 for c in BOARD.table_by_id(table_id).chairs]
+
+
+def pick(rng: random.Random, state: CafeState) -> CafeAction:
+    """A random legal action that prefers the tables to the bar (9 times in 10), so that random
+    games last and fill the board instead of ending soon with a full bar."""
+    actions = list(state.legal_actions())
+    seated = [a for a in actions if a.kind != "bar"]
+    return rng.choice(seated if seated and rng.random() < 0.9 else actions)

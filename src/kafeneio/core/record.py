@@ -64,6 +64,8 @@ def check_header(record: JSON, game: Game) -> None:
     """Raise `RecordError` naming the first field of `record` that is malformed."""
     if record.get("format") != FORMAT:
         raise RecordError(f"field 'format' must be {FORMAT!r}")
+    if record.get("game") != game.info.name:
+        raise RecordError(f"field 'game' is {record.get('game')!r}, not {game.info.name!r}")
     if record.get("version") != VERSION:
         raise RecordError(f"field 'version' must be {VERSION}, not {record.get('version')!r}")
     players = record.get("players")

@@ -370,6 +370,10 @@ class CafeState(State):
             return FULL_TABLE_NATIVE_VALUE
         return ladies + men
 
+    def _single_nation(self, table: int) -> bool:
+        """CI-D.2: the table holds 4 guests, all of its nation (jokers count, CI-P.3)."""
+        return self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4
+
     def _phase(self) -> str:
         if self._over:
             return "over"
@@ -542,8 +546,9 @@ class CafeState(State):
         for chair in geo.table_chairs[table]:
             if self._seat[chair] >= 0:
                 for other in geo.chair_tables[chair]:
-                    if other != table:
-                        return bool(self._ladies[other] and self._men[other])
+                    if other != table:  # a dance table's 4 guests are a group too (CI-V.2)
+                        group = self._ladies[other] and self._men[other]
+                        return bool(group) or other in self._dance_tables
         return False
 
     def _pair_valid(self, card: int, chair: int, first_tables: tuple[int, ...]) -> bool:
@@ -582,7 +587,7 @@ class CafeState(State):
         found: list[CafeAction] = []
         for table in range(NUM_TABLES):
             free = [c for c in geo.table_chairs[table] if self._seat[c] < 0]
-            if len(free) < 3 or (len(free) == 3 and self._ladies[table] and self._men[table]):
+            if len(free) < 3:
                 continue
             for gender in (0, 1):
                 seated_counts = self._men if gender else self._ladies
@@ -599,12 +604,14 @@ class CafeState(State):
         geo = geometry()
         for card, chair in placements:
             self._put(card, chair)
+        self._dance_tables.append(table)
         try:
             others = {t for _, c in placements for t in geo.chair_tables[c] if t != table}
             return all(
                 self._ladies[t] <= 2 and self._men[t] <= 2 and self._table_ok(t) for t in others
             )
         finally:
+            self._dance_tables.pop()
             for card, chair in placements:
                 self._take(card, chair)
 
@@ -642,8 +649,7 @@ class CafeState(State):
         gain = 0
         for table in geometry().chair_tables[chair]:
             gain += self._points_at(table, self.table_value(table))
-            if self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4:
-                self._completed += 1
+            self._completed += self._single_nation(table)
         if self._pending and self._opening and self.options.first_move == "pair-scores-both":
             first_tables = geometry().chair_tables[self._pending[0][1]]
             gain += sum(
@@ -671,6 +677,7 @@ class CafeState(State):
             for other in geo.chair_tables[chair]:
                 if other != table:
                     gain += self._points_at(other, self.table_value(other))
+                    self._completed += self._single_nation(other)
         natives = self._natives[table] == 4
         gain += self._points_at(table, DANCE_NATIVE_VALUE if natives else DANCE_VALUE)
         self._completed += natives
