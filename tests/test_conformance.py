@@ -11,7 +11,13 @@ from kafeneio.games import get_game
 
 CAFE_OPTION_SETS = [
     {},
-    {"first_move": "pair-scores-both", "bar_unpaid": "forbid", "bar_draw": "extra"},
+    {
+        "first_move": "pair-scores-both",
+        "bar_unpaid": "forbid",
+        "bar_draw": "extra",
+        "single_nation_draw": "choose",
+        "joker_native_both": False,
+    },
     {"birthday": True, "birthday_threshold": 8, "dance": True},
 ]
 

@@ -641,6 +641,24 @@ def test_ruling_a_joker_on_a_shared_chair_is_a_native_of_both_tables() -> None:
     assert len(state.hand(0)) == 4  # 5 - 1 placed; already above the target of 3: no draw
 
 
+@pytest.mark.rule("CI-P.3")
+def test_option_a_joker_on_a_shared_chair_is_a_native_of_neither_table() -> None:
+    chairs = {16: "USm", 17: "USf", 15: "USf", 23: "USf", 24: "USm", 19: "USf"}
+    hands = [["Jm", "AFm", "AFm", "AFm", "AFm"], ["AFf"]]
+    state = new_position(hands, chairs, {"joker_native_both": False})
+    play(state, "Jm@18", "end")
+    assert state.scores()[0] == 4 + 4  # two full tables, neither single-nation
+    assert state.observation(0)["hand_targets"] == [5, 5]
+    # A joker on a chair of one table still counts as that table's native (CI-P.3).
+    one = new_position(
+        [["Jm", "AFm"], ["AFf"]],
+        {15: "USf", 17: "USm", 18: "USf", 23: "USm", **ELSEWHERE},
+        {"joker_native_both": False},
+    )
+    play(one, "Jm@16", "end")
+    assert one.scores()[0] == 8
+
+
 # --- Drawing (CI-D) ------------------------------------------------------------------------------
 @pytest.mark.rule("CI-D.1")
 def test_after_a_table_move_the_player_draws_back_to_5_from_the_bag() -> None:
@@ -672,6 +690,24 @@ def test_ruling_a_single_nation_table_lowers_the_hand_target_for_good() -> None:
     play(state, "DEm@11", "DEf@7")  # a table move later: drawn back to 4, not 5
     assert len(state.hand(0)) == 4
     assert state.observation(0)["hand_targets"] == [4, 5]
+
+
+@pytest.mark.rule("CI-D.2")
+@pytest.mark.parametrize(("choice", "target"), [("draw fewer", 4), ("draw full", 5)])
+def test_option_the_player_chooses_whether_the_hand_target_drops(choice: str, target: int) -> None:
+    chairs = {16: "USm", 17: "USf", 15: "USf", **ELSEWHERE}
+    hands = [["USm", "DEm", "DEf", "AFm", "AFm"], ["AFf", "AFf"]]
+    state = new_position(hands, chairs, {"single_nation_draw": "choose"})
+    play(state, "USm@18", "end")
+    assert state.current_player() == 0 and state.observation(0)["phase"] == "draw"
+    assert [a.notation for a in state.legal_actions()] == ["draw fewer", "draw full"]
+    before = state.clone()
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(GAME.parse_action("AFm@bar"))
+    assert refused.value.rule == "CI-D.2" and state == before
+    play(state, choice)
+    assert state.observation(0)["hand_targets"] == [target, 5]
+    assert len(state.hand(0)) == target and state.current_player() == 1
 
 
 @pytest.mark.rule("CI-D.2")
@@ -1006,6 +1042,8 @@ def test_every_legal_first_action_can_be_completed_to_a_legal_move(
         ("dance US1: USm@15 USm@16 USm@17 Jm@18", 3451 + (21 * 2 + 1) * 256 + (2 << 6)),
         # US2's chairs 18, 19, 23, 24: native, neighbour (1), native, already taken (3).
         ("dance US2: USf@18 INf@19 USf@23", 3451 + (22 * 2 + 0) * 256 + (1 << 2) + (3 << 6)),
+        ("draw fewer", 15739),
+        ("draw full", 15740),
     ],
 )
 def test_every_action_form_has_a_notation_and_a_fixed_code(text: str, code: int) -> None:
@@ -1014,7 +1052,7 @@ def test_every_action_form_has_a_notation_and_a_fixed_code(text: str, code: int)
     assert action.notation == text
     assert GAME.decode_action(code) == action
     assert GAME.parse_action(text.lower()) == action  # input is case-insensitive
-    assert code < GAME.info.num_distinct_actions == 15739
+    assert code < GAME.info.num_distinct_actions == 15741
 
 
 @pytest.mark.parametrize(

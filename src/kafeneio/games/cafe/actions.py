@@ -9,6 +9,8 @@ Notation (case-insensitive on input; cards are a nation code and ``f``/``m``, jo
 ``swap USf@18``        put a US lady in place of the joker on chair 18, taking the joker
 ``pass``               no legal move at all (CI-M.5)
 ``birthday US1``       choose US1 as the birthday table (variant CI-V.1); ``birthday none``
+``draw fewer``         after completing single-nation tables, lower the hand target (CI-D.2,
+                       option ``single_nation_draw=choose``); ``draw full`` keeps it
 ``dance US1: USm@15 USm@16 USm@17 Jm@18``  fill a table with 4 men or 4 ladies (CI-V.2)
 =====================  =========================================================================
 
@@ -34,7 +36,7 @@ from kafeneio.games.cafe.board import (
     nation_of,
 )
 
-PLACE, BAR, SWAP, END, PASS, BIRTHDAY, DANCE = (
+PLACE, BAR, SWAP, END, PASS, BIRTHDAY, DANCE, DRAW = (
     "place",
     "bar",
     "swap",
@@ -42,6 +44,7 @@ PLACE, BAR, SWAP, END, PASS, BIRTHDAY, DANCE = (
     "pass",
     "birthday",
     "dance",
+    "draw",
 )
 NUM_CHAIRS = 68
 NUM_TABLES = 24
@@ -53,7 +56,9 @@ PASS_CODE = END_CODE + 1
 BIRTHDAY_BASE = PASS_CODE + 1
 BIRTHDAY_NONE = BIRTHDAY_BASE + NUM_TABLES
 DANCE_BASE = BIRTHDAY_NONE + 1
-NUM_ACTIONS = DANCE_BASE + NUM_TABLES * 2 * 4**4
+DRAW_FEWER = DANCE_BASE + NUM_TABLES * 2 * 4**4
+DRAW_FULL = DRAW_FEWER + 1
+NUM_ACTIONS = DRAW_FULL + 1
 # What stands on one chair of a dance table, one base-4 digit per chair.
 NATIVE, NEIGHBOUR, JOKER, SEATED = range(4)
 
@@ -82,6 +87,8 @@ class ActionSpace:
     pass_: CafeAction
     birthday: tuple[CafeAction, ...]
     birthday_none: CafeAction
+    draw_fewer: CafeAction
+    draw_full: CafeAction
 
     def decode(self, code: int) -> CafeAction:
         if not isinstance(code, int) or not 0 <= code < NUM_ACTIONS:
@@ -100,6 +107,10 @@ class ActionSpace:
             return self.birthday[code - BIRTHDAY_BASE]
         if code == BIRTHDAY_NONE:
             return self.birthday_none
+        if code == DRAW_FEWER:
+            return self.draw_fewer
+        if code == DRAW_FULL:
+            return self.draw_full
         return self._decode_dance(code - DANCE_BASE)
 
     def _decode_dance(self, offset: int) -> CafeAction:
@@ -185,6 +196,8 @@ class ActionSpace:
             if words[1].lower() == "none":
                 return self.birthday_none
             return self.birthday[self.board.table_by_id(words[1]).index]
+        if head == "draw" and len(words) == 2 and words[1].lower() in {"fewer", "full"}:
+            return self.draw_fewer if words[1].lower() == "fewer" else self.draw_full
         if head == "swap" and len(words) == 2:
             card, chair = self._card_at(words[1])
             if chair is None or is_joker(card):
@@ -208,7 +221,7 @@ class ActionSpace:
             return self.place[card][chair]
         raise NotationError(
             f"{' '.join(words)!r} is not a move; moves look like USm@16, end, USm@bar, "
-            "swap USf@18, pass, birthday US1, dance US1: ..."
+            "swap USf@18, pass, birthday US1, draw fewer, dance US1: ..."
         )
 
     def _card_at(self, word: str) -> tuple[int, int | None]:
@@ -250,4 +263,6 @@ def action_space() -> ActionSpace:
             for t in range(NUM_TABLES)
         ),
         birthday_none=CafeAction(BIRTHDAY_NONE, "birthday none", BIRTHDAY),
+        draw_fewer=CafeAction(DRAW_FEWER, "draw fewer", DRAW),
+        draw_full=CafeAction(DRAW_FULL, "draw full", DRAW),
     )

@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError
-from kafeneio.games.cafe.actions import BAR, BIRTHDAY, DANCE, END, PASS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.actions import (
+    BAR,
+    BIRTHDAY,
+    DANCE,
+    DRAW,
+    END,
+    PASS,
+    PLACE,
+    SWAP,
+    CafeAction,
+)
 from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import geometry
 
@@ -24,8 +34,15 @@ def why_illegal(state: CafeState, action: Any) -> IllegalActionError:
             f"{action}: first choose the birthday table (birthday US1) or decline (birthday none)",
             "CI-V.1",
         )
+    if phase == "draw":
+        return IllegalActionError(
+            f"{action}: first choose how to draw: draw fewer (lower the hand target) or draw full",
+            "CI-D.2",
+        )
     if action.kind == BIRTHDAY:
         return IllegalActionError(f"{action}: there is no birthday table to choose now", "CI-V.1")
+    if action.kind == DRAW:
+        return IllegalActionError(f"{action}: there is no drawing choice to make now", "CI-D.2")
     if phase == "second":
         return _second(state, action)
     return _first(state, action)
@@ -90,7 +107,7 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         taken = board.card_text(state._seat[chair])
         return IllegalActionError(f"{action}: chair {chair + 1} is taken by {taken}", "CI-T.1")
     tables = geo.chair_tables[chair]
-    if not any(geo.native[card][t] for t in tables):
+    if chair not in geo.chairs_for_card[card]:
         ids = " or ".join(board.tables[t].id for t in tables)
         return IllegalActionError(
             f"{action}: chair {chair + 1} belongs to {ids}; {text} is of another nation", "CI-T.2"

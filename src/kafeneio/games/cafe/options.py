@@ -12,6 +12,7 @@ from kafeneio.games.cafe.board import load_board
 FIRST_MOVE_CHOICES = ("lone-guest", "pair-scores-both")
 BAR_UNPAID_CHOICES = ("eliminate", "forbid")
 BAR_DRAW_CHOICES = ("refill", "extra")
+SINGLE_NATION_DRAW_CHOICES = ("drop", "choose")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,12 @@ class CafeOptions:
     """CI-D.3: ``refill`` (draw back to the hand target) or ``extra`` (the hand grows by one)."""
     bar_values: tuple[int, ...] = load_board().bar_values
     """CI-0.3: the value of each bar seat, seat 1 first."""
+    single_nation_draw: str = "drop"
+    """CI-D.2: ``drop`` (completing a single-nation table lowers the hand target for good, as the
+    ruling says) or ``choose`` (the player decides: ``draw fewer`` or ``draw full``)."""
+    joker_native_both: bool = True
+    """CI-P.3: a joker on a shared chair counts as a native of both its tables; false: of
+    neither."""
     hand_size: int = 5
     """CI-S.1, CI-D.1: the starting hand and the initial hand target."""
     end_bag: int = 4
@@ -65,6 +72,7 @@ def _checked(name: str, value: Any, default: Any) -> Any:
         "first_move": FIRST_MOVE_CHOICES,
         "bar_unpaid": BAR_UNPAID_CHOICES,
         "bar_draw": BAR_DRAW_CHOICES,
+        "single_nation_draw": SINGLE_NATION_DRAW_CHOICES,
     }
     if name in choices:
         if value not in choices[name]:

@@ -75,6 +75,8 @@ def _status(obs: dict[str, Any]) -> str:
     player = obs["to_move"]
     if obs["phase"] == "birthday":
         return f"Player {player} may choose the birthday table (birthday US1, or birthday none)."
+    if obs["phase"] == "draw":
+        return f"Player {player} completed a single-nation table: draw fewer, or draw full."
     if obs["phase"] == "second":
         placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
         return f"Player {player} placed {placed}: place a second guest, or end."

@@ -22,6 +22,7 @@ from kafeneio.core.record import make_record
 from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
+    DRAW,
     END,
     NUM_CHAIRS,
     NUM_TABLES,
@@ -65,8 +66,13 @@ class Geometry:
     table_nation: tuple[int, ...]
     chairs_for_card: tuple[tuple[int, ...], ...]
     """The chairs where a card type passes the nationality rule (CI-T.2)."""
-    native: tuple[tuple[bool, ...], ...]
-    """``native[card][table]``: the card counts as a native of the table (CI-P.3)."""
+    belongs: tuple[tuple[bool, ...], ...]
+    """``belongs[card][table]``: the card's nation is the table's, or it is a joker (CI-T.2)."""
+    native_tables: tuple[tuple[tuple[int, ...], ...], ...]
+    """``native_tables[card][chair]``: the tables where the card on that chair counts as a
+    native (CI-P.3: a joker everywhere, so on a shared chair at both tables) ..."""
+    native_tables_joker_neither: tuple[tuple[tuple[int, ...], ...], ...]
+    """... and the same where a joker on a shared chair is a native of neither table."""
     chair_nations: tuple[int, ...]
     """Bitmask of the nations whose guests may sit on each chair; bit 12 (jokers) always set."""
     lone_chairs_for_card: tuple[tuple[tuple[int, int], ...], ...]
@@ -80,20 +86,34 @@ def geometry() -> Geometry:
     board = load_board()
     nation = tuple(t.nation for t in board.tables)
     tables = tuple(c.tables for c in board.chairs)
-    native = tuple(
+    belongs = tuple(
         tuple(is_joker(k) or nation_of(k) == nation[t] for t in range(NUM_TABLES))
         for k in range(NUM_CARD_TYPES)
     )
     chairs_for = tuple(
-        tuple(c.index for c in board.chairs if any(native[k][t] for t in c.tables))
+        tuple(c.index for c in board.chairs if any(belongs[k][t] for t in c.tables))
         for k in range(NUM_CARD_TYPES)
     )
+
+    def native_tables(joker_on_shared: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return tuple(
+            tuple(
+                tuple(t for t in tables[c] if nation_of(k) == nation[t])
+                if not is_joker(k) or (len(tables[c]) == 2 and not joker_on_shared)
+                else tables[c]
+                for c in range(NUM_CHAIRS)
+            )
+            for k in range(NUM_CARD_TYPES)
+        )
+
     return Geometry(
         chair_tables=tables,
         table_chairs=tuple(t.chairs for t in board.tables),
         table_nation=nation,
         chairs_for_card=chairs_for,
-        native=native,
+        belongs=belongs,
+        native_tables=native_tables(joker_on_shared=True),
+        native_tables_joker_neither=native_tables(joker_on_shared=False),
         lone_chairs_for_card=tuple(
             tuple((c, tables[c][0]) for c in chairs if len(tables[c]) == 1) for chairs in chairs_for
         ),
@@ -135,6 +155,10 @@ class CafeState(State):
         self._ladies = [0] * NUM_TABLES
         self._men = [0] * NUM_TABLES
         self._natives = [0] * NUM_TABLES
+        geo = geometry()
+        self._native_tables = (
+            geo.native_tables if options.joker_native_both else geo.native_tables_joker_neither
+        )
         self._seated = 0
         self._jokers_seated: list[int] = []
         self._dance_tables: list[int] = []
@@ -148,6 +172,8 @@ class CafeState(State):
         self._completed = 0
         self._turns = 0
         self._passes = 0
+        self._choosing_draw = False
+        """CI-D.2 option ``choose``: the mover decides whether the hand target drops."""
         self._birthday_table = -1
         self._birthday_chooser = -1
         self._birthday_claimed = False
@@ -187,7 +213,7 @@ class CafeState(State):
             if not 0 <= chair < NUM_CHAIRS or not isinstance(text, str):
                 raise KafeneioError(f"setup.chairs: {key!r} is not a chair from 1 to {NUM_CHAIRS}")
             card = board.parse_card(text)
-            if not any(geometry().native[card][t] for t in geometry().chair_tables[chair]):
+            if chair not in geometry().chairs_for_card[card]:
                 raise KafeneioError(f"setup.chairs: {text} cannot sit on chair {key} (CI-T.2)")
             if not self._gender_fits(card, chair):
                 raise KafeneioError(f"setup.chairs: {text} on chair {key} breaks CI-T.3")
@@ -236,7 +262,7 @@ class CafeState(State):
         kind = action.kind
         if kind == PASS:  # CI-M.5: the game ends when every player in turn has passed
             self._passes += 1
-        elif kind != BIRTHDAY:
+        elif kind not in (BIRTHDAY, DRAW):
             self._passes = 0
         if kind == PLACE:
             self._place(action.card, action.chair)
@@ -252,6 +278,9 @@ class CafeState(State):
             self._birthday_table = action.table
             self._birthday_chooser = -1
             self._advance()
+        elif kind == DRAW:
+            self._choosing_draw = False
+            self._refill(lower_target=action is action_space().draw_fewer)
         else:
             self._dance(action)
 
@@ -300,6 +329,7 @@ class CafeState(State):
             self._birthday_table,
             self._birthday_chooser,
             self._birthday_claimed,
+            self._choosing_draw,
             self._over,
             self._seated,
             self._opening,
@@ -379,6 +409,8 @@ class CafeState(State):
             return "over"
         if self._birthday_chooser >= 0:
             return "birthday"
+        if self._choosing_draw:
+            return "draw"
         return "second" if self._pending else "turn"
 
     # --- legal actions --------------------------------------------------------------------
@@ -388,6 +420,8 @@ class CafeState(State):
         space = action_space()
         if self._birthday_chooser >= 0:
             return [*space.birthday, space.birthday_none]
+        if self._choosing_draw:
+            return [space.draw_fewer, space.draw_full]
         if self._pending:
             return self._second_decisions(space)
         return self._first_decisions(space)
@@ -617,24 +651,20 @@ class CafeState(State):
 
     # --- applying -------------------------------------------------------------------------
     def _put(self, card: int, chair: int) -> None:
-        geo = geometry()
         self._seat[chair] = card
         counts = self._men if card & 1 else self._ladies
-        native = geo.native[card]
-        for table in geo.chair_tables[chair]:
+        for table in geometry().chair_tables[chair]:
             counts[table] += 1
-            if native[table]:
-                self._natives[table] += 1
+        for table in self._native_tables[card][chair]:
+            self._natives[table] += 1
 
     def _take(self, card: int, chair: int) -> None:
-        geo = geometry()
         self._seat[chair] = -1
         counts = self._men if card & 1 else self._ladies
-        native = geo.native[card]
-        for table in geo.chair_tables[chair]:
+        for table in geometry().chair_tables[chair]:
             counts[table] -= 1
-            if native[table]:
-                self._natives[table] -= 1
+        for table in self._native_tables[card][chair]:
+            self._natives[table] -= 1
 
     def _points_at(self, table: int, value: int) -> int:
         return value * 2 if table == self._birthday_table else value
@@ -718,11 +748,25 @@ class CafeState(State):
             insort(hand, self._bag.pop())
 
     def _end_turn(self, *, table_move: bool) -> None:
-        player = self._player
-        if table_move:  # CI-D.1, CI-D.2: the hand target drops for each single-nation table
-            self._targets[player] = max(0, self._targets[player] - self._completed)
-            self._draw(player, self._targets[player] - len(self._hands[player]))
         self._pending = []
+        if not table_move:
+            self._close_turn()
+        elif self._completed and self.options.single_nation_draw == "choose":
+            self._choosing_draw = True
+        else:
+            self._refill(lower_target=True)
+
+    def _refill(self, *, lower_target: bool) -> None:
+        """CI-D.1, CI-D.2: draw up to the hand target, lowered by one for each single-nation
+        table the move completed."""
+        player = self._player
+        if lower_target:
+            self._targets[player] = max(0, self._targets[player] - self._completed)
+        self._draw(player, self._targets[player] - len(self._hands[player]))
+        self._close_turn()
+
+    def _close_turn(self) -> None:
+        player = self._player
         self._completed = 0
         self._turns += 1
         self._opening = False
