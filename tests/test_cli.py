@@ -127,3 +127,61 @@ def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:
     finished = json.loads(end.read_text())
     assert finished["actions"][:10] == record["actions"]
     assert len(finished["actions"]) > 10 and finished["seed"] == record["seed"]
+
+
+def test_souvlaki_bots_play_to_the_end_through_chance_nodes(tmp_path: Path) -> None:
+    """Ninja and Rats pick food cards at random: play resolves those chance nodes itself."""
+    path = tmp_path / "souvlaki.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "souvlaki",
+            "--players",
+            "3",
+            "--seats",
+            "random,random,greedy",
+            "--seed",
+            "1",
+            "--quiet",
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    assert any(action.startswith("random ") for action in record["actions"])
+    summary = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert summary["finished"] and summary["game"] == "souvlaki"
+
+
+def test_souvlaki_plays_with_the_users_own_card_files(tmp_path: Path) -> None:
+    from importlib import resources
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shops = resources.files("kafeneio.games.souvlaki").joinpath("cards/shops.toml").read_text()
+    (cards / "shops.toml").write_text(shops.replace("start_money = 13", "start_money = 14", 1))
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "souvlaki",
+            "--seats",
+            "random,random",
+            "--seed",
+            "2",
+            "--quiet",
+            "--cards",
+            str(cards),
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(path.read_text())["options"]["cards_dir"] == str(cards)
+    assert runner.invoke(app, ["replay", str(path), "--json"]).exit_code == 0
+    (cards / "shops.toml").write_text("[[shop]]\nid = 3\n")
+    result = runner.invoke(app, ["play", "souvlaki", "--cards", str(cards)])
+    assert result.exit_code == 2 and "shops.toml" in result.output

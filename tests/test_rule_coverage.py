@@ -11,7 +11,7 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("game", ["CI"])
+@pytest.mark.parametrize("game", ["CI", "SW"])
 def test_every_rule_is_cited_by_a_test(shared: Path, game: str) -> None:
     tool = shared / "tools" / "rule_coverage.py"
     result = subprocess.run(

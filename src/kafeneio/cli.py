@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +15,7 @@ from rich.table import Table
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import Game, KafeneioError, State
+from kafeneio.core import CHANCE, Game, KafeneioError, State
 from kafeneio.core.record import read_record_file
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
@@ -85,14 +86,20 @@ def play(
         Path | None,
         typer.Option("--from", help="Go on from a record: its options, setup and actions."),
     ] = None,
+    cards: Annotated[
+        Path | None, typer.Option(help="Souvlaki Wars: a directory of your own card files.")
+    ] = None,
 ) -> None:
     """Play a game in the terminal, against bots or friends at one keyboard."""
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     try:
-        game = get_game(game_name)
+        options = parse_options(option or [])
+        if cards is not None:
+            options["cards_dir"] = str(cards)
+        game = get_game(game_name, options)
         if start is None:
-            state = game.new_state(players, parse_options(option or []), seed=seed)
+            state = game.new_state(players, options, seed=seed)
         else:
             source = read_record_file(start)
             state = load_record(source)
@@ -109,7 +116,7 @@ def play(
         markup=False,
     )
     try:
-        _play_loop(game, state, bots, seat_names, quiet)
+        _play_loop(game, state, bots, seat_names, quiet, random.Random(seed))
     finally:
         if record is not None:
             data = state.to_record()
@@ -134,12 +141,24 @@ def _seat_names(seats: str | None, players: int) -> list[str]:
 
 
 def _play_loop(
-    game: Game, state: State, bots: dict[int, Bot], seats: list[str], quiet: bool
+    game: Game,
+    state: State,
+    bots: dict[int, Bot],
+    seats: list[str],
+    quiet: bool,
+    chance: random.Random,
 ) -> None:
     humans = [p for p, name in enumerate(seats) if name == HUMAN]
     shown_to = None
     while not state.is_terminal():
         player = state.current_player()
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            state.apply(action)
+            if not quiet:
+                console.print(f"  chance: {action}", markup=False)
+            continue
         if player in bots:
             action = bots[player].choose(state)
             state.apply(action)

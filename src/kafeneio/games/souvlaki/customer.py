@@ -1,0 +1,55 @@
+"""A customer waiting in a queue: its order, payment, influence and state (SW-0.3, SW-2.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kafeneio.games.souvlaki.cards import NO_FOOD, CardSet, Foods
+
+
+@dataclass(frozen=True, slots=True)
+class Customer:
+    """One order in a queue. Immutable: a change makes a new one, so cloning a queue is cheap.
+
+    A Big Phone Order (SW-2.7) is one customer made of the cards in `cards`, with `big` the
+    index of its Big Phone Order card; before its cards are drawn (rules option
+    ``big_phone_order_draw = "phone-step"``) it is `waiting` and orders nothing.
+    """
+
+    cards: tuple[int, ...]
+    """Customer card kinds whose order, money and influence this customer sums."""
+    order: Foods
+    money: int
+    influence: int
+    phone: bool
+    big: int = -1
+    annoyed: bool = False
+    tip: int = 0
+    """Extra money paid to whoever serves this customer this round (SW-E.5, SW-U.5)."""
+    attached: tuple[int, ...] = ()
+    """Unforeseen kinds in play on this customer until it leaves (SW-3.4)."""
+    waiting: bool = False
+
+    def with_annoyed(self, annoyed: bool) -> Customer:
+        return replace(self, annoyed=annoyed)
+
+    def without_tip(self) -> Customer:
+        return replace(self, tip=0)
+
+
+def make_customer(cards: CardSet, kinds: tuple[int, ...], phone: bool, big: int = -1) -> Customer:
+    """The customer made of customer card `kinds` (two for a Big Phone Order)."""
+    order = [0, 0, 0, 0]
+    money = influence = 0
+    for kind in kinds:
+        card = cards.customers[kind]
+        for food in range(4):
+            order[food] += card.order[food]
+        money += card.money
+        influence += card.influence
+    return Customer(kinds, (order[0], order[1], order[2], order[3]), money, influence, phone, big)
+
+
+def waiting_big_order(big: int) -> Customer:
+    """A drafted Big Phone Order whose cards are drawn later, in the phone-order step."""
+    return Customer((), NO_FOOD, 0, 0, True, big, waiting=True)

@@ -1,0 +1,196 @@
+"""Why an action is illegal: the rule it breaks, in words a player understands."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kafeneio.core.errors import IllegalActionError
+from kafeneio.core.game import CHANCE
+from kafeneio.games.souvlaki.actions import (
+    ADVERTISE,
+    BUY,
+    DISCARD,
+    DONE,
+    FINISH,
+    PASS,
+    PICK,
+    PLAY,
+    RANDOM,
+    SEND,
+    SERVE,
+    USE,
+    SouvlakiAction,
+)
+from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
+from kafeneio.games.souvlaki.effects import customer_misfit
+
+if TYPE_CHECKING:
+    from kafeneio.games.souvlaki.state import SouvlakiState
+
+PHASE_HINTS = {
+    "mulligan": ("keep or redraw your starting food cards", "SW-S.6"),
+    "maintenance": ("shop maintenance: buy, advertise or done", "SW-1.3"),
+    "customers": ("the draft: pick a customer from the row", "SW-2.2"),
+    "unforeseen": ("the unforeseen phase: use a card or pass", "SW-3.1"),
+    "service": ("customer service: play, serve, send or finish", "SW-4.1"),
+}
+
+
+def why_illegal(state: SouvlakiState, action: Any) -> IllegalActionError:
+    if not isinstance(action, SouvlakiAction):
+        return IllegalActionError(f"{action!r} is not a Souvlaki Wars action")
+    if state.is_terminal():
+        return IllegalActionError(f"{action}: the game is over", "SW-5.2")
+    player = state.current_player()
+    if player == CHANCE or action.kind == RANDOM:
+        return _chance(state, action, player)
+    if state._food_size[player] > state.options.hand_limit:
+        return _hand_limit(state, action, player)
+    if action.kind == DISCARD:
+        return IllegalActionError(
+            f"{action}: cards are discarded only from a hand over the limit of "
+            f"{state.options.hand_limit}",
+            "SW-1.4",
+        )
+    phase = state.phase
+    explain = {
+        "mulligan": _mulligan,
+        "maintenance": _maintenance,
+        "customers": _draft,
+        "unforeseen": _unforeseen,
+        "service": _service,
+    }[phase]
+    return explain(state, action, player)
+
+
+def _wrong_phase(state: SouvlakiState, action: SouvlakiAction) -> IllegalActionError:
+    if action.kind == USE:
+        if state.options.first_game:
+            return IllegalActionError(
+                f"{action}: first-game mode plays no unforeseen cards", "SW-S.5"
+            )
+        return IllegalActionError(
+            f"{action}: unforeseen cards are played in phase 3, Unforeseen Factors", "SW-3.1"
+        )
+    hint, rule = PHASE_HINTS[state.phase]
+    return IllegalActionError(f"{action}: it is {hint}", rule)
+
+
+def _chance(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    rule = "SW-1.4"
+    if state._effect is not None:
+        rule = state.cards.unforeseen[state._effect[0]].rule or "SW-3.1"
+    if player != CHANCE:
+        return IllegalActionError(
+            f"{action}: only chance picks a random food card, and none is being picked", "SW-E.11"
+        )
+    if action.kind != RANDOM:
+        return IllegalActionError(f"{action}: a random food card is being picked first", rule)
+    victim = state._random_tasks[0][0]
+    return IllegalActionError(
+        f"{action}: player {victim + 1} holds no {foods_text(foods_of_code(action.food))} card",
+        rule,
+    )
+
+
+def _hand_limit(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    limit = state.options.hand_limit
+    if action.kind != DISCARD:
+        return IllegalActionError(
+            f"{action}: player {player + 1} holds {state._food_size[player]} food cards and must "
+            f"first discard down to {limit}",
+            "SW-1.4",
+        )
+    return IllegalActionError(
+        f"{action}: player {player + 1} holds no {foods_text(foods_of_code(action.food))} card",
+        "SW-1.4",
+    )
+
+
+def _mulligan(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    return _wrong_phase(state, action)  # keep and redraw are always legal here
+
+
+def _maintenance(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    shop = state.cards.shops[state._shops[player]]
+    money = state._money[player]
+    if action.kind == BUY:
+        if not state._buys_left:
+            times = "twice" if shop.supplies_per_round == 2 else "once"
+            return IllegalActionError(
+                f"buy: {shop.name} may buy supplies {times} a round, and has", "SW-1.3"
+            )
+        return IllegalActionError(
+            f"buy: supplies cost {shop.supplies_cost} and {shop.name} has {money}", "SW-1.3"
+        )
+    if action.kind == ADVERTISE:
+        if state._advertised:
+            return IllegalActionError("advertise: advertising is bought once a round", "SW-1.3")
+        return IllegalActionError(
+            f"advertise: it costs {shop.advertising_cost} and {shop.name} has {money}", "SW-1.3"
+        )
+    return _wrong_phase(state, action)
+
+
+def _draft(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    if action.kind == PICK:
+        return IllegalActionError(f"{action}: slot {action.slot + 1} holds no customer", "SW-2.2")
+    if action.kind in (PASS, DONE, FINISH):
+        return IllegalActionError(f"{action}: picking a customer is mandatory", "SW-2.3")
+    return _wrong_phase(state, action)
+
+
+def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    if action.kind != USE:
+        return _wrong_phase(state, action)
+    kind = state.cards.unforeseen[action.card]
+    if not state._unforeseen[player][action.card]:
+        return IllegalActionError(f"{action}: {kind.name} is not in your hand", "SW-3.1")
+    target, targets = kind.target, action.targets
+    rule = kind.rule or "SW-3.2"
+    if target.chooses_player:
+        if targets[0] >= state.num_players:
+            return IllegalActionError(f"{action}: there is no player {targets[0] + 1}", "SW-3.2")
+        return IllegalActionError(f"{action}: {kind.name} targets an opponent, not you", "SW-3.2")
+    for i in range(0, len(targets), 2):
+        owner, position = targets[i], targets[i + 1]
+        if owner >= state.num_players or position >= len(state._queues[owner]):
+            return IllegalActionError(
+                f"{action}: there is no customer p{owner + 1}.{position + 1}", "SW-3.2"
+            )
+        customer = state._queues[owner][position]
+        misfit = customer_misfit(target, player, owner, position, customer)
+        if misfit:
+            return IllegalActionError(
+                f"{action}: customer p{owner + 1}.{position + 1} {misfit}", rule
+            )
+    return IllegalActionError(f"{action}: the two customers must be in different queues", rule)
+
+
+def _service(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
+    queue = state._queues[player]
+    if action.kind == PLAY:
+        kind = state.game.food_kinds.get(action.food, -1)
+        if kind < 0 or not state._food[player][kind]:
+            return IllegalActionError(f"{action}: that card is not in your hand", "SW-4.2")
+        if not queue:
+            return IllegalActionError(f"{action}: no customer is waiting", "SW-4.2")
+        return IllegalActionError(
+            f"{action}: the card holds no food the first customer still lacks from the pool",
+            "SW-4.2",
+        )
+    if action.kind == SERVE:
+        if not queue:
+            return IllegalActionError("serve: no customer is waiting", "SW-4.1")
+        order, pool = queue[0].order, state._pool
+        missing = tuple(max(0, order[f] - pool[f]) for f in range(4))
+        return IllegalActionError(
+            f"serve: the pool lacks {foods_text((missing[0], missing[1], missing[2], missing[3]))}"
+            " for the first customer",
+            "SW-4.2",
+        )
+    if action.kind == SEND:
+        if action.slot >= len(queue):
+            return IllegalActionError(f"{action}: the queue has {len(queue)} customers", "SW-4.6")
+        return IllegalActionError(f"{action}: only the first customer may be sent away", "SW-4.6")
+    return _wrong_phase(state, action)

@@ -1,0 +1,97 @@
+"""Souvlaki Wars rules options: every [ruling] of the rules, the variants and the shops chosen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from kafeneio.core.errors import OptionsError
+from kafeneio.core.options import RulesOptions
+
+
+@dataclass(frozen=True)
+class SouvlakiOptions(RulesOptions):
+    """The rules options; the defaults are the rulings of the rules specification."""
+
+    TITLE: ClassVar[str] = "Souvlaki Wars"
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "reshuffle": ("at-once", "when-drawing"),
+        "tie_break": ("seat", "reverse-seat"),
+        "hand_limit_discard": ("choose", "random"),
+        "loan_trigger": ("cannot-pay", "no-money"),
+        "big_phone_order_draw": ("draft", "phone-step"),
+        "food_play": ("needed", "any"),
+        "send_away": ("any", "first"),
+    }
+    BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {
+        "round_limit": (1, None),
+        "hand_limit": (1, None),
+        "win_money": (1, None),
+        "win_reputation": (1, None),
+    }
+
+    shops: tuple[str, ...] | None = None
+    """SW-S.1: the shop id of each seat, in seat order; None: the first N shops of the card set
+    (built in: thanasis, pita, express, souvlache)."""
+    first_game: bool = False
+    """SW-S.5: first-game mode, without unforeseen cards."""
+    round_limit: int = 30
+    """Ruling: the game ends after this round even if nobody has reached the win (SW-5.2), so
+    that every game ends; the highest money + reputation (net of loans) then wins."""
+    hand_limit: int = 7
+    """SW-1.4: the most food cards a hand may hold."""
+    hand_limit_discard: str = "choose"
+    """SW-1.4 ruling: ``choose`` (the player chooses which cards to discard) or ``random``."""
+    reshuffle: str = "at-once"
+    """SW-S.3 and its ruling: ``at-once`` (a deck that runs out is refilled from its shuffled
+    discard pile at once, and again when a draw finds it empty) or ``when-drawing`` (only when a
+    draw finds it empty)."""
+    tie_break: str = "seat"
+    """SW-R.2 ruling: who goes first when reputation and starting reputation both tie:
+    ``seat`` (lower seat first) or ``reverse-seat``."""
+    purchases_into_debt: bool = False
+    """SW-1.3 ruling: false: supplies and advertising need enough money (money never goes
+    below 0 by choice); true: they may take money below 0."""
+    loan_trigger: str = "cannot-pay"
+    """SW-1.5 ruling: ``cannot-pay`` (a loan when money is below the operating cost) or
+    ``no-money`` (a loan only when money is 0 or less; otherwise the cost is paid, even into
+    debt)."""
+    loan_amount: int = 10
+    """SW-1.5: the money a forced loan gives."""
+    loan_penalty: int = 11
+    """SW-1.6: what each loan takes from money for the win check."""
+    loan_in_tiebreak: bool = True
+    """SW-1.6 ruling: the loan penalty also counts in the tie-break sum of SW-5.3."""
+    big_phone_order_draw: str = "draft"
+    """SW-2.7 ruling: a Big Phone Order's 2 cards are drawn when it is drafted (``draft``) or
+    in the phone-order step, just before that player's ordinary phone order (``phone-step``)."""
+    food_play: str = "needed"
+    """SW-4.2 ruling: ``needed`` (a food card may be played only if it holds a food the first
+    customer still lacks from the pool) or ``any`` (any food card, at any time in service)."""
+    send_away: str = "any"
+    """SW-4.6 ruling: a customer at ``any`` position may be sent away, or only the ``first``."""
+    phone_markers: int = 0
+    """SW-0.5 ruling: 0 (the markers are no limit) or the most ordinary phone orders that may
+    wait in all queues together (10 in the box); a phone order past it is not taken."""
+    win_money: int = 25
+    """SW-5.2: money (net of loans) needed to win."""
+    win_reputation: int = 25
+    """SW-5.2: reputation needed to win."""
+    cards_dir: str | None = None
+    """The directory of user card files the game was made with (None: the built-in cards)."""
+
+    @classmethod
+    def check_value(cls, name: str, value: Any, default: Any) -> Any:
+        if name == "shops":
+            if value is None:
+                return None
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise OptionsError("option shops must be a list of shop ids, one a seat")
+            if len(set(value)) != len(value):
+                raise OptionsError("option shops: a shop is taken by one player only (SW-S.1)")
+            return tuple(value)
+        if name == "cards_dir":
+            if value is not None and not isinstance(value, str):
+                raise OptionsError("option cards_dir must be a directory path or null")
+            return value
+        return super().check_value(name, value, default)

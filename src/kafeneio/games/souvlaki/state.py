@@ -1,0 +1,844 @@
+"""Souvlaki Wars: the state and its rules (../shared/rules/souvlaki-wars.md, SW-*).
+
+The game is a sequence of decisions, each by one player or by chance. After every action the
+state runs everything automatic (paying the operating cost, revealing and discarding customers,
+phone orders, annoyance, the end of a round) up to the next decision, so `current_player` is
+always the one to decide. Hands and piles are counts per card kind and queue entries are
+immutable, so a clone copies a few short lists.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kafeneio.core.actions import Action
+from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.game import CHANCE, JSON, TERMINAL, State
+from kafeneio.core.record import make_record
+from kafeneio.games.souvlaki import effects
+from kafeneio.games.souvlaki.actions import (
+    ADVERTISE,
+    BUY,
+    DISCARD,
+    DONE,
+    FINISH,
+    KEEP,
+    MAX_QUEUE,
+    PASS,
+    PICK,
+    PLAY,
+    RANDOM,
+    REDRAW,
+    SEND,
+    SERVE,
+    USE,
+    SouvlakiAction,
+)
+from kafeneio.games.souvlaki.customer import Customer, make_customer, waiting_big_order
+from kafeneio.games.souvlaki.explain import why_illegal
+from kafeneio.games.souvlaki.observe import observe
+from kafeneio.games.souvlaki.options import SouvlakiOptions
+from kafeneio.games.souvlaki.setup import CUSTOMERS, FOOD, UNFORESEEN, Position, parse_setup
+
+if TYPE_CHECKING:
+    from kafeneio.games.souvlaki import SouvlakiGame
+
+MULLIGAN, MAINTENANCE, NEW_CUSTOMERS, UNFORESEEN_FACTORS, SERVICE, OVER = range(6)
+PHASE_NAMES = ("mulligan", "maintenance", "customers", "unforeseen", "service", "over")
+"""Phase names in observations and setups; ``customers`` is phase 2, New Customers."""
+START_FOOD, START_UNFORESEEN = 5, 3
+"""SW-S.4: the starting hands."""
+SEND_AWAY_COST = 5
+"""SW-4.6: reputation lost for sending a customer away."""
+LEAVING_LOSS_MINIMUM = 2
+"""SW-4.8: an annoyed customer who leaves costs at least 2 reputation."""
+TURN_ENDING = frozenset({KEEP, REDRAW, DONE, PICK, USE, PASS, FINISH})
+
+
+class SouvlakiState(State):
+    """A position of Souvlaki Wars."""
+
+    game: SouvlakiGame
+
+    def __init__(
+        self,
+        game: SouvlakiGame,
+        num_players: int,
+        options: SouvlakiOptions,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
+    ) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.options = options
+        cards = game.cards
+        self.cards = cards
+        shop_ids = options.shops or tuple(shop.id for shop in cards.shops[:num_players])
+        if len(shop_ids) != num_players:
+            raise KafeneioError(f"option shops names {len(shop_ids)} shops for {num_players} seats")
+        self._shops = tuple(cards.shop_index(shop_id) for shop_id in shop_ids)
+        shops = [cards.shops[index] for index in self._shops]
+        self._start_reputation = tuple(shop.start_reputation for shop in shops)
+        if seed is None and setup is None:
+            seed = random.randrange(2**32)  # so that every game has a record that replays
+        self._seed = seed
+        self._shuffle_seed = seed or 0
+        """Fixes the order of every reshuffle (SW-S.3); a setup may give its own."""
+        self._setup = dict(setup) if setup is not None else None
+        n = num_players
+        self._money = [shop.start_money for shop in shops]
+        self._reputation = [shop.start_reputation for shop in shops]
+        self._loans = [0] * n
+        self._food = [[0] * len(cards.foods) for _ in range(n)]
+        self._food_size = [0] * n
+        self._unforeseen = [[0] * len(cards.unforeseen) for _ in range(n)]
+        self._queues: list[list[Customer]] = [[] for _ in range(n)]
+        self._discards = [
+            [0] * len(cards.foods),
+            [0] * len(cards.customers),
+            [0] * len(cards.unforeseen),
+        ]
+        self._reshuffles = [0, 0, 0]
+        self._round = 0
+        self._phase = MULLIGAN
+        self._order: list[int] = []
+        """Who acts in this phase, in turn; in the draft, the snake of picks (SW-2.2)."""
+        self._turn = 0
+        self._needs_upkeep = False
+        self._buys_left = 0
+        self._advertised = False
+        self._row: list[int] = []
+        """The draft row: a customer card kind per slot, -1 once taken."""
+        self._pool = [0, 0, 0, 0]
+        self._played = [0] * len(cards.foods)
+        self._served = 0
+        self._served_reputation = [0] * n
+        self._served_money = [0] * n
+        self._cancels = 0
+        self._in_play = [0] * len(cards.unforeseen)
+        """Unforeseen kinds whose effect lasts until the end of the round (SW-3.3)."""
+        self._random_tasks: list[tuple[int, int]] = []
+        """Food cards still to take at random: (from player, to player or -1 the discard)."""
+        self._effect: tuple[int, int, tuple[int, ...], int] | None = None
+        """An unforeseen card waiting for chance: (kind, owner, targets, next effect)."""
+        self._to_move = 0
+        self._winners: list[int] = []
+        self._history: list[SouvlakiAction] = []
+        self._legal: list[SouvlakiAction] | None = None
+        self._legal_codes: set[int] = set()
+        if setup is None:
+            self._decks = self._shuffled_decks(random.Random(seed))
+            self._deal()
+        else:
+            start = [(shop.start_money, shop.start_reputation) for shop in shops]
+            stacked = parse_setup(cards, n, start, setup)
+            self._shuffle_seed = stacked.shuffle_seed
+            self._decks = [deck[::-1] for deck in stacked.decks]  # draw with pop()
+            if stacked.position is None:
+                self._deal()
+            else:
+                self._arrange(stacked.position)
+        self._advance()
+
+    def _shuffled_decks(self, rng: random.Random) -> list[list[int]]:
+        kinds = (
+            [card.count for card in self.cards.foods],
+            [card.count for card in self.cards.customers],
+            [kind.count for kind in self.cards.unforeseen],
+        )
+        decks = []
+        for counts in kinds:
+            deck = [kind for kind, count in enumerate(counts) for _ in range(count)]
+            rng.shuffle(deck)
+            decks.append(deck)
+        return decks
+
+    def _deal(self) -> None:
+        """SW-S.4: in seat order, 5 food cards each, then 3 unforeseen cards each (SW-S.5)."""
+        for player in range(self.num_players):
+            self._draw_food(player, START_FOOD)
+        if not self.options.first_game:
+            for player in range(self.num_players):
+                self._draw_unforeseen(player, START_UNFORESEEN)
+        self._phase = MULLIGAN
+        self._order = self._reputation_order()
+
+    def _arrange(self, position: Position) -> None:
+        if position.phase == "unforeseen" and self.options.first_game:
+            raise KafeneioError("setup: first-game mode has no unforeseen phase (SW-S.5)")
+        self._money, self._reputation = position.money, position.reputation
+        self._loans = position.loans
+        self._food = position.food_hands
+        self._food_size = [sum(hand) for hand in self._food]
+        self._unforeseen = position.unforeseen_hands
+        self._queues = position.queues
+        self._discards = position.discards
+        self._round = position.round
+        start = {
+            "maintenance": self._start_maintenance,
+            "customers": self._start_customers,
+            "unforeseen": self._start_unforeseen,
+            "service": self._start_service,
+        }
+        start[position.phase]()
+
+    # --- the contract ---------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._to_move
+
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
+    def legal_actions(self) -> Sequence[SouvlakiAction]:
+        if self._legal is None:
+            self._legal = self._generate()
+            self._legal_codes = {action.code for action in self._legal}
+        return self._legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self._to_move != CHANCE:
+            raise IllegalActionError("not a chance node")
+        victim = self._random_tasks[0][0]
+        hand, size = self._food[victim], self._food_size[victim]
+        chances = self.game.random_actions
+        return [(chances[kind], count / size) for kind, count in enumerate(hand) if count]
+
+    def apply(self, action: Any) -> None:
+        self.legal_actions()
+        if not isinstance(action, SouvlakiAction) or action.code not in self._legal_codes:
+            self.explain_illegal(action)
+        self._legal = None
+        self._history.append(action)
+        _HANDLERS[action.kind](self, action)
+        self._advance()
+
+    def explain_illegal(self, action: Any) -> None:
+        raise why_illegal(self, action)
+
+    def scores(self) -> list[int]:
+        """Money (net of loans, SW-1.6) plus reputation: the sum that breaks ties (SW-5.3)."""
+        return [self.tiebreak_sum(p) for p in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def clone(self) -> SouvlakiState:
+        other = object.__new__(SouvlakiState)
+        other.__dict__.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            setattr(other, name, list(getattr(self, name)))
+        for name in _NESTED_FIELDS:
+            setattr(other, name, [list(inner) for inner in getattr(self, name)])
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SouvlakiState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.num_players,
+            self.options,
+            self.cards.directory,
+            tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS if name != "_history"),
+            tuple(tuple(map(tuple, getattr(self, name))) for name in _NESTED_FIELDS),
+            tuple(action.code for action in self._history),
+            self._scalars(),
+        )
+
+    def _scalars(self) -> tuple[Any, ...]:
+        return (
+            self._shops,
+            self._shuffle_seed,
+            self._round,
+            self._phase,
+            self._turn,
+            self._needs_upkeep,
+            self._buys_left,
+            self._advertised,
+            self._served,
+            self._cancels,
+            self._effect,
+            self._to_move,
+        )
+
+    @property
+    def history(self) -> Sequence[SouvlakiAction]:
+        return self._history
+
+    def turns_completed(self) -> int:
+        """Player turns ended: a mulligan choice, a maintenance, a pick, an unforeseen card or
+        pass, a service."""
+        return sum(action.kind in TURN_ENDING for action in self._history)
+
+    def to_record(self) -> JSON:
+        return make_record(self, self.options.to_dict(), self._seed, self._setup)
+
+    def observation(self, player: int) -> JSON:
+        return observe(self, player)
+
+    def determinize(self, player: int, rng: random.Random) -> SouvlakiState:
+        """Resample what `player` cannot see: the others' hands, every deck's order and the
+        reshuffle seed; hand sizes and the multiset of hidden cards stay as they are."""
+        other = self.clone()
+        others = [p for p in range(self.num_players) if p != player]
+        for deck, hands in ((FOOD, other._food), (UNFORESEEN, other._unforeseen)):
+            hidden = list(other._decks[deck])
+            for p in others:
+                hidden.extend(kind for kind, count in enumerate(hands[p]) for _ in range(count))
+            rng.shuffle(hidden)
+            for p in others:
+                size = sum(hands[p])
+                hands[p] = [0] * len(hands[p])
+                for kind in hidden[:size]:
+                    hands[p][kind] += 1
+                del hidden[:size]
+            other._decks[deck] = hidden
+        rng.shuffle(other._decks[CUSTOMERS])
+        other._shuffle_seed = rng.getrandbits(32)
+        other._legal = None
+        return other
+
+    # --- public views used by observation, rendering, explanations and tests --------------
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def turn_order(self) -> list[int]:
+        """The players in this phase's turn order (the draft's first pass in the draft)."""
+        return list(self._order[: self.num_players])
+
+    def net_money(self, player: int) -> int:
+        """SW-1.6: money less the loan penalty for each loan taken."""
+        return self._money[player] - self.options.loan_penalty * self._loans[player]
+
+    def tiebreak_sum(self, player: int) -> int:
+        """SW-5.3: money plus reputation, money net of loans unless the option says otherwise."""
+        money = self.net_money(player) if self.options.loan_in_tiebreak else self._money[player]
+        return money + self._reputation[player]
+
+    def food_hand(self, player: int) -> list[str]:
+        """The food cards in `player`'s hand, by notation, in card-set order."""
+        foods = self.cards.foods
+        return [
+            foods[kind].text for kind, count in enumerate(self._food[player]) for _ in range(count)
+        ]
+
+    def queue(self, player: int) -> list[Customer]:
+        return list(self._queues[player])
+
+    def money(self, player: int) -> int:
+        return self._money[player]
+
+    def reputation(self, player: int) -> int:
+        return self._reputation[player]
+
+    # --- legal actions --------------------------------------------------------------------
+    def _generate(self) -> list[SouvlakiAction]:
+        player = self._to_move
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            hand = self._food[self._random_tasks[0][0]]
+            chances = self.game.random_actions
+            return [chances[kind] for kind, count in enumerate(hand) if count]
+        space = self.game.space
+        if self._food_size[player] > self.options.hand_limit:
+            discards = self.game.discard_actions
+            return [discards[kind] for kind, count in enumerate(self._food[player]) if count]
+        phase = self._phase
+        if phase == SERVICE:
+            return self._service_actions(player)
+        if phase == MULLIGAN:
+            return [space.keep, space.redraw]
+        if phase == MAINTENANCE:
+            return self._maintenance_actions(player)
+        if phase == NEW_CUSTOMERS:
+            return [space.pick[slot] for slot, card in enumerate(self._row) if card >= 0]
+        return [space.pass_, *effects.legal_uses(self, player)]
+
+    def _maintenance_actions(self, player: int) -> list[SouvlakiAction]:
+        """SW-1.3: supplies (twice for a shop that may), advertising once, then done."""
+        space = self.game.space
+        shop = self.cards.shops[self._shops[player]]
+        money, debt = self._money[player], self.options.purchases_into_debt
+        actions = [space.done]
+        if self._buys_left and (debt or money >= shop.supplies_cost):
+            actions.append(space.buy)
+        if not self._advertised and (debt or money >= shop.advertising_cost):
+            actions.append(space.advertise)
+        return actions
+
+    def _service_actions(self, player: int) -> list[SouvlakiAction]:
+        """SW-4.1, SW-4.2, SW-4.6: play a food card that helps, serve, send away, finish."""
+        space = self.game.space
+        queue = self._queues[player]
+        actions = []
+        if queue:
+            order, pool = queue[0].order, self._pool
+            lacking = [
+                order[0] - pool[0],
+                order[1] - pool[1],
+                order[2] - pool[2],
+                order[3] - pool[3],
+            ]
+            any_card = self.options.food_play == "any"
+            holds = self.game.food_holds
+            plays = self.game.play_actions
+            for kind, count in enumerate(self._food[player]):
+                if count and (any_card or any(lacking[food] > 0 for food in holds[kind])):
+                    actions.append(plays[kind])
+            if max(lacking) <= 0:
+                actions.append(space.serve)
+            sendable = 1 if self.options.send_away == "first" else min(len(queue), MAX_QUEUE)
+            actions.extend(space.send[:sendable])
+        actions.append(space.finish)
+        return actions
+
+    # --- the flow of the game -------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run the automatic steps up to the next decision and set who makes it."""
+        while True:
+            if self._phase == OVER:
+                self._to_move = TERMINAL
+                return
+            while self._random_tasks:
+                if self._food_size[self._random_tasks[0][0]]:
+                    self._to_move = CHANCE
+                    return
+                del self._random_tasks[0]  # the hand is empty: nothing left to take
+            if self._effect is not None:
+                effects.run_effects(self)
+                continue
+            over = self._over_hand_limit()
+            if over >= 0:
+                if self.options.hand_limit_discard == "choose":
+                    self._to_move = over
+                    return
+                self._random_tasks.append((over, -1))
+                continue
+            if self._turn < len(self._order):
+                if self._needs_upkeep:
+                    self._upkeep(self._order[self._turn])
+                    continue
+                self._to_move = self._order[self._turn]
+                return
+            self._next_phase()
+
+    def _over_hand_limit(self) -> int:
+        """SW-1.4: a player with more food cards than the limit discards at once."""
+        limit = self.options.hand_limit
+        for player in self._order or range(self.num_players):
+            if self._food_size[player] > limit:
+                return player
+        return -1
+
+    def _next_phase(self) -> None:
+        """SW-R.1: what happens between the phases, and the start of the next one."""
+        phase = self._phase
+        if phase == MAINTENANCE:
+            self._start_customers()
+        elif phase == NEW_CUSTOMERS:
+            self._end_draft()
+            if self.options.first_game:  # SW-S.5: phase 3 is skipped
+                self._start_service()
+            else:
+                self._start_unforeseen()
+        elif phase == UNFORESEEN_FACTORS:
+            self._start_service()
+        else:  # after the mulligan or a round's service, a new round unless the game is over
+            if phase == SERVICE:
+                self._end_service()
+                self._end_round()
+            if self._phase != OVER:
+                self._start_round()
+
+    def _start_round(self) -> None:
+        self._round += 1
+        if self._round == 1:  # there is no shop maintenance in round 1
+            self._start_customers()
+        else:
+            self._start_maintenance()
+
+    def _reputation_order(self) -> list[int]:
+        """SW-R.2: highest reputation first; then higher starting reputation; then seat."""
+        seat = 1 if self.options.tie_break == "seat" else -1
+        rep, start = self._reputation, self._start_reputation
+        return sorted(range(self.num_players), key=lambda p: (-rep[p], -start[p], seat * p))
+
+    def _begin_phase(self, phase: int) -> None:
+        self._phase = phase
+        self._order = self._reputation_order()
+        self._turn = 0
+        self._needs_upkeep = False
+
+    # --- phase 1: shop maintenance (SW-1) --------------------------------------------------
+    def _start_maintenance(self) -> None:
+        self._begin_phase(MAINTENANCE)
+        self._needs_upkeep = True
+
+    def _upkeep(self, player: int) -> None:
+        """SW-1.1, SW-1.2, SW-1.5: pay the operating cost (with a loan if need be), then draw."""
+        self._needs_upkeep = False
+        shop = self.cards.shops[self._shops[player]]
+        cost = shop.operating_cost
+        if self.options.loan_trigger == "cannot-pay":
+            while self._money[player] < cost:
+                self._take_loan(player)
+        elif self._money[player] <= 0 and cost > 0:
+            self._take_loan(player)
+        self._money[player] -= cost
+        self._draw_food(player, 1)
+        if not self.options.first_game:
+            self._draw_unforeseen(player, 1)
+        self._buys_left = shop.supplies_per_round
+        self._advertised = False
+
+    def _take_loan(self, player: int) -> None:
+        self._money[player] += self.options.loan_amount
+        self._loans[player] += 1
+
+    def _buy(self, action: SouvlakiAction) -> None:
+        player = self._to_move
+        shop = self.cards.shops[self._shops[player]]
+        self._money[player] -= shop.supplies_cost
+        self._buys_left -= 1
+        self._draw_food(player, shop.supplies_cards)
+
+    def _advertise(self, action: SouvlakiAction) -> None:
+        player = self._to_move
+        shop = self.cards.shops[self._shops[player]]
+        self._money[player] -= shop.advertising_cost
+        self._reputation[player] += shop.advertising_reputation
+        self._advertised = True
+
+    def _done(self, action: SouvlakiAction) -> None:
+        self._turn += 1
+        self._needs_upkeep = True
+
+    def _discard(self, action: SouvlakiAction) -> None:
+        player = self._to_move
+        kind = self.game.food_kinds[action.food]
+        self._food[player][kind] -= 1
+        self._food_size[player] -= 1
+        self._discards[FOOD][kind] += 1
+
+    # --- the mulligan (SW-S.6) -------------------------------------------------------------
+    def _keep(self, action: SouvlakiAction) -> None:
+        self._turn += 1
+
+    def _redraw(self, action: SouvlakiAction) -> None:
+        player = self._to_move
+        hand = self._food[player]
+        for kind, count in enumerate(hand):
+            self._discards[FOOD][kind] += count
+            hand[kind] = 0
+        self._food_size[player] = 0
+        self._draw_food(player, START_FOOD)
+        self._turn += 1
+
+    # --- phase 2: new customers (SW-2) -----------------------------------------------------
+    def _start_customers(self) -> None:
+        """SW-2.1, SW-2.2: reveal 2N+1 customers; the picks go in snake order."""
+        self._begin_phase(NEW_CUSTOMERS)
+        first_pass = self._order
+        self._order = first_pass + first_pass[::-1]
+        self._row = []
+        for _ in range(2 * self.num_players + 1):
+            card = self._draw(CUSTOMERS)
+            if card >= 0:
+                self._row.append(card)
+        if not self._row:  # nothing to pick; the phone orders still come, in this order
+            self._order = first_pass
+            self._turn = len(first_pass)
+
+    def _pick(self, action: SouvlakiAction) -> None:
+        """SW-2.3, SW-2.4, SW-2.7: the card joins the end of the picker's queue."""
+        player = self._to_move
+        card = self._row[action.slot]
+        self._row[action.slot] = -1
+        if not self.cards.customers[card].big:
+            self._queues[player].append(make_customer(self.cards, (card,), phone=False))
+        elif self.options.big_phone_order_draw == "draft":
+            self._add_big_order(player, card)
+        else:
+            self._queues[player].append(waiting_big_order(card))
+        self._turn += 1
+        if max(self._row) < 0:
+            self._turn = len(self._order)
+
+    def _end_draft(self) -> None:
+        """SW-2.2, SW-2.11: the card left is discarded; then the phone orders (SW-2.6)."""
+        for card in self._row:
+            if card >= 0:
+                self._discards[CUSTOMERS][card] += 1
+        self._row = []
+        for player in self._order[: self.num_players]:
+            waiting = self._queues[player]
+            self._queues[player] = []
+            for customer in waiting:
+                if customer.waiting:  # rules option: its cards come in the phone step
+                    self._add_big_order(player, customer.big)
+                else:
+                    self._queues[player].append(customer)
+            self.add_phone_order(player)
+
+    def _add_big_order(self, player: int, big: int) -> None:
+        """SW-2.7, SW-2.8, SW-2.10: one phone order made of 2 customer cards from the deck."""
+        kinds = []
+        for _ in range(2):
+            card = self._draw_ordinary_customer()
+            if card >= 0:
+                kinds.append(card)
+        if not kinds:  # both decks ran dry: the Big Phone Order brings nobody
+            self._discards[CUSTOMERS][big] += 1
+            return
+        self._queues[player].append(make_customer(self.cards, tuple(kinds), phone=True, big=big))
+
+    def add_phone_order(self, player: int) -> None:
+        """SW-2.6: the top customer card joins the end of the queue as a phone order."""
+        markers = self.options.phone_markers
+        if markers and self._ordinary_phone_orders() >= markers:
+            return
+        card = self._draw_ordinary_customer()
+        if card >= 0:
+            self._queues[player].append(make_customer(self.cards, (card,), phone=True))
+
+    def _ordinary_phone_orders(self) -> int:
+        return sum(c.phone and c.big < 0 for queue in self._queues for c in queue)
+
+    def _draw_ordinary_customer(self) -> int:
+        """SW-2.10: a Big Phone Order drawn for a phone order is discarded and replaced."""
+        customers = self.cards.customers
+        while True:
+            card = self._draw(CUSTOMERS)
+            if card < 0 or not customers[card].big:
+                return card
+            self._discards[CUSTOMERS][card] += 1
+            if not self._ordinary_customer_left():
+                return -1
+
+    def _ordinary_customer_left(self) -> bool:
+        customers = self.cards.customers
+        discard = self._discards[CUSTOMERS]
+        return any(not customers[c].big for c in self._decks[CUSTOMERS]) or any(
+            count and not customers[kind].big for kind, count in enumerate(discard)
+        )
+
+    # --- phase 3: unforeseen factors (SW-3) ------------------------------------------------
+    def _start_unforeseen(self) -> None:
+        self._begin_phase(UNFORESEEN_FACTORS)
+        self._cancels = 0
+
+    def _use(self, action: SouvlakiAction) -> None:
+        effects.play_card(self, self._to_move, action)
+        self._turn += 1
+
+    def _pass(self, action: SouvlakiAction) -> None:
+        self._turn += 1
+
+    def _random(self, action: SouvlakiAction) -> None:
+        """SW-E.11, SW-E.15: the chance outcome is the food card taken from the victim."""
+        victim, receiver = self._random_tasks.pop(0)
+        kind = self.game.food_kinds[action.food]
+        self._food[victim][kind] -= 1
+        self._food_size[victim] -= 1
+        if receiver >= 0:
+            self._food[receiver][kind] += 1
+            self._food_size[receiver] += 1
+        else:
+            self._discards[FOOD][kind] += 1
+
+    # --- phase 4: customer service (SW-4) --------------------------------------------------
+    def _start_service(self) -> None:
+        self._begin_phase(SERVICE)
+        self._served = 0
+
+    def _play(self, action: SouvlakiAction) -> None:
+        """SW-4.2: the card's foods join the pool."""
+        player = self._to_move
+        kind = self.game.food_kinds[action.food]
+        self._food[player][kind] -= 1
+        self._food_size[player] -= 1
+        self._played[kind] += 1
+        foods = self.cards.foods[kind].foods
+        pool = self._pool
+        for food in range(4):
+            pool[food] += foods[food]
+
+    def _serve(self, action: SouvlakiAction) -> None:
+        """SW-4.3: the first customer takes its order, pays and adds its influence."""
+        player = self._to_move
+        customer = self._queues[player].pop(0)
+        pool = self._pool
+        for food in range(4):
+            pool[food] -= customer.order[food]
+        paid = max(0, customer.money + self._served_money[player]) + customer.tip
+        self._money[player] += paid
+        self.change_reputation(player, max(0, customer.influence + self._served_reputation[player]))
+        self._served += 1
+        self._discard_customer(customer)
+
+    def _send(self, action: SouvlakiAction) -> None:
+        """SW-4.6: the customer leaves without paying; the shop loses 5 reputation."""
+        player = self._to_move
+        customer = self._queues[player].pop(action.slot)
+        self.change_reputation(player, -SEND_AWAY_COST)
+        self._discard_customer(customer)
+
+    def _finish(self, action: SouvlakiAction) -> None:
+        """SW-4.4 the treat; SW-4.5 the played cards are discarded."""
+        player = self._to_move
+        if self._served and max(self._pool) > 0:
+            self.change_reputation(player, 1)
+        discard = self._discards[FOOD]
+        for kind, count in enumerate(self._played):
+            discard[kind] += count
+        self._played = [0] * len(self._played)
+        self._pool = [0, 0, 0, 0]
+        self._served = 0
+        self._turn += 1
+
+    def _end_service(self) -> None:
+        """SW-4.7: unserved customers become annoyed; SW-4.8: annoyed ones leave."""
+        for player in self._order:
+            staying = []
+            for customer in self._queues[player]:
+                if customer.annoyed:
+                    loss = max(LEAVING_LOSS_MINIMUM, 2 * customer.influence)
+                    self.change_reputation(player, -loss)
+                    self._discard_customer(customer)
+                else:
+                    staying.append(customer.with_annoyed(True))
+            self._queues[player] = staying
+
+    # --- phase 5: end of round (SW-5) ------------------------------------------------------
+    def _end_round(self) -> None:
+        """SW-5.1: round effects expire; SW-5.2: the win check; then the round limit."""
+        n = self.num_players
+        self._served_reputation = [0] * n
+        self._served_money = [0] * n
+        self._cancels = 0
+        for kind, count in enumerate(self._in_play):
+            self._discards[UNFORESEEN][kind] += count
+        self._in_play = [0] * len(self._in_play)
+        for queue in self._queues:
+            for position, customer in enumerate(queue):
+                if customer.tip:
+                    queue[position] = customer.without_tip()
+        options = self.options
+        qualified = [
+            p
+            for p in range(n)
+            if self.net_money(p) >= options.win_money
+            and self._reputation[p] >= options.win_reputation
+        ]
+        if qualified or self._round >= options.round_limit:
+            self._finish_game(qualified or list(range(n)))
+
+    def _finish_game(self, contenders: list[int]) -> None:
+        """SW-5.3: the highest money + reputation wins; a tie shares the victory."""
+        best = max(self.tiebreak_sum(p) for p in contenders)
+        self._winners = [p for p in contenders if self.tiebreak_sum(p) == best]
+        self._phase = OVER
+        self._order = []
+        self._turn = 0
+
+    # --- cards moving ---------------------------------------------------------------------
+    def _draw(self, deck: int) -> int:
+        """SW-S.3: the top card of `deck` (a kind), reshuffling its discards; -1 if none."""
+        if not self._decks[deck] and not self._reshuffle(deck):
+            return -1
+        cards = self._decks[deck]
+        card = cards.pop()
+        if not cards and self.options.reshuffle == "at-once":
+            self._reshuffle(deck)
+        return card
+
+    def _reshuffle(self, deck: int) -> bool:
+        """The discard pile becomes the deck, in an order fixed by the shuffle seed."""
+        discard = self._discards[deck]
+        cards = [kind for kind, count in enumerate(discard) for _ in range(count)]
+        if not cards:
+            return False
+        self._reshuffles[deck] += 1
+        random.Random(f"{self._shuffle_seed}/{deck}/{self._reshuffles[deck]}").shuffle(cards)
+        self._decks[deck] = cards
+        self._discards[deck] = [0] * len(discard)
+        return True
+
+    def _draw_food(self, player: int, count: int) -> None:
+        hand = self._food[player]
+        for _ in range(count):
+            card = self._draw(FOOD)
+            if card < 0:
+                return
+            hand[card] += 1
+            self._food_size[player] += 1
+
+    def _draw_unforeseen(self, player: int, count: int) -> None:
+        hand = self._unforeseen[player]
+        for _ in range(count):
+            card = self._draw(UNFORESEEN)
+            if card < 0:
+                return
+            hand[card] += 1
+
+    def _discard_customer(self, customer: Customer) -> None:
+        """A customer who leaves: its cards and the unforeseen cards on it are discarded."""
+        discard = self._discards[CUSTOMERS]
+        for kind in customer.cards:
+            discard[kind] += 1
+        if customer.big >= 0:
+            discard[customer.big] += 1
+        for kind in customer.attached:
+            self._discards[UNFORESEEN][kind] += 1
+
+    def change_reputation(self, player: int, amount: int) -> None:
+        """SW-4.9: reputation never goes below 0."""
+        self._reputation[player] = max(0, self._reputation[player] + amount)
+
+
+_HANDLERS = {
+    KEEP: SouvlakiState._keep,
+    REDRAW: SouvlakiState._redraw,
+    BUY: SouvlakiState._buy,
+    ADVERTISE: SouvlakiState._advertise,
+    DONE: SouvlakiState._done,
+    DISCARD: SouvlakiState._discard,
+    PICK: SouvlakiState._pick,
+    USE: SouvlakiState._use,
+    PASS: SouvlakiState._pass,
+    PLAY: SouvlakiState._play,
+    SERVE: SouvlakiState._serve,
+    SEND: SouvlakiState._send,
+    FINISH: SouvlakiState._finish,
+    RANDOM: SouvlakiState._random,
+}
+
+_LIST_FIELDS = (
+    "_money",
+    "_reputation",
+    "_loans",
+    "_food_size",
+    "_reshuffles",
+    "_order",
+    "_row",
+    "_pool",
+    "_played",
+    "_served_reputation",
+    "_served_money",
+    "_in_play",
+    "_random_tasks",
+    "_winners",
+    "_history",
+)
+_NESTED_FIELDS = ("_food", "_unforeseen", "_queues", "_decks", "_discards")

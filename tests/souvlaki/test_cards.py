@@ -1,0 +1,147 @@
+"""The card data files and the loader of user card files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafeneio.core import OptionsError, RecordError
+from kafeneio.core.record import replay
+from kafeneio.games.souvlaki import CardDataError, SouvlakiGame
+from kafeneio.games.souvlaki.cards import load_cards
+
+from .conftest import CARDS, play, position
+
+CUSTOMER = 'order = "SF"\ncount = 3\nmoney = 1\ninfluence = 2\nsource = "rulebook"\n'
+TAX_AUDIT = """
+[[unforeseen]]
+id = "tax-audit"
+name = "Tax Audit"
+count = 2
+target = { kind = "opponent" }
+effects = [{ do = "money", amount = -3 }, { do = "reputation", amount = 1, to = "you" }]
+source = "reconstruction"
+"""
+
+
+def test_every_entry_says_whether_the_rulebook_confirms_it() -> None:
+    sources = {shop.source for shop in CARDS.shops} | {card.source for card in CARDS.customers}
+    sources |= {card.source for card in CARDS.foods} | {kind.source for kind in CARDS.unforeseen}
+    assert sources <= {"rulebook", "reconstruction"}
+    confirmed = {shop.id: set(shop.confirmed) for shop in CARDS.shops}
+    assert confirmed["souvlache"] == {"start_money", "start_reputation"}
+    assert {"start_reputation", "operating_cost", "supplies_cards"} <= confirmed["express"]
+    assert confirmed["pita"] == {"supplies_per_round"}
+    assert {card.text for card in CARDS.customers if card.confirmed} == {"SF 1/2", "GG 3/2", "BIG"}
+    assert {card.text for card in CARDS.foods if card.confirmed} == {"S", "GF", "GD"}
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "customers.toml",
+            f"[[customer]]\n{CUSTOMER}\n[[customer]]\n"
+            + CUSTOMER.replace("money = 1", "money = -1"),
+            ["entry 2", "'money'", "≥ 0"],
+        ),
+        ("customers.toml", f"[[customer]]\n{CUSTOMER}price = 3\n", ["entry 1", "'price'"]),
+        (
+            "customers.toml",
+            f"[[customer]]\n{CUSTOMER}\n[[customer]]\n{CUSTOMER}",
+            ["entry 2", "repeats"],
+        ),
+        ("customers.toml", "[[customer]]\ncount = 1\n", ["entry 1", "'source'", "missing"]),
+        (
+            "foods.toml",
+            '[[food]]\nfoods = "GGGG"\ncount = 1\nsource = "rulebook"\n',
+            ["entry 1", "'foods'", "at most 3"],
+        ),
+        (
+            "foods.toml",
+            '[[food]]\nfoods = "GX"\ncount = 1\nsource = "rulebook"\n',
+            ["'foods'", "G, S, F, D"],
+        ),
+        (
+            "foods.toml",
+            '[[food]]\nfoods = "G"\nsource = "somewhere"\ncount = 1\n',
+            ["'source'", "rulebook, reconstruction"],
+        ),
+        (
+            "foods.toml",
+            '[[food]]\nfoods = "G"\ncount = 1\nsource = "rulebook"\nconfirmed = ["colour"]\n',
+            ["'confirmed'", "colour"],
+        ),
+        ("foods.toml", "[[food]\nfoods = 1", ["foods.toml", "not valid TOML"]),
+        ("shops.toml", '[[shop]]\nid = "Big Shop"\nsource = "rulebook"\n', ["'id'", "lower-case"]),
+        (
+            "unforeseen.toml",
+            TAX_AUDIT.replace('"opponent"', '"somebody"'),
+            ["entry 1", "'target.kind'"],
+        ),
+        (
+            "unforeseen.toml",
+            TAX_AUDIT.replace('do = "money"', 'do = "annoy"'),
+            ["'effects[0].do'", "one customer"],
+        ),
+        (
+            "unforeseen.toml",
+            TAX_AUDIT.replace("amount = -3", 'amount = "lots"'),
+            ["'effects[0].amount'"],
+        ),
+        (
+            "unforeseen.toml",
+            TAX_AUDIT.replace('{ kind = "opponent" }', '{ kind = "opponent", phone = "phone" }'),
+            ["'target.phone'", "customer targets only"],
+        ),
+    ],
+)
+def test_the_loader_names_the_file_entry_and_field_of_a_problem(
+    tmp_path: Path, name: str, text: str, expected: list[str]
+) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(CardDataError) as error:
+        SouvlakiGame(cards_dir=tmp_path)
+    message = str(error.value)
+    assert str(tmp_path / name) in message
+    for fragment in expected:
+        assert fragment in message
+
+
+def test_the_loader_rejects_a_missing_or_empty_directory(tmp_path: Path) -> None:
+    with pytest.raises(CardDataError, match="does not exist"):
+        load_cards(tmp_path / "nowhere")
+    with pytest.raises(CardDataError, match="holds none of"):
+        load_cards(tmp_path)
+
+
+@pytest.mark.rule("SW-3.2")
+def test_a_new_unforeseen_card_is_a_data_entry(tmp_path: Path) -> None:
+    (tmp_path / "unforeseen.toml").write_text(TAX_AUDIT, encoding="utf-8")
+    game = SouvlakiGame(cards_dir=tmp_path)
+    assert [kind.id for kind in game.cards.unforeseen] == ["tax-audit"]
+    assert game.cards.foods == CARDS.foods  # the files not given stay built in
+    state = position(
+        phase="unforeseen",
+        unforeseen_hands=[["tax-audit"], []],
+        money=[5, 5],
+        reputation=[9, 5],
+        game=game,
+    )
+    assert {a.notation for a in state.legal_actions()} == {"pass", "use tax-audit p2"}
+    play(state, "use tax-audit p2")
+    assert (state.money(1), state.reputation(0)) == (2, 10)
+
+
+def test_records_of_user_cards_replay_only_with_those_cards(tmp_path: Path) -> None:
+    (tmp_path / "unforeseen.toml").write_text(TAX_AUDIT, encoding="utf-8")
+    game = SouvlakiGame(cards_dir=tmp_path)
+    state = game.new_state(2, seed=4)
+    record = state.to_record()
+    assert record["options"]["cards_dir"] == str(tmp_path)
+    assert replay(game, record) == state
+    with pytest.raises(RecordError, match="cards_dir"):
+        replay(SouvlakiGame(), record)
+    with pytest.raises(OptionsError, match="cards_dir"):
+        SouvlakiGame().new_state(2, {"cards_dir": str(tmp_path)}, seed=4)

@@ -1,0 +1,267 @@
+"""The game contract: the random-simulation harness, records, notation and encoding, illegal
+actions, hidden information, rendering, and the rule coverage of the tests."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kafeneio.core import CHANCE, IllegalActionError, NotationError
+from kafeneio.core.conformance import check_random_games, check_state
+from kafeneio.core.record import replay
+from kafeneio.games import get_game, load_record
+from kafeneio.games.souvlaki import SouvlakiState
+from kafeneio.games.souvlaki.actions import NUM_ACTIONS
+
+from .conftest import GAME, play, position
+
+TESTS = Path(__file__).resolve().parents[1]
+ALTERNATIVES = {
+    "reshuffle": "when-drawing",
+    "tie_break": "reverse-seat",
+    "hand_limit_discard": "random",
+    "loan_trigger": "no-money",
+    "big_phone_order_draw": "phone-step",
+    "food_play": "any",
+    "send_away": "first",
+    "purchases_into_debt": True,
+    "phone_markers": 10,
+    "loan_in_tiebreak": False,
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("first_game", [False, True], ids=["full", "first-game"])
+def test_random_games_keep_the_contract(players: int, first_game: bool) -> None:
+    options = {"first_game": first_game, "round_limit": 4}
+    assert check_random_games(GAME, players, range(4), options) > 60 * players
+
+
+def test_a_long_random_game_with_reshuffles_keeps_the_contract() -> None:
+    """Eight rounds of four players run every deck out at least once (SW-S.3)."""
+    rng = random.Random(0)
+    state = GAME.new_state(4, {"round_limit": 8}, seed=0)
+    while not state.is_terminal():
+        check_state(state, rng, replay_record=len(state.history) % 10 == 0)
+        state.apply(rng.choice(state.legal_actions()))
+    check_state(state, rng)
+    assert min(state._reshuffles) >= 1
+
+
+def test_random_games_with_every_alternative_ruling_keep_the_contract() -> None:
+    assert check_random_games(GAME, 3, range(2), {**ALTERNATIVES, "round_limit": 3}) > 100
+
+
+def random_game(players: int, seed: int, **options: Any) -> SouvlakiState:
+    state = GAME.new_state(players, options, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_and_every_card_stays_somewhere(players: int) -> None:
+    for seed in range(4):
+        state = random_game(players, seed, first_game=seed % 2 == 1)
+        assert state.is_terminal() and state.winners()
+        obs = state.observation(0)
+        held = sum(p["food_cards"] for p in obs["players"])
+        assert obs["decks"]["food"] + sum(obs["discards"]["food"].values()) + held == 72
+
+
+def test_a_record_replays_to_an_equal_state_through_json() -> None:
+    state = random_game(3, 5)
+    record = json.loads(json.dumps(state.to_record()))
+    assert record["game"] == "souvlaki" and record["seed"] == 5
+    assert load_record(record) == state
+    assert get_game("souvlaki").info.name == "souvlaki"
+
+
+def test_a_stacked_position_records_its_setup_and_replays() -> None:
+    state = position(queues=[["G 2/1"], []], food_hands=[["GF"], []], reputation=[9, 5])
+    play(state, "play GF", "serve", "finish")
+    record = state.to_record()
+    assert record["seed"] is None and record["setup"]["phase"] == "service"
+    assert replay(GAME, record) == state
+
+
+def test_a_game_without_a_seed_gets_one_so_that_its_record_replays() -> None:
+    state = GAME.new_state(2)
+    play(state, "keep")
+    assert isinstance(state.to_record()["seed"], int)
+    assert replay(GAME, state.to_record()) == state
+
+
+def test_the_action_encoding_has_a_fixed_size_and_a_mask() -> None:
+    assert GAME.info.num_distinct_actions == NUM_ACTIONS
+    state = GAME.new_state(2, seed=1)
+    mask = state.legal_action_mask()
+    assert len(mask) == NUM_ACTIONS
+    assert [code for code, on in enumerate(mask) if on] == sorted(
+        action.code for action in state.legal_actions()
+    )
+    assert GAME.decode_action(0).notation == "keep"
+    assert GAME.parse_action("  PLAY fg ").notation == "play GF"
+    assert GAME.parse_action("play GF") is GAME.parse_action("play FG")  # interned
+    pair = GAME.parse_action("use wrong-number p2.1 p1.3")
+    assert pair.notation == "use wrong-number p1.3 p2.1"
+    assert GAME.decode_action(pair.code) is pair
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "dance",
+        "pick 0",
+        "pick 10",
+        "send x",
+        "play GX",
+        "play GGGG",
+        "discard",
+        "use flying-pig",
+        "use queue-jump",
+        "use queue-jump p2",
+        "use health-inspection p2.1",
+        "use wrong-number p1.1",
+        "use health-inspection q2",
+        "use health-inspection p5",
+    ],
+)
+def test_bad_notation_is_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(NotationError):
+        GAME.parse_action(text)
+
+
+@pytest.mark.parametrize("code", [-1, NUM_ACTIONS, 8, 8 + 256, 8 + 512])
+def test_bad_codes_are_refused(code: int) -> None:
+    with pytest.raises(NotationError):
+        GAME.decode_action(code)
+
+
+def test_codes_of_unknown_kinds_or_wrong_targets_are_refused() -> None:
+    queue_jump = GAME.parse_action("use queue-jump p1.2")
+    with pytest.raises(NotationError, match="other targets"):
+        GAME.decode_action(queue_jump.code - 5 - 1)  # the same kind with a player target
+    with pytest.raises(NotationError, match="not in the set"):
+        GAME.decode_action(NUM_ACTIONS - 1)
+
+
+ILLEGAL = [
+    ("mulligan", "buy", "SW-S.6"),
+    ("customers", "serve", "SW-2.2"),
+    ("customers", "use fresh-delivery", "SW-3.1"),
+    ("maintenance", "pick 1", "SW-1.3"),
+    ("maintenance", "discard G", "SW-1.4"),
+    ("unforeseen", "play G", "SW-3.1"),
+    ("service", "keep", "SW-4.1"),
+    ("service", "serve", "SW-4.1"),
+    ("service", "send 3", "SW-4.6"),
+    ("service", "play GF", "SW-4.2"),
+    ("service", "random G", "SW-E.11"),
+]
+
+
+@pytest.mark.parametrize(("phase", "move", "rule"), ILLEGAL)
+def test_an_illegal_action_names_its_rule_and_changes_nothing(
+    phase: str, move: str, rule: str
+) -> None:
+    if phase == "mulligan":
+        state = GAME.new_state(2, seed=3)
+    else:
+        state = position(phase=phase, round=2, food_hands=[["G"], ["G"]], reputation=[9, 5])
+    before = state.clone()
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(GAME.parse_action(move))
+    assert error.value.rule == rule
+    assert state == before
+
+
+def test_a_finished_game_refuses_everything() -> None:
+    state = random_game(2, 1)
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(GAME.parse_action("finish"))
+    assert error.value.rule == "SW-5.2"
+
+
+def test_first_game_mode_refuses_unforeseen_cards() -> None:
+    state = position(phase="service", options={"first_game": True}, reputation=[9, 5])
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(GAME.parse_action("use fresh-delivery"))
+    assert error.value.rule == "SW-S.5"
+
+
+def test_the_observation_shows_only_ones_own_hands() -> None:
+    state = GAME.new_state(3, seed=2)
+    obs = state.observation(1)
+    assert obs["hand"]["food"] == state.food_hand(1)
+    assert len(obs["hand"]["unforeseen"]) == 3
+    assert [p["food_cards"] for p in obs["players"]] == [5, 5, 5]
+    text = json.dumps(obs)
+    assert "food_hands" not in text and json.loads(text) == obs
+
+
+def test_determinize_resamples_the_hidden_cards_consistently() -> None:
+    state = GAME.new_state(3, seed=2)
+    rng = random.Random(0)
+    changed = False
+    for _ in range(20):
+        sample = state.determinize(0, rng)
+        assert sample.observation(0) == state.observation(0)
+        assert sample.food_hand(0) == state.food_hand(0)
+        for deck in (0, 2):
+            hidden = Counter(sample._decks[deck])
+            for player in (1, 2):
+                hand = sample._food[player] if deck == 0 else sample._unforeseen[player]
+                hidden.update({kind: count for kind, count in enumerate(hand) if count})
+            original = Counter(state._decks[deck])
+            for player in (1, 2):
+                hand = state._food[player] if deck == 0 else state._unforeseen[player]
+                original.update({kind: count for kind, count in enumerate(hand) if count})
+            assert hidden == original
+        assert sorted(sample._decks[1]) == sorted(state._decks[1])
+        changed |= sample._food != state._food
+    assert changed
+
+
+def test_a_chance_node_offers_outcomes_that_sum_to_1() -> None:
+    state = position(
+        phase="unforeseen",
+        unforeseen_hands=[["rats-in-the-kitchen"], []],
+        food_hands=[[], ["G", "S", "S", "GF"]],
+        reputation=[9, 5],
+    )
+    play(state, "use rats-in-the-kitchen p2")
+    assert state.current_player() == CHANCE
+    assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1)
+    assert [a for a, _ in state.chance_outcomes()] == list(state.legal_actions())
+    with pytest.raises(IllegalActionError, match="not a chance node"):
+        GAME.new_state(2, seed=1).chance_outcomes()
+
+
+def test_the_render_shows_queues_money_and_only_the_viewers_hands() -> None:
+    state = position(
+        phase="customers",
+        queues=[[{"card": "GG 3/2", "annoyed": True}], [{"card": "SD 2/1", "phone": True}]],
+        food_hands=[["GF"], ["SD"]],
+        money=[7, 8],
+        reputation=[9, 5],
+    )
+    text = GAME.render(state, 0)
+    assert "phase 2, New Customers" in text and "Draft row: 1." in text
+    assert "GG 3/2 (ANNOYED)" in text and "SD 2/1 (phone)" in text
+    assert "money 7, reputation 9" in text and "Turn order: P1" in text
+    assert "Your food cards: GF" in text and "SD\n" not in text.split("Your food cards")[1]
+    assert "Your food cards" not in GAME.render(state, None)
+
+
+def test_turns_completed_counts_player_turns_not_decisions() -> None:
+    state = position(queues=[["G 2/1"], []], food_hands=[["G"], []], reputation=[9, 5])
+    play(state, "play G", "serve", "finish")
+    assert state.turns_completed() == 1 and len(state.history) == 3

@@ -1,0 +1,143 @@
+"""Phase 2, New Customers (SW-2): the draft, queues, phone orders and Big Phone Orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kafeneio.core import IllegalActionError
+from kafeneio.games.souvlaki import SouvlakiState
+
+from .conftest import legal, play, position, queue_text
+
+ROW_OF_FIVE = ["G 2/1", "S 2/1", "F 1/1", "D 1/0", "GG 3/2"]
+
+
+def draft_of_two(customers_top: list[str], **kwargs: Any) -> SouvlakiState:
+    """Two players at the start of phase 2; P1 (reputation 10) picks first."""
+    return position(phase="customers", customers_top=customers_top, reputation=[10, 5], **kwargs)
+
+
+@pytest.mark.rule("SW-2.12")
+@pytest.mark.rule("SW-2.2")
+@pytest.mark.rule("SW-2.4")
+@pytest.mark.rule("SW-2.6")
+def test_the_rulebook_new_customers_example() -> None:
+    """Giorgos (Le Souvlache, 13), Nikos (Gyros Express, 13) and Maria (14): 7 cards; Maria
+    picks first, then Giorgos (higher starting reputation), then Nikos, who at once picks again;
+    then Giorgos, then Maria; one card is discarded; phone orders come in the first order."""
+    row = ["G 2/1", "S 2/1", "F 1/1", "D 1/0", "GG 3/2", "SS 3/2", "GS 3/1"]
+    phones = ["SF 1/2", "GF 2/2", "SD 2/1"]
+    state = position(
+        3,
+        phase="customers",
+        customers_top=row + phones,
+        reputation=[13, 13, 14],
+        options={"shops": ["souvlache", "express", "thanasis"]},
+    )
+    giorgos, nikos, maria = 0, 1, 2
+    assert state.observation(0)["row"] == row
+    pickers = []
+    for slot in range(1, 7):
+        pickers.append(state.current_player())
+        play(state, f"pick {slot}")
+    assert pickers == [maria, giorgos, nikos, nikos, giorgos, maria]
+    assert state.observation(0)["discards"]["customers"] == {"GS 3/1": 1}
+    assert queue_text(state, maria) == ["G 2/1", "SS 3/2", "SF 1/2 phone"]
+    assert queue_text(state, giorgos) == ["S 2/1", "GG 3/2", "GF 2/2 phone"]
+    assert queue_text(state, nikos) == ["F 1/1", "D 1/0", "SD 2/1 phone"]
+
+
+@pytest.mark.rule("SW-2.1")
+@pytest.mark.parametrize(("players", "revealed"), [(2, 5), (3, 7), (4, 9)])
+def test_2n_plus_1_customers_are_revealed(players: int, revealed: int) -> None:
+    state = position(players, phase="customers")
+    assert len(state.observation(0)["row"]) == revealed
+    assert len(legal(state)) == revealed
+
+
+@pytest.mark.rule("SW-2.3")
+def test_picking_is_mandatory() -> None:
+    state = draft_of_two(ROW_OF_FIVE)
+    assert legal(state) == {f"pick {slot}" for slot in range(1, 6)}
+    for move in ("pass", "done", "finish"):
+        with pytest.raises(IllegalActionError) as error:
+            play(state, move)
+        assert error.value.rule == "SW-2.3"
+    play(state, "pick 2")
+    with pytest.raises(IllegalActionError) as error:
+        play(state, "pick 2")  # taken already
+    assert error.value.rule == "SW-2.2"
+
+
+@pytest.mark.rule("SW-2.5")
+def test_customers_from_earlier_rounds_stay_ahead() -> None:
+    old = {"card": "GSD 4/2", "annoyed": True}
+    state = draft_of_two([*ROW_OF_FIVE, "SF 1/2", "GF 2/2"], queues=[[old], []])
+    play(state, "pick 5", "pick 1", "pick 2", "pick 3")
+    assert queue_text(state, 0) == ["GSD 4/2 annoyed", "GG 3/2", "F 1/1", "SF 1/2 phone"]
+
+
+@pytest.mark.rule("SW-2.7")
+@pytest.mark.rule("SW-2.9")
+def test_a_drafted_big_phone_order_is_two_cards_drawn_at_once() -> None:
+    state = draft_of_two(["BIG", *ROW_OF_FIVE[:4], "GG 3/2", "SS 3/2", "SF 1/2", "GF 2/2"])
+    play(state, "pick 1")
+    assert queue_text(state, 0) == ["GGSS 6/4 phone big"]  # drawn face up when drafted
+    play(state, "pick 2", "pick 3", "pick 4")
+    assert queue_text(state, 0) == ["GGSS 6/4 phone big", "F 1/1", "SF 1/2 phone"]
+    assert queue_text(state, 1) == ["G 2/1", "S 2/1", "GF 2/2 phone"]
+
+
+@pytest.mark.rule("SW-2.7")
+def test_the_phone_step_option_draws_the_big_order_before_the_ordinary_phone_order() -> None:
+    state = draft_of_two(
+        ["BIG", "G 2/1", "S 2/1", "F 1/1", "D 1/0", "GG 3/2", "SS 3/2", "SF 1/2", "GF 2/2"],
+        options={"big_phone_order_draw": "phone-step"},
+    )
+    play(state, "pick 1")
+    waiting = state.observation(0)["queues"][0][0]
+    assert waiting["waiting"] and waiting["big"] and waiting["cards"] == []
+    play(state, "pick 2", "pick 3", "pick 4")
+    # the big order keeps its drafted place; its cards came in the phone step, before P1's
+    # ordinary phone order
+    assert queue_text(state, 0) == ["GGSS 6/4 phone big", "F 1/1", "SF 1/2 phone"]
+    assert queue_text(state, 1) == ["G 2/1", "S 2/1", "GF 2/2 phone"]
+
+
+@pytest.mark.rule("SW-2.8")
+def test_a_big_phone_order_is_served_whole_or_not_at_all() -> None:
+    big = {"big": ["GG 3/2", "S 2/1"]}
+    state = position(
+        queues=[[big], []], food_hands=[["GG", "S"], []], money=[0, 0], reputation=[9, 5]
+    )
+    play(state, "play GG")
+    assert "serve" not in legal(state)  # the gyros alone are half the order
+    play(state, "play S", "serve")
+    assert (state.money(0), state.reputation(0)) == (5, 9 + 3)
+
+
+@pytest.mark.rule("SW-2.10")
+def test_a_big_phone_order_drawn_for_a_phone_order_is_replaced() -> None:
+    state = draft_of_two([*ROW_OF_FIVE, "BIG", "SF 1/2", "GF 2/2"])
+    play(state, "pick 1", "pick 2", "pick 3", "pick 4")
+    assert queue_text(state, 0) == ["G 2/1", "D 1/0", "SF 1/2 phone"]
+    assert queue_text(state, 1) == ["S 2/1", "F 1/1", "GF 2/2 phone"]
+    assert state.observation(0)["discards"]["customers"] == {"GG 3/2": 1, "BIG": 1}
+
+
+@pytest.mark.rule("SW-2.10")
+def test_a_big_phone_order_drawn_for_a_big_phone_order_is_replaced() -> None:
+    state = draft_of_two(["BIG", *ROW_OF_FIVE[:4], "BIG", "GG 3/2", "SS 3/2"])
+    play(state, "pick 1")
+    assert queue_text(state, 0) == ["GGSS 6/4 phone big"]
+    assert state.observation(0)["discards"]["customers"] == {"BIG": 1}
+
+
+@pytest.mark.rule("SW-2.11")
+def test_an_undrafted_big_phone_order_is_discarded_like_any_leftover() -> None:
+    state = draft_of_two([*ROW_OF_FIVE[:4], "BIG"])
+    play(state, "pick 1", "pick 2", "pick 3", "pick 4")
+    assert state.observation(0)["discards"]["customers"] == {"BIG": 1}
+    assert state.phase == "unforeseen"

@@ -1,0 +1,189 @@
+"""Phase 1, Shop Maintenance (SW-1): the operating cost, drawing, supplies, advertising, the
+hand limit, loans, and the rulebook's Gyros Express example."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kafeneio.core import CHANCE, IllegalActionError
+from kafeneio.games.souvlaki import SouvlakiState
+
+from .conftest import legal, play, position
+
+
+def maintenance(**kwargs: Any) -> SouvlakiState:
+    """Round 3 maintenance: P1 Gyros Express (reputation 10) goes first, P2 Thanasis second."""
+    kwargs.setdefault("reputation", [10, 5])
+    kwargs.setdefault("options", {"shops": ["express", "thanasis"]})
+    return position(phase="maintenance", round=3, **kwargs)
+
+
+@pytest.mark.rule("SW-1.7")
+def test_the_rulebook_gyros_express_example() -> None:
+    state = maintenance(food_hands=[["G", "S"], []], money=[12, 12])
+    before = state.observation(0)["players"][0]
+    # the operating cost of 2 is paid and 1 food and 1 unforeseen card drawn: 3 food cards
+    assert state.money(0) == 10 and len(state.food_hand(0)) == 3
+    assert state.observation(0)["players"][0]["unforeseen_cards"] == 1
+    play(state, "buy")  # 2 for 3 food cards
+    play(state, "advertise")  # 2 for +2 reputation
+    after = state.observation(0)["players"][0]
+    assert after["money"] - 12 == -6
+    assert after["reputation"] - before["reputation"] == 2
+    assert after["food_cards"] == 6
+    play(state, "done")
+    assert state.current_player() == 1
+
+
+@pytest.mark.rule("SW-1.1")
+def test_each_player_pays_the_operating_cost_in_turn() -> None:
+    state = maintenance(money=[12, 12])
+    assert (state.money(0), state.money(1)) == (10, 12)  # Thanasis pays when its turn comes
+    play(state, "done")
+    assert (state.money(0), state.money(1)) == (10, 11)
+
+
+@pytest.mark.rule("SW-1.2")
+def test_one_food_and_one_unforeseen_card_are_drawn() -> None:
+    state = maintenance(food_top=["GD"], unforeseen_top=["queue-jump"])
+    assert state.food_hand(0) == ["GD"]
+    assert state.observation(0)["hand"]["unforeseen"] == ["queue-jump"]
+
+
+@pytest.mark.rule("SW-1.2")
+@pytest.mark.rule("SW-S.5")
+def test_no_unforeseen_card_is_drawn_in_first_game_mode() -> None:
+    state = maintenance(options={"shops": ["express", "thanasis"], "first_game": True})
+    assert state.observation(0)["players"][0]["unforeseen_cards"] == 0
+    assert len(state.food_hand(0)) == 1
+
+
+@pytest.mark.rule("SW-1.3")
+def test_supplies_and_advertising_are_bought_once_a_round() -> None:
+    state = maintenance(money=[20, 20])
+    assert legal(state) == {"buy", "advertise", "done"}
+    play(state, "buy", "advertise")
+    assert legal(state) == {"done"}
+    for move in ("buy", "advertise"):
+        with pytest.raises(IllegalActionError) as error:
+            play(state, move)
+        assert error.value.rule == "SW-1.3"
+
+
+@pytest.mark.rule("SW-1.3")
+def test_the_family_shop_may_buy_supplies_twice() -> None:
+    state = maintenance(money=[20, 20], options={"shops": ["pita", "thanasis"]})
+    play(state, "buy", "buy")
+    assert "buy" not in legal(state)
+    assert len(state.food_hand(0)) == 1 + 2 + 2
+    assert state.money(0) == 20 - 2 - 2 - 2
+
+
+@pytest.mark.rule("SW-1.3")
+def test_a_purchase_needs_enough_money() -> None:
+    state = maintenance(money=[3, 20])  # 1 left after the operating cost of 2
+    assert legal(state) == {"done"}
+    with pytest.raises(IllegalActionError, match="cost 2") as error:
+        play(state, "buy")
+    assert error.value.rule == "SW-1.3"
+
+
+@pytest.mark.rule("SW-1.3")
+def test_the_debt_option_lets_purchases_take_money_below_0() -> None:
+    state = maintenance(
+        money=[3, 20], options={"shops": ["express", "thanasis"], "purchases_into_debt": True}
+    )
+    play(state, "buy", "advertise")
+    assert state.money(0) == 1 - 2 - 2
+
+
+@pytest.mark.rule("SW-1.4")
+def test_a_hand_over_7_is_discarded_down_to_7_by_choice() -> None:
+    hand = ["G", "S", "F", "D", "GF", "GD", "SF"]
+    state = maintenance(food_hands=[hand, []], food_top=["SD"], money=[20, 20])
+    assert len(state.food_hand(0)) == 8
+    assert legal(state) == {f"discard {card}" for card in [*hand, "SD"]}
+    with pytest.raises(IllegalActionError) as error:
+        play(state, "buy")
+    assert error.value.rule == "SW-1.4"
+    play(state, "discard GF")
+    assert len(state.food_hand(0)) == 7 and "GF" not in state.food_hand(0)
+    play(state, "buy")  # 3 more: 10 cards, discard 3 at once
+    assert len(state.food_hand(0)) == 10
+    play(state, "discard G", "discard S", "discard F")
+    assert legal(state) == {"advertise", "done"}
+
+
+@pytest.mark.rule("SW-1.4")
+def test_the_random_discard_option_leaves_the_choice_to_chance() -> None:
+    hand = ["G", "S", "F", "D", "GF", "GD", "SF"]
+    state = maintenance(
+        food_hands=[hand, []],
+        food_top=["SD"],
+        options={"shops": ["express", "thanasis"], "hand_limit_discard": "random"},
+    )
+    assert state.current_player() == CHANCE
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1)
+    play(state, "random SD")
+    assert len(state.food_hand(0)) == 7 and state.current_player() == 0
+
+
+@pytest.mark.rule("SW-1.4")
+def test_the_hand_limit_is_an_option() -> None:
+    state = maintenance(food_hands=[["G", "S", "F"], []], options={"hand_limit": 3})
+    assert all(move.startswith("discard") for move in legal(state))
+
+
+@pytest.mark.rule("SW-1.4")
+def test_unforeseen_cards_have_no_hand_limit() -> None:
+    many = ["queue-jump"] * 2 + ["good-review"] * 2 + ["fresh-delivery"] * 2 + ["dirty-shop"] * 2
+    state = maintenance(unforeseen_hands=[many, []])
+    assert state.observation(0)["players"][0]["unforeseen_cards"] == 9
+    assert "done" in legal(state)
+
+
+@pytest.mark.rule("SW-1.5")
+def test_a_player_who_cannot_pay_the_operating_cost_takes_a_loan_of_10() -> None:
+    state = maintenance(money=[1, 20])
+    assert state.money(0) == 1 + 10 - 2
+    assert state.observation(0)["players"][0]["loans"] == 1
+
+
+@pytest.mark.rule("SW-1.5")
+def test_loans_stack() -> None:
+    state = maintenance(money=[0, 20], loans=[2, 0])
+    assert state.observation(0)["players"][0]["loans"] == 3
+    assert state.net_money(0) == 8 - 3 * 11
+
+
+@pytest.mark.rule("SW-1.5")
+def test_the_no_money_option_lends_only_to_an_empty_purse() -> None:
+    options = {"shops": ["express", "thanasis"], "loan_trigger": "no-money"}
+    state = maintenance(money=[1, 0], options=options)
+    assert state.money(0) == -1 and state.observation(0)["players"][0]["loans"] == 0
+    play(state, "done")
+    assert state.money(1) == 9 and state.observation(0)["players"][1]["loans"] == 1
+
+
+@pytest.mark.rule("SW-1.6")
+def test_a_loan_costs_11_money_at_the_win_check() -> None:
+    state = position(money=[35, 25], reputation=[30, 25], loans=[1, 0])
+    assert state.net_money(0) == 24
+    while not state.is_terminal():
+        play(state, "finish")
+    assert state.winners() == [1]  # P1's 35 money count as 24: not enough to win
+    assert state.scores() == [24 + 30, 25 + 25]
+
+
+@pytest.mark.rule("SW-1.6")
+def test_the_loan_can_be_left_out_of_the_tie_break_sum() -> None:
+    state = position(
+        money=[37, 25],
+        reputation=[25, 25],
+        loans=[1, 0],
+        options={"loan_in_tiebreak": False},
+    )
+    assert state.scores() == [37 + 25, 25 + 25]

@@ -1,0 +1,169 @@
+"""Phase 4, Customer Service (SW-4): the pool, serving in order, the treat, sending away,
+annoyance and leaving, and the rulebook's serving example."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kafeneio.core import IllegalActionError
+from kafeneio.games.souvlaki import SouvlakiState
+
+from .conftest import Customer, finish_service_of_all, legal, play, position, queue_text
+
+EXAMPLE_QUEUE: list[Customer] = ["SF 1/2", "GG 3/2", {"card": "SD 2/1", "phone": True}]
+
+
+def maria(**kwargs: Any) -> SouvlakiState:
+    """The serving example: P1 (Maria) serves first; she holds G+F, S and G+D."""
+    return position(
+        queues=[EXAMPLE_QUEUE, []],
+        food_hands=[["GF", "S", "GD"], []],
+        money=[10, 10],
+        reputation=[10, 5],
+        **kwargs,
+    )
+
+
+@pytest.mark.rule("SW-4.10")
+def test_the_rulebook_serving_example() -> None:
+    state = maria()
+    assert state.current_player() == 0
+    play(state, "play GF", "play S", "serve", "play GD", "serve")
+    assert "serve" not in legal(state)  # the phone order needs a second souvlaki
+    assert not any(move.startswith("play") for move in legal(state))
+    play(state, "finish")
+    assert state.money(0) == 10 + 1 + 3
+    assert state.reputation(0) == 10 + 2 + 2 + 1  # + 1: the unused soft drink is a treat
+    finish_service_of_all(state)
+    assert queue_text(state, 0) == ["SD 2/1 phone annoyed"]
+
+
+@pytest.mark.rule("SW-4.1")
+def test_only_the_first_customer_can_be_served() -> None:
+    state = position(
+        queues=[["GG 3/2", "S 2/1"], []], food_hands=[["S", "G"], []], reputation=[10, 5]
+    )
+    assert legal(state) == {"play G", "send 1", "send 2", "finish"}
+    with pytest.raises(IllegalActionError) as error:
+        play(state, "play S")  # the souvlaki customer is second in line
+    assert error.value.rule == "SW-4.2"
+    play(state, "play G")
+    with pytest.raises(IllegalActionError) as error:
+        play(state, "serve")
+    assert error.value.rule == "SW-4.2"
+
+
+@pytest.mark.rule("SW-4.2")
+def test_one_pool_feeds_several_customers_and_one_customer_takes_from_several_cards() -> None:
+    state = position(
+        queues=[["G 2/1", "S 2/1", "GGS 5/0"], []],
+        food_hands=[["GS", "G", "GS"], []],
+        money=[0, 0],
+        reputation=[10, 5],
+    )
+    play(state, "play GS", "serve", "serve")  # one card feeds two customers
+    play(state, "play G", "play GS", "serve")  # one customer takes from two cards
+    assert state.money(0) == 2 + 2 + 5
+    assert state.queue(0) == []
+
+
+@pytest.mark.rule("SW-4.2")
+def test_a_card_is_played_only_for_a_food_the_first_customer_still_lacks() -> None:
+    state = position(queues=[["GF 2/2"], []], food_hands=[["G", "S", "GD"], []], reputation=[9, 5])
+    assert legal(state) == {"play G", "play GD", "send 1", "finish"}
+    play(state, "play G")
+    assert "play GD" not in legal(state)  # the customer has its gyros already
+    with pytest.raises(IllegalActionError, match="lacks"):
+        play(state, "play GD")
+
+
+@pytest.mark.rule("SW-4.2")
+def test_the_any_card_option_plays_any_food_card() -> None:
+    state = position(
+        queues=[["GF 2/2"], []],
+        food_hands=[["G", "S"], []],
+        reputation=[9, 5],
+        options={"food_play": "any"},
+    )
+    assert {"play G", "play S"} <= legal(state)
+
+
+@pytest.mark.rule("SW-4.3")
+def test_a_served_customer_pays_gives_its_influence_and_is_discarded() -> None:
+    state = position(
+        queues=[["GSFD 5/3"], []], food_hands=[["GS", "FD"], []], money=[4, 4], reputation=[9, 5]
+    )
+    play(state, "play GS", "play FD", "serve")
+    assert (state.money(0), state.reputation(0)) == (9, 12)
+    assert state.queue(0) == []
+    assert state.observation(0)["discards"]["customers"] == {"GSFD 5/3": 1}
+
+
+@pytest.mark.rule("SW-4.4")
+def test_the_treat_is_one_reputation_in_all() -> None:
+    state = position(
+        queues=[["G 2/1", "S 2/1"], []], food_hands=[["GF", "SD"], []], reputation=[9, 5]
+    )
+    play(state, "play GF", "serve", "play SD", "serve", "finish")  # fries and a drink left
+    assert state.reputation(0) == 9 + 1 + 1 + 1
+
+
+@pytest.mark.rule("SW-4.4")
+def test_no_treat_without_a_served_customer() -> None:
+    state = position(queues=[["GG 3/2"], []], food_hands=[["GF"], []], reputation=[9, 5])
+    play(state, "play GF", "finish")
+    assert state.reputation(0) == 9
+
+
+@pytest.mark.rule("SW-4.5")
+def test_played_food_cards_are_discarded_at_the_end_of_the_service() -> None:
+    state = position(queues=[["GG 3/2"], []], food_hands=[["GF", "G"], []], reputation=[9, 5])
+    play(state, "play GF")
+    assert state.observation(0)["played"] == ["GF"]
+    assert state.observation(0)["discards"]["food"] == {}
+    play(state, "finish")
+    assert state.observation(0)["discards"]["food"] == {"GF": 1}
+    assert state.food_hand(0) == ["G"]
+
+
+@pytest.mark.rule("SW-4.6")
+def test_sending_away_any_customer_costs_5_reputation() -> None:
+    state = position(queues=[["GG 3/2", "S 2/1", "F 1/1"], []], money=[3, 3], reputation=[9, 5])
+    play(state, "send 2")
+    assert [c.order for c in state.queue(0)] == [(2, 0, 0, 0), (0, 0, 1, 0)]
+    assert (state.money(0), state.reputation(0)) == (3, 4)
+
+
+@pytest.mark.rule("SW-4.6")
+def test_the_first_only_option_sends_away_only_the_first() -> None:
+    state = position(
+        queues=[["GG 3/2", "S 2/1"], []], reputation=[9, 5], options={"send_away": "first"}
+    )
+    assert legal(state) == {"send 1", "finish"}
+    with pytest.raises(IllegalActionError) as error:
+        play(state, "send 2")
+    assert error.value.rule == "SW-4.6"
+
+
+@pytest.mark.rule("SW-4.7")
+@pytest.mark.rule("SW-4.8")
+def test_unserved_customers_become_annoyed_then_leave() -> None:
+    annoyed_g = {"card": "G 2/1", "annoyed": True}
+    annoyed_d = {"card": "D 1/0", "annoyed": True}
+    annoyed_big = {"big": ["GSFD 5/3", "S 2/1"], "annoyed": True}
+    state = position(queues=[[annoyed_g, annoyed_d, annoyed_big, "SF 1/2"], []], reputation=[20, 5])
+    finish_service_of_all(state)
+    # leaving costs twice the influence, at least 2: G 2, D (influence 0) 2, the big order 2*4
+    assert state.reputation(0) == 20 - 2 - 2 - 8
+    assert queue_text(state, 0) == ["SF 1/2 annoyed"]
+
+
+@pytest.mark.rule("SW-4.9")
+def test_reputation_never_goes_below_0() -> None:
+    state = position(queues=[["G 2/1", "S 2/1"], []], reputation=[3, 1])
+    play(state, "send 1")
+    assert state.reputation(0) == 0
+    play(state, "send 1")
+    assert state.reputation(0) == 0
