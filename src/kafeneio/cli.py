@@ -112,7 +112,7 @@ def play(
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
     console.print(
         f"{game.info.title}, {state.num_players} players: "
-        + ", ".join(f"player {p} {name}" for p, name in enumerate(seat_names)),
+        + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names)),
         markup=False,
     )
     try:
@@ -163,7 +163,7 @@ def _play_loop(
             action = bots[player].choose(state)
             state.apply(action)
             if not quiet:
-                console.print(f"  player {player} ({seats[player]}): {action}", markup=False)
+                console.print(f"  P{player + 1} ({seats[player]}): {action}", markup=False)
             continue
         if shown_to != len(state.history):
             console.print("\n" + game.render(state, player), markup=False)
@@ -181,7 +181,7 @@ def _human_turn(game: Game, state: State, player: int) -> bool:
     """Read and apply one decision; False when the player quits."""
     while True:
         try:
-            text = console.input(f"player {player}> ").strip()
+            text = console.input(f"P{player + 1}> ").strip()
         except (EOFError, KeyboardInterrupt):
             console.print()
             return False
@@ -222,12 +222,12 @@ def _list_moves(state: State) -> str:
 
 def _print_result(state: State) -> None:
     table = Table(title="Final scores")
-    table.add_column("player")
+    table.add_column("seat")
     table.add_column("score", justify="right")
     table.add_column("")
     winners = state.winners()
     for player, score in enumerate(state.scores()):
-        table.add_row(str(player), str(score), "winner" if player in winners else "")
+        table.add_row(f"P{player + 1}", str(score), "winner" if player in winners else "")
     console.print(table)
 
 

@@ -51,7 +51,7 @@ def why_illegal(state: CafeState, action: Any) -> IllegalActionError:
 def _not_in_hand(state: CafeState, card: int) -> IllegalActionError | None:
     if card not in state.hand(state.current_player()):
         text = state.game.board.card_text(card)
-        return IllegalActionError(f"{text} is not in the hand of player {state.current_player()}")
+        return IllegalActionError(f"{text} is not in the hand of P{state.current_player() + 1}")
     return None
 
 

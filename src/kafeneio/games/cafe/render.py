@@ -61,7 +61,7 @@ def _players(obs: dict[str, Any]) -> list[str]:
         mover = ">" if player == obs["to_move"] else " "
         state = " OUT" if obs["out"][player] else ""
         rows.append(
-            f"{mover} Player {player}: score {obs['scores'][player]:>4}, "
+            f"{mover} P{player + 1}: score {obs['scores'][player]:>4}, "
             f"draws to {obs['hand_targets'][player]}{state} | hand: {' '.join(hand) or '-'}"
         )
     rows.append(f"  Bag: {obs['bag_size']} cards")
@@ -70,14 +70,14 @@ def _players(obs: dict[str, Any]) -> list[str]:
 
 def _status(obs: dict[str, Any]) -> str:
     if obs["phase"] == "over":
-        winners = ", ".join(f"player {w}" for w in obs["winners"])
+        winners = ", ".join(f"P{w + 1}" for w in obs["winners"])
         return f"Game over. Winner: {winners}."
     player = obs["to_move"]
     if obs["phase"] == "birthday":
-        return f"Player {player} may choose the birthday table (birthday US1, or birthday none)."
+        return f"P{player + 1} may choose the birthday table (birthday US1, or birthday none)."
     if obs["phase"] == "draw":
-        return f"Player {player} completed a single-nation table: draw fewer, or draw full."
+        return f"P{player + 1} completed a single-nation table: draw fewer, or draw full."
     if obs["phase"] == "second":
         placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
-        return f"Player {player} placed {placed}: place a second guest, or end."
-    return f"Player {player} to move (turn {obs['turn'] + 1})."
+        return f"P{player + 1} placed {placed}: place a second guest, or end."
+    return f"P{player + 1} to move (turn {obs['turn'] + 1})."
