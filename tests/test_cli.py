@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kafeneio.cli import app
+from kafeneio.games import load_record
 
 runner = CliRunner()
 
@@ -185,3 +186,28 @@ def test_souvlaki_plays_with_the_users_own_card_files(tmp_path: Path) -> None:
     (cards / "shops.toml").write_text("[[shop]]\nid = 3\n")
     result = runner.invoke(app, ["play", "souvlaki", "--cards", str(cards)])
     assert result.exit_code == 2 and "shops.toml" in result.output
+
+
+def test_heuristic_bots_finish_a_souvlaki_game_before_the_round_limit(tmp_path: Path) -> None:
+    path = tmp_path / "shops.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "souvlaki",
+            "--players",
+            "4",
+            "--seats",
+            "heuristic,heuristic,heuristic,random",
+            "--seed",
+            "3",
+            "--quiet",
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert summary["finished"] and 3 not in summary["winners"]  # the random shop never wins
+    final = load_record(json.loads(path.read_text())).observation(0)
+    assert final["round"] < final["round_limit"]  # someone reached 25 money and 25 reputation

@@ -7,10 +7,15 @@ from collections.abc import Callable
 
 from kafeneio.bots.base import Bot
 from kafeneio.bots.greedy import GreedyBot
+from kafeneio.bots.heuristic import HeuristicBot
 from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.errors import KafeneioError
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+}
 
 
 def make_bot(name: str, seed: int) -> Bot:
