@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import CHANCE, IllegalActionError, NotationError
+from kafeneio.core import CHANCE, IllegalActionError, KafeneioError, NotationError, OptionsError
 from kafeneio.core.conformance import check_random_games, check_state
 from kafeneio.core.record import replay
 from kafeneio.games import get_game, load_record
@@ -265,3 +265,34 @@ def test_turns_completed_counts_player_turns_not_decisions() -> None:
     state = position(queues=[["G 2/1"], []], food_hands=[["G"], []], reputation=[9, 5])
     play(state, "play G", "serve", "finish")
     assert state.turns_completed() == 1 and len(state.history) == 3
+
+
+@pytest.mark.rule("SW-E.3")
+def test_a_pair_target_must_name_two_different_customers() -> None:
+    """The same customer twice would share its code with a real pair of customers."""
+    with pytest.raises(NotationError, match="two different customers"):
+        GAME.parse_action("use wrong-number p2.1 p2.1")
+    state = position(
+        phase="unforeseen",
+        unforeseen_hands=[["wrong-number"], []],
+        queues=[[{"card": "SD 2/1", "phone": True}], ["G 2/1", {"card": "GF 2/2", "phone": True}]],
+        reputation=[10, 5],
+    )
+    assert [a.notation for a in state.legal_actions()] == ["pass", "use wrong-number p1.1 p2.2"]
+
+
+def test_a_loan_must_give_money_or_the_shop_could_never_pay() -> None:
+    with pytest.raises(OptionsError, match="loan_amount"):
+        GAME.new_state(2, {"loan_amount": 0}, seed=1)
+
+
+def test_a_determinized_sample_has_no_record_and_no_hidden_history() -> None:
+    rng = random.Random(4)
+    state = GAME.new_state(3, seed=4)
+    while not any(a.notation.startswith("random ") for a in state.history):
+        actions = state.legal_actions()
+        state.apply(rng.choice(list(actions)))
+    sample = state.determinize(2, rng)
+    assert not any(a.notation.startswith("random ") for a in sample.history)
+    with pytest.raises(KafeneioError, match="sample"):
+        sample.to_record()

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kafeneio.core.errors import IllegalActionError, NotationError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.game import CHANCE, TERMINAL, Game, State
 from kafeneio.core.record import replay
 
@@ -108,6 +108,11 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
         sample = state.determinize(player, rng)
         _expect(sample.observation(player) == seen, f"determinize keeps player {player}'s view")
         _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
+        try:
+            sample.to_record()
+        except KafeneioError:
+            continue
+        raise ConformanceError("a determinized sample has a record that would rebuild the truth")
 
 
 def _check_results(state: State) -> None:

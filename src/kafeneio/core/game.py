@@ -142,7 +142,11 @@ class State(ABC):
 
     @abstractmethod
     def determinize(self, player: int, rng: random.Random) -> State:
-        """A copy in which everything `player` cannot see is resampled consistently."""
+        """A copy in which everything `player` cannot see is resampled consistently.
+
+        The sample keeps `player`'s observation but is a world that may not have happened: it
+        carries nothing hidden from `player` (not even in its history), and `to_record()` on it
+        raises `KafeneioError`."""
 
     # --- copies and records -----------------------------------------------------------------
     @abstractmethod
@@ -165,7 +169,8 @@ class State(ABC):
 
     @abstractmethod
     def to_record(self) -> JSON:
-        """The JSON game record: game, players, options, seed or stacked setup, actions."""
+        """The JSON game record: game, players, options, seed or stacked setup, actions.
+        `KafeneioError` for a determinized sample."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.info.name} after {len(self.history)} actions>"

@@ -179,6 +179,7 @@ class CafeState(State):
         self._birthday_claimed = False
         self._over = False
         self._history: list[CafeAction] = []
+        self._sampled = False
         self._legal: list[CafeAction] | None = None
         self._legal_codes: frozenset[int] = frozenset()
         if setup is not None and set(setup) - {"bag"}:
@@ -346,9 +347,12 @@ class CafeState(State):
         """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
         other = self.clone()
         rng.shuffle(other._bag)
+        other._sampled = True  # its seed would rebuild the true bag: a sample has no record
         return other
 
     def to_record(self) -> JSON:
+        if self._sampled:
+            raise KafeneioError("a determinized sample is not a game that was played: no record")
         return make_record(self, self.options.to_dict(), self._seed, self._setup)
 
     def observation(self, player: int) -> JSON:

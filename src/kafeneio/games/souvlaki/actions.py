@@ -107,6 +107,8 @@ def target_code(targets: Targets) -> int:
     if len(targets) == 2:
         return CUSTOMER_TARGET_BASE + first
     second = targets[2] * MAX_QUEUE + targets[3]
+    if first == second:
+        raise NotationError("a pair of customers names two different customers")
     low, high = min(first, second), max(first, second)
     return PAIR_TARGET_BASE + high * (high - 1) // 2 + low
 
@@ -268,6 +270,8 @@ class ActionSpace:
             fits = len(named) == kind.target.customers and all(len(t) == 2 for t in named)
         if not fits:
             raise NotationError(f"{kind.id} is played {_target_help(kind.target)}")
+        if len(named) == 2 and named[0] == named[1]:
+            raise NotationError(f"{kind.id} names two different customers, not one twice")
         return self.use(card, tuple(index for target in named for index in target))
 
 

@@ -25,6 +25,7 @@ class SouvlakiOptions(RulesOptions):
     }
     BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {
         "round_limit": (1, None),
+        "loan_amount": (1, None),
         "hand_limit": (1, None),
         "win_money": (1, None),
         "win_reputation": (1, None),

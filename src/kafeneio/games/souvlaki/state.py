@@ -126,6 +126,7 @@ class SouvlakiState(State):
         self._to_move = 0
         self._winners: list[int] = []
         self._history: list[SouvlakiAction] = []
+        self._sampled = False
         self._legal: list[SouvlakiAction] | None = None
         self._legal_codes: set[int] = set()
         if setup is None:
@@ -275,6 +276,8 @@ class SouvlakiState(State):
         return sum(action.kind in TURN_ENDING for action in self._history)
 
     def to_record(self) -> JSON:
+        if self._sampled:
+            raise KafeneioError("a determinized sample is not a game that was played: no record")
         return make_record(self, self.options.to_dict(), self._seed, self._setup)
 
     def observation(self, player: int) -> JSON:
@@ -300,6 +303,11 @@ class SouvlakiState(State):
         rng.shuffle(other._decks[CUSTOMERS])
         other._shuffle_seed = rng.getrandbits(32)
         other._legal = None
+        # A sample is a world that may not have happened: it has no record (the seed would
+        # rebuild the true one), and the history's chance outcomes (which card a Ninja took)
+        # are not for every player to see.
+        other._sampled = True
+        other._history = []
         return other
 
     # --- public views used by observation, rendering, explanations and tests --------------
