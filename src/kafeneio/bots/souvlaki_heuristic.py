@@ -106,14 +106,19 @@ class SouvlakiPolicy:
         return max(legal, key=value)
 
     def _maintenance(self, view: dict[str, Any], me: int, legal: list[str]) -> str:
+        """Keep enough money for next round's operating cost; spend the rest on whichever of
+        food (when the hand runs low) and reputation (when it lags behind money) is short."""
         player = view["players"][me]
+        shop = player["identity"]
         discards = [text for text in legal if text.startswith("discard ")]
         if discards:
             return self._least_useful(view, me, discards)
-        if "buy" in legal and player["food_cards"] < 6 and player["money"] >= 6:
-            return "buy"
-        if "advertise" in legal and player["money"] >= 14 and player["reputation"] < 25:
+        spare = player["money"] - 2 * shop["operating_cost"]
+        lagging = 25 - player["reputation"] > 25 - player["net_money"]
+        if "advertise" in legal and lagging and spare >= shop["advertising_cost"]:
             return "advertise"
+        if "buy" in legal and player["food_cards"] < 6 and spare >= shop["supplies_cost"]:
+            return "buy"
         return "done" if "done" in legal else legal[0]
 
     @staticmethod

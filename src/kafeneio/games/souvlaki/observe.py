@@ -18,6 +18,19 @@ if TYPE_CHECKING:
     from kafeneio.games.souvlaki.state import SouvlakiState
 
 
+IDENTITY_FIELDS = (
+    "start_money",
+    "start_reputation",
+    "operating_cost",
+    "supplies_cost",
+    "supplies_cards",
+    "supplies_per_round",
+    "advertising_cost",
+    "advertising_reputation",
+)
+"""The identity card lies face up (SW-0.4): everyone sees every shop's numbers."""
+
+
 def observe(state: SouvlakiState, viewer: int | None) -> JSON:
     """`viewer`'s view; None is a spectator, who sees no hand."""
     cards = state.cards
@@ -65,6 +78,7 @@ def _player(state: SouvlakiState, player: int) -> JSON:
     return {
         "shop": shop.id,
         "shop_name": shop.name,
+        "identity": {name: getattr(shop, name) for name in IDENTITY_FIELDS},
         "money": state._money[player],
         "loans": state._loans[player],
         "net_money": state.net_money(player),
