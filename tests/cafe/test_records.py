@@ -94,7 +94,7 @@ def test_a_stacked_position_is_set_up_exactly() -> None:
         {16: "USm", 17: "USf", 20: "Jf"},
         bar=["CNm", "CUf"],
         bag_top=["DEm", "DEf"],
-        scores=[5, -2, 7],
+        scores=[5, 2, 7],
         hand_targets=[5, 3, 4],
         to_move=2,
     )
@@ -104,12 +104,12 @@ def test_a_stacked_position_is_set_up_exactly() -> None:
     assert {i + 1: c for i, c in enumerate(obs["chairs"]) if c} == {16: "USm", 17: "USf", 20: "Jf"}
     assert obs["bar"] == ["CNm", "CUf"]
     assert obs["bar_next_value"] == 3
-    assert obs["scores"] == [5, -2, 7]
+    assert obs["scores"] == [5, 2, 7]
     assert obs["hand_targets"] == [5, 3, 4]
     assert state.current_player() == 2
     assert obs["bag_size"] == 100 - 6 - 3 - 2
-    play(state, "GBm@bar")  # player 2 draws back up to 4: the bag's first cards, then AFf
-    assert hand_text(state, 2) == ["AFf", "DEf", "DEm", "GBf"]
+    play(state, "GBm@bar")  # player 2 draws one card (CI-D.3): the bag's first
+    assert hand_text(state, 2) == ["DEm", "GBf"]
 
 
 def test_a_setup_that_misplaces_cards_is_refused_as_a_record() -> None:

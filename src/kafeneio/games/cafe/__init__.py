@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +41,8 @@ class CafeGame(Game):
             raise KafeneioError(f"Café International takes 2 to 4 players, not {num_players!r}")
         if seed is not None and setup is not None:
             raise KafeneioError("give a seed or a stacked setup, not both")
+        if seed is None and setup is None:  # a seed of its own, so that the record replays
+            seed = random.SystemRandom().randrange(2**32)
         return CafeState(self, num_players, CafeOptions.from_dict(options), seed, setup)
 
     def parse_action(self, text: str) -> CafeAction:

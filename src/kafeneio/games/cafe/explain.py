@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError
@@ -63,23 +64,44 @@ def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
         return IllegalActionError("pass: a legal move exists, and a move is compulsory", "CI-M.5")
     if kind == DANCE and not state.options.dance:
         return IllegalActionError(f"{action}: the dance variant is off", "CI-V.2")
-    cards = [card for card, _ in action.placements] if kind == DANCE else [action.card]
-    for card in cards:
-        missing = _not_in_hand(state, card)
-        if missing:
-            return missing
-    if kind == BAR:
-        if state.bar_full:
-            return IllegalActionError(f"{action}: all bar seats are taken", "CI-0.3")
+    if kind == DANCE:
+        return _dance(state, action)
+    missing = _not_in_hand(state, action.card)
+    if missing:
+        return missing
+    if kind == BAR:  # a full bar has ended the game (CI-E.1): only paying can stop it
         return IllegalActionError(f"{action}: the player cannot pay for this bar seat", "CI-M.3")
     if kind == SWAP:
         return _swap(state, action)
-    if kind == DANCE:
-        return IllegalActionError(
-            f"{action}: the dance breaks nationality, gender or groups at a table beside it",
-            "CI-V.2",
-        )
     return _placement(state, action, second=False)
+
+
+def _dance(state: CafeState, action: CafeAction) -> IllegalActionError:
+    board = state.game.board
+    hand = Counter(state.hand(state.current_player()))
+    for card, count in Counter(card for card, _ in action.placements).items():
+        if hand[card] < count:
+            held = f"{hand[card]} × {board.card_text(card)}"
+            return IllegalActionError(f"{action}: the hand holds {held}, not {count}")
+    for _, chair in action.placements:
+        if state._seat[chair] >= 0:
+            return IllegalActionError(f"{action}: chair {chair + 1} is taken", "CI-T.1")
+    table = board.tables[action.table]
+    gender = action.placements[0][0] & 1
+    for chair in table.chairs:
+        seated = state._seat[chair]
+        if seated >= 0 and seated & 1 != gender:
+            return IllegalActionError(
+                f"{action}: {table.id} already seats a guest of the other gender; a dance fills "
+                "a table with 4 ladies or 4 men",
+                "CI-V.2",
+            )
+    if len(action.placements) + sum(state._seat[c] >= 0 for c in table.chairs) != 4:
+        return IllegalActionError(f"{action}: a dance fills all 4 chairs of {table.id}", "CI-V.2")
+    return IllegalActionError(
+        f"{action}: the dance breaks gender or groups at a table beside it (CI-T.3, CI-T.4)",
+        "CI-V.2",
+    )
 
 
 def _second(state: CafeState, action: CafeAction) -> IllegalActionError:

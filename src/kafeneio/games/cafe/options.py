@@ -17,7 +17,7 @@ class CafeOptions(RulesOptions):
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
         "first_move": ("lone-guest", "pair-scores-both"),
         "bar_unpaid": ("eliminate", "forbid"),
-        "bar_draw": ("refill", "extra"),
+        "bar_draw": ("one", "extra"),
         "single_nation_draw": ("drop", "choose"),
     }
     BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {"hand_size": (1, 10)}
@@ -28,8 +28,9 @@ class CafeOptions(RulesOptions):
     bar_unpaid: str = "eliminate"
     """CI-M.3: ``eliminate`` (a player who cannot pay a red bar seat is out of the game) or
     ``forbid`` (a bar seat the player cannot pay is not a legal move)."""
-    bar_draw: str = "refill"
-    """CI-D.3: ``refill`` (draw back to the hand target) or ``extra`` (the hand grows by one)."""
+    bar_draw: str = "one"
+    """CI-D.3: ``one`` (draw one card, as the rulebook says, whatever the hand target) or
+    ``extra`` (draw two: the hand grows by one)."""
     single_nation_draw: str = "drop"
     """CI-D.2: ``drop`` (completing a single-nation table lowers the hand target for good, as the
     ruling says) or ``choose`` (the player decides: ``draw fewer`` or ``draw full``)."""

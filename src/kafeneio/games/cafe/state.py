@@ -23,6 +23,7 @@ from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
     DRAW,
+    DRAW_FEWER,
     END,
     NUM_CHAIRS,
     NUM_TABLES,
@@ -96,15 +97,13 @@ def geometry() -> Geometry:
     )
 
     def native_tables(joker_on_shared: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
-        return tuple(
-            tuple(
-                tuple(t for t in tables[c] if nation_of(k) == nation[t])
-                if not is_joker(k) or (len(tables[c]) == 2 and not joker_on_shared)
-                else tables[c]
-                for c in range(NUM_CHAIRS)
-            )
-            for k in range(NUM_CARD_TYPES)
-        )
+        def where(card: int, chair: int) -> tuple[int, ...]:
+            if not is_joker(card):
+                return tuple(t for t in tables[chair] if nation_of(card) == nation[t])
+            two_nations = len({nation[t] for t in tables[chair]}) == 2
+            return () if two_nations and not joker_on_shared else tables[chair]
+
+        return tuple(tuple(where(k, c) for c in range(NUM_CHAIRS)) for k in range(NUM_CARD_TYPES))
 
     return Geometry(
         chair_tables=tables,
@@ -180,10 +179,12 @@ class CafeState(State):
         self._over = False
         self._history: list[CafeAction] = []
         self._sampled = False
-        self._legal: list[CafeAction] | None = None
+        self._legal: tuple[CafeAction, ...] | None = None
         self._legal_codes: frozenset[int] = frozenset()
         if setup is not None and set(setup) - {"bag"}:
             self._arrange(setup)
+            if self._game_over():
+                raise KafeneioError("setup: this position has already ended (CI-E.1)")
         else:
             for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
                 self._draw(player, options.hand_size)
@@ -222,10 +223,12 @@ class CafeState(State):
             self._seated += 1
             if is_joker(card):
                 self._jokers_seated.append(chair)
-        self._scores = _setup_ints(setup, "scores", n, self._scores)
-        self._targets = _setup_ints(setup, "hand_targets", n, self._targets)
+        # Scores never fall below 0 in play (CI-M.3); a hand target only ever drops (CI-D.2).
+        self._scores = _setup_ints(setup, "scores", n, self._scores, 0, None)
+        most = self.options.hand_size
+        self._targets = _setup_ints(setup, "hand_targets", n, self._targets, 0, most)
         to_move = setup.get("to_move", 0)
-        if not isinstance(to_move, int) or not 0 <= to_move < n:
+        if not isinstance(to_move, int) or isinstance(to_move, bool) or not 0 <= to_move < n:
             raise KafeneioError(f"setup.to_move must be a player from 0 to {n - 1}")
         self._player = to_move
         everything = Counter(self._bag)
@@ -250,7 +253,7 @@ class CafeState(State):
 
     def legal_actions(self) -> Sequence[CafeAction]:
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = tuple(self._generate())  # a tuple: clones share it
             self._legal_codes = frozenset(a.code for a in self._legal)
         return self._legal
 
@@ -281,7 +284,7 @@ class CafeState(State):
             self._advance()
         elif kind == DRAW:
             self._choosing_draw = False
-            self._refill(lower_target=action is action_space().draw_fewer)
+            self._refill(lower_target=action.code == DRAW_FEWER)
         else:
             self._dance(action)
 
@@ -605,14 +608,17 @@ class CafeState(State):
             return False
         tables = geo.chair_tables[chair]
         joker = self._seat[chair]
+        grouped = [self._table_ok(t) for t in tables]  # only an opening lone guest is not
         self._take(joker, chair)
         self._put(card, chair)
         try:
-            for table in tables:
+            for table, was_ok in zip(tables, grouped, strict=True):
                 if table in self._dance_tables:
-                    if card & 1 != joker & 1:
-                        return False
-                elif self._ladies[table] > 2 or self._men[table] > 2 or not self._table_ok(table):
+                    broken = card & 1 != joker & 1  # the dance table keeps its one gender
+                else:
+                    crowded = self._ladies[table] > 2 or self._men[table] > 2
+                    broken = crowded or (was_ok and not self._table_ok(table))
+                if broken:
                     return False
             return True
         finally:
@@ -730,9 +736,8 @@ class CafeState(State):
             hand.clear()
         else:
             self._scores[player] += value
-            self._draw(player, self._targets[player] - len(hand))
-            if self.options.bar_draw == "extra":  # CI-D.3 option (b): the hand grows by one
-                self._draw(player, 1)
+            # CI-D.3: "draws one more card"; option (b): one extra, so the hand grows by one.
+            self._draw(player, 2 if self.options.bar_draw == "extra" else 1)
         self._end_turn(table_move=False)
 
     def _swap(self, card: int, chair: int) -> None:
@@ -877,14 +882,23 @@ def _setup_list(board: Board, setup: Mapping[str, Any], name: str) -> list[int]:
     return cards
 
 
-def _setup_ints(setup: Mapping[str, Any], name: str, n: int, default: list[int]) -> list[int]:
+def _setup_ints(
+    setup: Mapping[str, Any],
+    name: str,
+    n: int,
+    default: list[int],
+    least: int,
+    most: int | None,
+) -> list[int]:
     values = setup.get(name, default)
+    span = f"from {least} to {most}" if most is not None else f"≥ {least}"
     if (
         not isinstance(values, list)
         or len(values) != n
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        or not all(least <= v and (most is None or v <= most) for v in values)
     ):
-        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers")
+        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers {span}")
     return list(values)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,8 @@ class SouvlakiGame(Game):
             raise KafeneioError(f"Souvlaki Wars takes 2 to 4 players, not {num_players!r}")
         if seed is not None and setup is not None:
             raise KafeneioError("give a seed or a stacked setup, not both")
+        if seed is None and setup is None:  # a seed of its own, so that the record replays
+            seed = random.SystemRandom().randrange(2**32)
         data = dict(options.to_dict() if isinstance(options, SouvlakiOptions) else options or {})
         data.setdefault("cards_dir", self.cards.directory)
         parsed = SouvlakiOptions.from_dict(data)
