@@ -19,6 +19,7 @@ from kafeneio.core import CHANCE, Game, KafeneioError, State
 from kafeneio.core.record import read_record_file
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
+from kafeneio.sim.tournament import SimulationReport, simulate
 
 app = typer.Typer(
     help="Café International and Souvlaki Wars: play, replay and benchmark.",
@@ -289,3 +290,69 @@ def bench_command(
     table.add_row("determinize (µs)", f"{result.determinize_microseconds:.2f}")
     table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} s")
     console.print(table)
+
+
+@app.command(name="simulate")
+def simulate_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100,
+    players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+    seats: Annotated[
+        str, typer.Option(help="Bots, comma-separated, one per seat, or one name for every seat.")
+    ] = "random",
+    seed: Annotated[int, typer.Option(help="Game i is seeded seed + i.")] = 0,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+    ] = None,
+    deal_roles: Annotated[
+        bool, typer.Option(help="Deal each game's roles (Souvlaki Wars: shops) at random.")
+    ] = False,
+    workers: Annotated[int, typer.Option(help="Worker processes (same result).")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play many bot games: win shares by seat and by role (shop), mean scores and lengths."""
+    names = [name.strip() for name in seats.split(",")]
+    if len(names) == 1:
+        names *= players
+    try:
+        if len(names) != players:
+            raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
+        for name in names:
+            if name not in BOTS:
+                raise KafeneioError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+        if games < 1 or workers < 1:
+            raise KafeneioError("--games and --workers must be at least 1")
+        report = simulate(
+            game_name, names, games, seed, parse_options(option or []), deal_roles, workers
+        )
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_dict()) + "\n")
+        return
+    _print_report(report)
+
+
+def _print_report(report: SimulationReport) -> None:
+    seats = Table(title=f"{report.game}: {report.games} games, {report.players} players")
+    seats.add_column("seat")
+    seats.add_column("bot")
+    seats.add_column("win share", justify="right")
+    seats.add_column("mean score", justify="right")
+    for seat, name in enumerate(report.seats):
+        share, score = report.seat_win_share[seat], report.seat_mean_score[seat]
+        seats.add_row(f"P{seat + 1}", name, f"{share:.3f}", f"{score:.2f}")
+    console.print(seats)
+    if report.role_games:
+        roles = Table(title="by role")
+        roles.add_column("role")
+        roles.add_column("games", justify="right")
+        roles.add_column("win share", justify="right")
+        for role, count in report.role_games.items():
+            roles.add_row(role, str(count), f"{report.role_win_share[role]:.3f}")
+        console.print(roles)
+    console.print(
+        f"mean decisions {report.mean_decisions}, mean turns {report.mean_turns}, "
+        f"{report.seconds} s",
+        markup=False,
+    )

@@ -70,6 +70,14 @@ class Game(ABC):
         """The rules options with their defaults."""
         return {}
 
+    def roles(self, state: State) -> list[str] | None:
+        """What each seat plays as, for games where seats differ (a shop); None otherwise."""
+        return None
+
+    def deal_roles(self, options: JSON, num_players: int, rng: random.Random) -> JSON:
+        """`options` with the seats' roles dealt at random (for fair simulations)."""
+        return options
+
 
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` is cheap."""

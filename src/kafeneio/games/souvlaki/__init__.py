@@ -95,5 +95,14 @@ class SouvlakiGame(Game):
         assert isinstance(state, SouvlakiState)
         return render_observation(observe(state, viewer))
 
+    def roles(self, state: State) -> list[str] | None:
+        assert isinstance(state, SouvlakiState)
+        return [player["shop"] for player in state.observation(0)["players"]]
+
+    def deal_roles(self, options: JSON, num_players: int, rng: random.Random) -> JSON:
+        """Each seat a different shop, drawn at random (SW-S.1)."""
+        shops = [shop.id for shop in self.cards.shops]
+        return {**options, "shops": rng.sample(shops, num_players)}
+
     def options_schema(self) -> JSON:
         return SouvlakiOptions(cards_dir=self.cards.directory).to_dict()
