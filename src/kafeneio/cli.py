@@ -157,8 +157,8 @@ def _play_loop(
             outcomes = state.chance_outcomes()
             action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             state.apply(action)
-            if not quiet:
-                console.print(f"  chance: {action}", markup=False)
+            if not quiet:  # not which card: only the players concerned may know that
+                console.print("  chance decides", markup=False)
             continue
         if player in bots:
             action = bots[player].choose(state)
