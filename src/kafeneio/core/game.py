@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError
+from kafeneio.core.errors import IllegalActionError, KafeneioError
 
 CHANCE = -1
 """`current_player()` of a chance node: the next action is a chance outcome."""
@@ -44,7 +44,6 @@ class Game(ABC):
 
     info: GameInfo
 
-    @abstractmethod
     def new_state(
         self,
         num_players: int,
@@ -52,7 +51,30 @@ class Game(ABC):
         seed: int | None = None,
         setup: Mapping[str, Any] | None = None,
     ) -> State:
-        """The initial state. `seed` shuffles the decks; `setup` stacks them explicitly instead."""
+        """The initial state. `seed` shuffles the decks; `setup` stacks them explicitly instead.
+        With neither, the game draws a seed of its own, so that its record replays."""
+        info = self.info
+        counted = isinstance(num_players, int) and not isinstance(num_players, bool)
+        if not counted or not info.min_players <= num_players <= info.max_players:
+            raise KafeneioError(
+                f"{info.title} takes {info.min_players} to {info.max_players} players, "
+                f"not {num_players!r}"
+            )
+        if seed is not None and setup is not None:
+            raise KafeneioError("give a seed or a stacked setup, not both")
+        if seed is None and setup is None:
+            seed = random.SystemRandom().randrange(2**32)
+        return self.make_state(num_players, options, seed, setup)
+
+    @abstractmethod
+    def make_state(
+        self,
+        num_players: int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
+    ) -> State:
+        """`new_state` once its arguments are checked: exactly one of `seed` and `setup` set."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
@@ -160,9 +182,16 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> State: ...
 
-    @abstractmethod
     def __eq__(self, other: object) -> bool:
         """Equal states: everything equal, hidden information and history included."""
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, State)
+        return self.state_key() == other.state_key()
+
+    @abstractmethod
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that makes this state what it is, as a comparable tuple."""
 
     __hash__ = None  # type: ignore[assignment]  # states are mutable
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from kafeneio.core.errors import KafeneioError
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.games.cafe.actions import NUM_ACTIONS, CafeAction, action_space
 from kafeneio.games.cafe.board import Board, load_board
@@ -29,20 +27,13 @@ class CafeGame(Game):
     def __init__(self) -> None:
         self.board: Board = load_board()
 
-    def new_state(
+    def make_state(
         self,
         num_players: int,
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        setup: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
     ) -> CafeState:
-        info = self.info
-        if not isinstance(num_players, int) or not 2 <= num_players <= info.max_players:
-            raise KafeneioError(f"Café International takes 2 to 4 players, not {num_players!r}")
-        if seed is not None and setup is not None:
-            raise KafeneioError("give a seed or a stacked setup, not both")
-        if seed is None and setup is None:  # a seed of its own, so that the record replays
-            seed = random.SystemRandom().randrange(2**32)
         return CafeState(self, num_players, CafeOptions.from_dict(options), seed, setup)
 
     def parse_action(self, text: str) -> CafeAction:

@@ -307,12 +307,7 @@ class CafeState(State):
         other._pending = list(self._pending)
         return other
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CafeState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def _key(self) -> tuple[Any, ...]:
+    def state_key(self) -> tuple[Any, ...]:
         fields = tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS)
         return (
             self.num_players,

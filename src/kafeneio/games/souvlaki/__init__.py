@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kafeneio.core.errors import KafeneioError, OptionsError
+from kafeneio.core.errors import OptionsError
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.games.souvlaki.actions import (
     DISCARD,
@@ -61,19 +61,13 @@ class SouvlakiGame(Game):
         """A game is immutable configuration: deep copies of states share it."""
         return self
 
-    def new_state(
+    def make_state(
         self,
         num_players: int,
-        options: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        setup: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
     ) -> SouvlakiState:
-        if not isinstance(num_players, int) or not 2 <= num_players <= self.info.max_players:
-            raise KafeneioError(f"Souvlaki Wars takes 2 to 4 players, not {num_players!r}")
-        if seed is not None and setup is not None:
-            raise KafeneioError("give a seed or a stacked setup, not both")
-        if seed is None and setup is None:  # a seed of its own, so that the record replays
-            seed = random.SystemRandom().randrange(2**32)
         data = dict(options.to_dict() if isinstance(options, SouvlakiOptions) else options or {})
         data.setdefault("cards_dir", self.cards.directory)
         parsed = SouvlakiOptions.from_dict(data)

@@ -234,12 +234,7 @@ class SouvlakiState(State):
             setattr(other, name, [list(inner) for inner in getattr(self, name)])
         return other
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SouvlakiState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def _key(self) -> tuple[Any, ...]:
+    def state_key(self) -> tuple[Any, ...]:
         return (
             self.num_players,
             self.options,
