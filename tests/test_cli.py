@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.games import load_record
 
@@ -211,3 +213,35 @@ def test_heuristic_bots_finish_a_souvlaki_game_before_the_round_limit(tmp_path: 
     assert summary["finished"] and 3 not in summary["winners"]  # the random shop never wins
     final = load_record(json.loads(path.read_text())).observation(0)
     assert final["round"] < final["round_limit"]  # someone reached 25 money and 25 reputation
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("cafe", "human,random"), ("souvlaki", "human,heuristic,random")]
+)
+def test_a_human_plays_a_whole_game_at_the_prompt(
+    game: str, seats: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The human types a legal move (asking for the list first, once) at every prompt."""
+    states = []
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: object) -> None:
+        states.append(args[1])
+        real_loop(*args)  # type: ignore[arg-type]
+
+    prompts = []
+
+    def typist(prompt: str) -> str:
+        prompts.append(prompt)
+        legal = states[0].legal_actions()
+        return "moves" if len(prompts) == 1 else legal[len(prompts) % len(legal)].notation
+
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    monkeypatch.setattr(cli.console, "input", typist)
+    players = str(len(seats.split(",")))
+    result = runner.invoke(
+        app, ["play", game, "--players", players, "--seats", seats, "--seed", "5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert states[0].is_terminal() and "Final scores" in result.output
+    assert len(prompts) > 20 and all(p == "P1> " for p in prompts)
