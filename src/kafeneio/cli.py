@@ -22,7 +22,7 @@ from kafeneio.sim.bench import bench as run_bench
 from kafeneio.sim.tournament import SimulationReport, simulate
 
 app = typer.Typer(
-    help="Café International and Souvlaki Wars: play, replay and benchmark.",
+    help="Café International and Souvlaki Wars: play, replay, benchmark and simulate.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -64,7 +64,8 @@ def games() -> None:
             f"[bold]{name}[/bold]: {info.title}, {info.min_players}-{info.max_players} players"
         )
         for option, default in game.options_schema().items():
-            console.print(f"  -o {option}={json.dumps(default)}", markup=False)
+            value = json.dumps(default, ensure_ascii=False, separators=(",", ":"))
+            console.print(f"  -o {option}={value}", markup=False)
 
 
 @app.command()
