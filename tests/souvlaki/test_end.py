@@ -18,7 +18,7 @@ def test_the_game_ends_at_the_end_of_a_round_with_a_player_at_25_and_25() -> Non
     assert not state.is_terminal()  # the others still serve: the round goes on
     play(state, "finish")
     assert state.is_terminal() and state.winners() == [0]
-    assert state.legal_actions() == []
+    assert list(state.legal_actions()) == []
 
 
 @pytest.mark.rule("SW-5.2")

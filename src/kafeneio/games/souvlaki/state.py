@@ -81,8 +81,6 @@ class SouvlakiState(State):
         self._shops = tuple(cards.shop_index(shop_id) for shop_id in shop_ids)
         shops = [cards.shops[index] for index in self._shops]
         self._start_reputation = tuple(shop.start_reputation for shop in shops)
-        if seed is None and setup is None:
-            seed = random.randrange(2**32)  # so that every game has a record that replays
         self._seed = seed
         self._shuffle_seed = seed or 0
         """Fixes the order of every reshuffle (SW-S.3); a setup may give its own."""
@@ -127,7 +125,7 @@ class SouvlakiState(State):
         self._winners: list[int] = []
         self._history: list[SouvlakiAction] = []
         self._sampled = False
-        self._legal: list[SouvlakiAction] | None = None
+        self._legal: tuple[SouvlakiAction, ...] | None = None
         self._legal_codes: set[int] = set()
         if setup is None:
             self._decks = self._shuffled_decks(random.Random(seed))
@@ -194,7 +192,7 @@ class SouvlakiState(State):
 
     def legal_actions(self) -> Sequence[SouvlakiAction]:
         if self._legal is None:
-            self._legal = self._generate()
+            self._legal = tuple(self._generate())  # a tuple: clones share it
             self._legal_codes = {action.code for action in self._legal}
         return self._legal
 
