@@ -71,10 +71,14 @@ def games() -> None:
 @app.command()
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
-    players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: one per seat, or 2).")
+    ] = None,
     seats: Annotated[
         str | None,
-        typer.Option(help="Comma-separated, one per player: human or a bot name (random, greedy)."),
+        typer.Option(
+            help="Comma-separated, one per player: human or a bot (random, greedy, heuristic)."
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
@@ -101,7 +105,8 @@ def play(
             options["cards_dir"] = str(cards)
         game = get_game(game_name, options)
         if start is None:
-            state = game.new_state(players, options, seed=seed)
+            count = players or (len(seats.split(",")) if seats else 2)
+            state = game.new_state(count, options, seed=seed)
         else:
             source = read_record_file(start)
             state = load_record(source)
@@ -297,7 +302,9 @@ def bench_command(
 def simulate_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
     games: Annotated[int, typer.Option(help="Number of games.")] = 100,
-    players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: one per seat, or 2).")
+    ] = None,
     seats: Annotated[
         str, typer.Option(help="Bots, comma-separated, one per seat, or one name for every seat.")
     ] = "random",
@@ -313,6 +320,7 @@ def simulate_command(
 ) -> None:
     """Play many bot games: win shares by seat and by role (shop), mean scores and lengths."""
     names = [name.strip() for name in seats.split(",")]
+    players = players or (len(names) if len(names) > 1 else 2)
     if len(names) == 1:
         names *= players
     try:
