@@ -15,6 +15,7 @@ from typing import Any
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.options import RulesOptions
 
 CHANCE = -1
 """`current_player()` of a chance node: the next action is a chance outcome."""
@@ -102,10 +103,18 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One position of a game. Mutable through `apply` only; `clone` is cheap."""
+    """One position of a game. Mutable through `apply` only; `clone` is cheap.
+
+    A game's state sets the record's ingredients: `options`, `_seed` or `_setup`, `_history`
+    (the actions applied) and `_sampled` (True for a determinized sample)."""
 
     game: Game
     num_players: int
+    options: RulesOptions
+    _seed: int | None
+    _setup: dict[str, Any] | None
+    _history: list[Any]
+    _sampled: bool
 
     # --- turn and actions -------------------------------------------------------------------
     @abstractmethod
@@ -196,18 +205,22 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]  # states are mutable
 
     @property
-    @abstractmethod
     def history(self) -> Sequence[Action]:
-        """Every action applied since the initial state, in order."""
+        """Every action applied since the initial state, in order (none in a sample)."""
+        return self._history
 
     def turns_completed(self) -> int:
         """Whole turns played so far; a game whose turn takes several decisions overrides it."""
         return len(self.history)
 
-    @abstractmethod
     def to_record(self) -> JSON:
         """The JSON game record: game, players, options, seed or stacked setup, actions.
-        `KafeneioError` for a determinized sample."""
+        `KafeneioError` for a determinized sample: its seed would rebuild the true game."""
+        from kafeneio.core.record import make_record  # the record module builds on this one
+
+        if self._sampled:
+            raise KafeneioError("a determinized sample is not a game that was played: no record")
+        return make_record(self, self.options.to_dict(), self._seed, self._setup)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.info.name} after {len(self.history)} actions>"

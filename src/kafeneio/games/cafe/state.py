@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import JSON, TERMINAL, State
-from kafeneio.core.record import make_record
 from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
@@ -134,6 +133,7 @@ class CafeState(State):
     """A position of Café International."""
 
     game: CafeGame
+    options: CafeOptions
 
     def __init__(
         self,
@@ -334,10 +334,6 @@ class CafeState(State):
             self._opening,
         )
 
-    @property
-    def history(self) -> Sequence[CafeAction]:
-        return self._history
-
     def turns_completed(self) -> int:
         return self._turns
 
@@ -347,11 +343,6 @@ class CafeState(State):
         rng.shuffle(other._bag)
         other._sampled = True  # its seed would rebuild the true bag: a sample has no record
         return other
-
-    def to_record(self) -> JSON:
-        if self._sampled:
-            raise KafeneioError("a determinized sample is not a game that was played: no record")
-        return make_record(self, self.options.to_dict(), self._seed, self._setup)
 
     def observation(self, player: int) -> JSON:
         """Everything but the bag's order: hands are public in Café International (CI-S.1)."""

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import CHANCE, JSON, TERMINAL, State
-from kafeneio.core.record import make_record
 from kafeneio.games.souvlaki import effects
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
@@ -61,6 +60,7 @@ class SouvlakiState(State):
     """A position of Souvlaki Wars."""
 
     game: SouvlakiGame
+    options: SouvlakiOptions
 
     def __init__(
         self,
@@ -259,19 +259,10 @@ class SouvlakiState(State):
             self._to_move,
         )
 
-    @property
-    def history(self) -> Sequence[SouvlakiAction]:
-        return self._history
-
     def turns_completed(self) -> int:
         """Player turns ended: a mulligan choice, a maintenance, a pick, an unforeseen card or
         pass, a service."""
         return sum(action.kind in TURN_ENDING for action in self._history)
-
-    def to_record(self) -> JSON:
-        if self._sampled:
-            raise KafeneioError("a determinized sample is not a game that was played: no record")
-        return make_record(self, self.options.to_dict(), self._seed, self._setup)
 
     def observation(self, player: int) -> JSON:
         return observe(self, player)
