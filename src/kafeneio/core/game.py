@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,23 +115,43 @@ class State(ABC):
     _setup: dict[str, Any] | None
     _history: list[Any]
     _sampled: bool
+    _legal: tuple[Action, ...] | None = None
+    _legal_by_code: dict[int, Action]
 
     # --- turn and actions -------------------------------------------------------------------
     @abstractmethod
     def current_player(self) -> int:
         """The player to decide, or `CHANCE`, or `TERMINAL`."""
 
-    @abstractmethod
     def legal_actions(self) -> Sequence[Action]:
-        """The legal actions, in a stable order; empty only at a terminal state."""
+        """The legal actions, in a stable order; empty only at a terminal state. Made once per
+        state and kept (a tuple, so that clones may share it)."""
+        if self._legal is None:
+            self._legal = tuple(self._generate())
+            self._legal_by_code = {action.code: action for action in self._legal}
+        return self._legal
+
+    @abstractmethod
+    def _generate(self) -> Iterable[Action]:
+        """The legal actions, worked out from the state."""
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability."""
         raise IllegalActionError("not a chance node")
 
-    @abstractmethod
     def apply(self, action: Action) -> None:
         """Play `action`. An illegal one raises `IllegalActionError` and changes nothing."""
+        self.legal_actions()
+        legal = self._legal_by_code.get(action.code) if isinstance(action, Action) else None
+        if legal != action:
+            self.explain_illegal(action)
+        self._legal = None
+        self._history.append(action)
+        self._perform(action)
+
+    @abstractmethod
+    def _perform(self, action: Action) -> None:
+        """Carry out a legal action (already in the history)."""
 
     def apply_notation(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -179,8 +179,7 @@ class CafeState(State):
         self._over = False
         self._history: list[CafeAction] = []
         self._sampled = False
-        self._legal: tuple[CafeAction, ...] | None = None
-        self._legal_codes: frozenset[int] = frozenset()
+        self._legal = None
         if setup is not None and set(setup) - {"bag"}:
             self._arrange(setup)
             if self._game_over():
@@ -251,18 +250,7 @@ class CafeState(State):
     def is_terminal(self) -> bool:
         return self._over
 
-    def legal_actions(self) -> Sequence[CafeAction]:
-        if self._legal is None:
-            self._legal = tuple(self._generate())  # a tuple: clones share it
-            self._legal_codes = frozenset(a.code for a in self._legal)
-        return self._legal
-
-    def apply(self, action: Any) -> None:
-        self.legal_actions()
-        if not isinstance(action, CafeAction) or action.code not in self._legal_codes:
-            self.explain_illegal(action)
-        self._legal = None
-        self._history.append(action)
+    def _perform(self, action: Any) -> None:
         kind = action.kind
         if kind == PASS:  # CI-M.5: the game ends when every player in turn has passed
             self._passes += 1

@@ -10,7 +10,7 @@ immutable, so a clone copies a few short lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
@@ -125,8 +125,7 @@ class SouvlakiState(State):
         self._winners: list[int] = []
         self._history: list[SouvlakiAction] = []
         self._sampled = False
-        self._legal: tuple[SouvlakiAction, ...] | None = None
-        self._legal_codes: set[int] = set()
+        self._legal = None
         if setup is None:
             self._decks = self._shuffled_decks(random.Random(seed))
             self._deal()
@@ -190,12 +189,6 @@ class SouvlakiState(State):
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
-    def legal_actions(self) -> Sequence[SouvlakiAction]:
-        if self._legal is None:
-            self._legal = tuple(self._generate())  # a tuple: clones share it
-            self._legal_codes = {action.code for action in self._legal}
-        return self._legal
-
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._to_move != CHANCE:
             raise IllegalActionError("not a chance node")
@@ -204,12 +197,7 @@ class SouvlakiState(State):
         chances = self.game.random_actions
         return [(chances[kind], count / size) for kind, count in enumerate(hand) if count]
 
-    def apply(self, action: Any) -> None:
-        self.legal_actions()
-        if not isinstance(action, SouvlakiAction) or action.code not in self._legal_codes:
-            self.explain_illegal(action)
-        self._legal = None
-        self._history.append(action)
+    def _perform(self, action: Any) -> None:
         _HANDLERS[action.kind](self, action)
         self._advance()
 
