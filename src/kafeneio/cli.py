@@ -15,7 +15,7 @@ from rich.table import Table
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import CHANCE, Game, KafeneioError, State
+from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
 from kafeneio.core.record import read_record_file
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
@@ -160,9 +160,7 @@ def _play_loop(
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            state.apply(action)
+            state.apply(sample_chance(state, chance))
             if not quiet:  # not which card: only the players concerned may know that
                 console.print("  chance decides", markup=False)
             continue

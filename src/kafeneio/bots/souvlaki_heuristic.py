@@ -14,11 +14,14 @@ from typing import Any
 
 from kafeneio.core import Action, State
 
-SEND_AWAY_COST = 5
-
 
 def foods(text: str) -> Counter[str]:
     return Counter(text)
+
+
+def hand_foods(view: dict[str, Any]) -> Counter[str]:
+    """Every food on the viewer's food cards."""
+    return Counter(food for card in view["hand"]["food"] for food in card)
 
 
 def parse_customer(text: str) -> tuple[str, int, int]:
@@ -65,8 +68,7 @@ class SouvlakiPolicy:
         if queue and plays:
             first = queue[0]
             lacking = foods(first["order"]) - foods(view["pool"])
-            hand = Counter(food for card in view["hand"]["food"] for food in card)
-            if covered(lacking, hand):
+            if covered(lacking, hand_foods(view)):
                 return max(plays, key=lambda text: self._cover_score(text[5:], lacking))
         if queue and "send 1" in legal and self._blocked(view, me):
             return "send 1"
@@ -79,25 +81,26 @@ class SouvlakiPolicy:
 
     @staticmethod
     def _blocked(view: dict[str, Any], me: int) -> bool:
-        """The first customer cannot be fed from this hand and someone behind pays more than
-        the 5 reputation that sending away costs."""
+        """The first customer cannot be fed from this hand, and the customers behind whom it
+        could feed pay more (money and influence together) than sending away costs."""
         queue = view["queues"][me]
-        hand = Counter(food for card in view["hand"]["food"] for food in card) + foods(view["pool"])
+        hand = hand_foods(view) + foods(view["pool"])
         if covered(foods(queue[0]["order"]), hand):
             return False
         behind = [c for c in queue[1:] if covered(foods(c["order"]), hand)]
         worth: int = sum(c["money"] + c["influence"] for c in behind)
-        return worth > SEND_AWAY_COST
+        cost: int = view["rules"]["send_away_cost"]
+        return worth > cost
 
     def _draft(self, view: dict[str, Any], me: int, legal: list[str]) -> str:
-        hand = Counter(food for card in view["hand"]["food"] for food in card)
+        hand = hand_foods(view)
         waiting = sum((foods(c["order"]) for c in view["queues"][me]), Counter())
         free = hand - waiting
 
         def value(text: str) -> float:
             slot = int(text.split()[1]) - 1
             card = view["row"][slot]
-            if card is None or card == "BIG":
+            if card == "BIG":
                 return 4.0  # a Big Phone Order: two customers' pay, unknown orders
             order, money, influence = parse_customer(card)
             feedable = covered(foods(order), free)
@@ -106,15 +109,18 @@ class SouvlakiPolicy:
         return max(legal, key=value)
 
     def _maintenance(self, view: dict[str, Any], me: int, legal: list[str]) -> str:
-        """Keep enough money for next round's operating cost; spend the rest on whichever of
-        food (when the hand runs low) and reputation (when it lags behind money) is short."""
+        """Keep twice the operating cost in hand; spend the rest on reputation when it lags
+        further behind its target than money does, else on food when the hand runs low."""
         player = view["players"][me]
         shop = player["identity"]
         discards = [text for text in legal if text.startswith("discard ")]
         if discards:
             return self._least_useful(view, me, discards)
         spare = player["money"] - 2 * shop["operating_cost"]
-        lagging = 25 - player["reputation"] > 25 - player["net_money"]
+        rules = view["rules"]
+        lagging = rules["win_reputation"] - player["reputation"] > (
+            rules["win_money"] - player["net_money"]
+        )
         if "advertise" in legal and lagging and spare >= shop["advertising_cost"]:
             return "advertise"
         if "buy" in legal and player["food_cards"] < 6 and spare >= shop["supplies_cost"]:

@@ -8,7 +8,7 @@ from kafeneio.core.errors import (
     OptionsError,
     RecordError,
 )
-from kafeneio.core.game import CHANCE, JSON, TERMINAL, Game, GameInfo, State
+from kafeneio.core.game import CHANCE, JSON, TERMINAL, Game, GameInfo, State, sample_chance
 
 __all__ = [
     "CHANCE",
@@ -23,4 +23,5 @@ __all__ = [
     "OptionsError",
     "RecordError",
     "State",
+    "sample_chance",
 ]

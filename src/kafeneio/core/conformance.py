@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
-from kafeneio.core.game import CHANCE, TERMINAL, Game, State
+from kafeneio.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from kafeneio.core.record import replay
 
 
@@ -48,8 +48,6 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
     _expect(sum(mask) == len(actions), "the legal-action mask marks exactly the legal actions")
     _check_illegal_is_refused(state, set(codes), rng)
     _expect(state == before, "refusing an illegal action changes nothing")
-    if player != CHANCE:
-        _check_determinize(state, player, rng)
     for viewer in range(state.num_players):
         _check_determinize(state, viewer, rng)
     if replay_record:
@@ -79,7 +77,10 @@ def check_random_games(
             checked += 1
             if state.is_terminal():
                 break
-            state.apply(rng.choice(list(state.legal_actions())))
+            if state.current_player() == CHANCE:
+                state.apply(sample_chance(state, rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
         else:
             raise ConformanceError(f"{game.info.name} seed {seed}: no end in {max_actions} actions")
     return checked

@@ -102,6 +102,12 @@ class Game(ABC):
         return options
 
 
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """A chance outcome drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([action for action, _ in outcomes], [p for _, p in outcomes])[0]
+
+
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` is cheap.
 
@@ -226,7 +232,8 @@ class State(ABC):
 
     @property
     def history(self) -> Sequence[Action]:
-        """Every action applied since the initial state, in order (none in a sample)."""
+        """Every action applied since the initial state, in order. A determinized sample keeps
+        only what its player may know: a game whose history holds hidden outcomes empties it."""
         return self._history
 
     def turns_completed(self) -> int:

@@ -13,7 +13,7 @@ Exactly one of `seed` and `setup` is set. `seats` is optional metadata.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,6 @@ def make_record(
     options: Mapping[str, Any],
     seed: int | None,
     setup: Mapping[str, Any] | None,
-    seats: Sequence[str] | None = None,
 ) -> JSON:
     """The record of `state`'s game so far."""
     record: JSON = {
@@ -42,8 +41,6 @@ def make_record(
         "setup": dict(setup) if setup is not None else None,
         "actions": [action.notation for action in state.history],
     }
-    if seats is not None:
-        record["seats"] = list(seats)
     return record
 
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from kafeneio.core import CHANCE, Game, State
+from kafeneio.core import CHANCE, Game, State, sample_chance
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,7 @@ def play_random(state: State, rng: random.Random) -> int:
     decisions = 0
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            weights = [p for _, p in outcomes]
-            state.apply(rng.choices([a for a, _ in outcomes], weights)[0])
+            state.apply(sample_chance(state, rng))
         else:
             state.apply(rng.choice(state.legal_actions()))
         decisions += 1

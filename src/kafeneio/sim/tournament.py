@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kafeneio.bots import make_bot
-from kafeneio.core import CHANCE
+from kafeneio.core import CHANCE, sample_chance
 from kafeneio.games import get_game
 
 
@@ -65,8 +65,7 @@ def play_game(
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            state.apply(sample_chance(state, rng))
         else:
             state.apply(bots[player].choose(state))
     return GameResult(

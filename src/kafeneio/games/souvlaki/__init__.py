@@ -46,8 +46,6 @@ class SouvlakiGame(Game):
         self.cards: CardSet = load_cards(cards_dir)
         self.space = ActionSpace(self.cards)
         codes = [foods_code(card.foods) for card in self.cards.foods]
-        self.food_codes = tuple(codes)
-        """Each food card kind's contents code, the key of its actions."""
         self.food_kinds = {code: kind for kind, code in enumerate(codes)}
         self.food_holds = tuple(
             tuple(food for food in range(4) if card.foods[food]) for card in self.cards.foods

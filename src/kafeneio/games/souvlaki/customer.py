@@ -6,6 +6,11 @@ from dataclasses import dataclass, replace
 
 from kafeneio.games.souvlaki.cards import NO_FOOD, CardSet, Foods
 
+SEND_AWAY_COST = 5
+"""SW-4.6: reputation lost for sending a customer away."""
+LEAVING_LOSS_MINIMUM = 2
+"""SW-4.8: an annoyed customer who leaves costs at least 2 reputation."""
+
 
 @dataclass(frozen=True, slots=True)
 class Customer:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from kafeneio.core.game import JSON
 from kafeneio.games.souvlaki.cards import foods_text
-from kafeneio.games.souvlaki.customer import Customer
+from kafeneio.games.souvlaki.customer import SEND_AWAY_COST, Customer
 from kafeneio.games.souvlaki.setup import CUSTOMERS, DECKS, FOOD, UNFORESEEN
 
 if TYPE_CHECKING:
@@ -42,6 +42,11 @@ def observe(state: SouvlakiState, viewer: int | None) -> JSON:
         "to_move": state.current_player(),
         "round": state.round,
         "round_limit": options.round_limit,
+        "rules": {
+            "win_money": options.win_money,
+            "win_reputation": options.win_reputation,
+            "send_away_cost": SEND_AWAY_COST,
+        },
         "phase": phase,
         "first_game": options.first_game,
         "turn_order": state.turn_order,
@@ -95,6 +100,11 @@ def _hand(state: SouvlakiState, viewer: int) -> JSON:
     return {
         "food": state.food_hand(viewer),
         "unforeseen": _names(state._unforeseen[viewer], [kind.id for kind in kinds]),
+        "unforeseen_text": {
+            kind.id: kind.text
+            for kind, count in zip(kinds, state._unforeseen[viewer], strict=True)
+            if count
+        },
     }
 
 

@@ -139,4 +139,5 @@ def _hand(obs: dict[str, Any]) -> list[str]:
     hand = obs["hand"]
     food = " ".join(hand["food"]) or "none"
     unforeseen = ", ".join(hand["unforeseen"]) or "none"
-    return [f"Your food cards: {food}", f"Your unforeseen cards: {unforeseen}"]
+    rules = [f"  {card}: {text}" for card, text in hand["unforeseen_text"].items()]
+    return [f"Your food cards: {food}", f"Your unforeseen cards: {unforeseen}", *rules]

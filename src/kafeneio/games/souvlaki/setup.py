@@ -30,7 +30,8 @@ from kafeneio.games.souvlaki.customer import Customer, make_customer
 
 FOOD, CUSTOMERS, UNFORESEEN = range(3)
 DECKS = ("food", "customers", "unforeseen")
-PHASE_NAMES = ("maintenance", "customers", "unforeseen", "service")
+SETUP_PHASES = ("maintenance", "customers", "unforeseen", "service")
+"""The phases a set-up position may start at."""
 POSITION_FIELDS = (
     "round",
     "phase",
@@ -132,8 +133,8 @@ def _position(
     if not isinstance(round_number, int) or isinstance(round_number, bool) or round_number < 1:
         raise KafeneioError("setup.round must be a whole number ≥ 1")
     phase = setup.get("phase", "customers" if round_number == 1 else "maintenance")
-    if phase not in PHASE_NAMES:
-        raise KafeneioError(f"setup.phase must be one of {', '.join(PHASE_NAMES)}")
+    if phase not in SETUP_PHASES:
+        raise KafeneioError(f"setup.phase must be one of {', '.join(SETUP_PHASES)}")
     if phase == "maintenance" and round_number == 1:
         raise KafeneioError("setup: there is no shop maintenance in round 1 (SW-R.1)")
     return Position(

@@ -35,7 +35,13 @@ from kafeneio.games.souvlaki.actions import (
     USE,
     SouvlakiAction,
 )
-from kafeneio.games.souvlaki.customer import Customer, make_customer, waiting_big_order
+from kafeneio.games.souvlaki.customer import (
+    LEAVING_LOSS_MINIMUM,
+    SEND_AWAY_COST,
+    Customer,
+    make_customer,
+    waiting_big_order,
+)
 from kafeneio.games.souvlaki.explain import why_illegal
 from kafeneio.games.souvlaki.observe import observe
 from kafeneio.games.souvlaki.options import SouvlakiOptions
@@ -49,10 +55,6 @@ PHASE_NAMES = ("mulligan", "maintenance", "customers", "unforeseen", "service", 
 """Phase names in observations and setups; ``customers`` is phase 2, New Customers."""
 START_FOOD, START_UNFORESEEN = 5, 3
 """SW-S.4: the starting hands."""
-SEND_AWAY_COST = 5
-"""SW-4.6: reputation lost for sending a customer away."""
-LEAVING_LOSS_MINIMUM = 2
-"""SW-4.8: an annoyed customer who leaves costs at least 2 reputation."""
 TURN_ENDING = frozenset({KEEP, REDRAW, DONE, PICK, USE, PASS, FINISH})
 
 
@@ -124,6 +126,7 @@ class SouvlakiState(State):
         self._to_move = 0
         self._winners: list[int] = []
         self._history: list[SouvlakiAction] = []
+        self._turns_ended = 0
         self._sampled = False
         self._legal = None
         if setup is None:
@@ -198,6 +201,7 @@ class SouvlakiState(State):
         return [(chances[kind], count / size) for kind, count in enumerate(hand) if count]
 
     def _perform(self, action: Any) -> None:
+        self._turns_ended += action.kind in TURN_ENDING
         _HANDLERS[action.kind](self, action)
         self._advance()
 
@@ -205,7 +209,8 @@ class SouvlakiState(State):
         raise why_illegal(self, action)
 
     def scores(self) -> list[int]:
-        """Money (net of loans, SW-1.6) plus reputation: the sum that breaks ties (SW-5.3)."""
+        """Money plus reputation: the sum that breaks ties (SW-5.3), money net of loans (SW-1.6)
+        unless the option ``loan_in_tiebreak`` is off."""
         return [self.tiebreak_sum(p) for p in range(self.num_players)]
 
     def winners(self) -> list[int]:
@@ -245,12 +250,13 @@ class SouvlakiState(State):
             self._cancels,
             self._effect,
             self._to_move,
+            self._turns_ended,
         )
 
     def turns_completed(self) -> int:
         """Player turns ended: a mulligan choice, a maintenance, a pick, an unforeseen card or
         pass, a service."""
-        return sum(action.kind in TURN_ENDING for action in self._history)
+        return self._turns_ended
 
     def observation(self, player: int) -> JSON:
         return observe(self, player)
@@ -674,7 +680,7 @@ class SouvlakiState(State):
         self.change_reputation(player, -SEND_AWAY_COST)
         self._discard_customer(customer)
 
-    def _finish(self, action: SouvlakiAction) -> None:
+    def _finish_service(self, action: SouvlakiAction) -> None:
         """SW-4.4 the treat; SW-4.5 the played cards are discarded."""
         player = self._to_move
         if self._served and max(self._pool) > 0:
@@ -800,7 +806,7 @@ _HANDLERS = {
     PLAY: SouvlakiState._play,
     SERVE: SouvlakiState._serve,
     SEND: SouvlakiState._send,
-    FINISH: SouvlakiState._finish,
+    FINISH: SouvlakiState._finish_service,
     RANDOM: SouvlakiState._random,
 }
 
