@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from kafeneio.games import GAMES, get_game
+
 TESTS = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("game", ["CI", "SW"])
+@pytest.mark.parametrize("game", sorted(get_game(name).info.rule_prefix for name in GAMES))
 def test_every_rule_is_cited_by_a_test(shared: Path, game: str) -> None:
     tool = shared / "tools" / "rule_coverage.py"
     result = subprocess.run(

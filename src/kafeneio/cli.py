@@ -322,11 +322,9 @@ def simulate_command(
     if len(names) == 1:
         names *= players
     try:
-        if len(names) != players:
-            raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
-        for name in names:
-            if name not in BOTS:
-                raise KafeneioError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+        names = _seat_names(",".join(names), players)
+        if HUMAN in names:
+            raise KafeneioError(f"simulate plays bots only: {', '.join(sorted(BOTS))}")
         if games < 1 or workers < 1:
             raise KafeneioError("--games and --workers must be at least 1")
         report = simulate(

@@ -66,7 +66,7 @@ def random_game(players: int, seed: int, **options: Any) -> SouvlakiState:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_end_and_every_card_stays_somewhere(players: int) -> None:
+def test_random_games_end_and_every_food_card_stays_somewhere(players: int) -> None:
     for seed in range(4):
         state = random_game(players, seed, first_game=seed % 2 == 1)
         assert state.is_terminal() and state.winners()

@@ -146,7 +146,8 @@ class ActionSpace:
         chairs = board.tables[table].chairs
         placed = dict((chair, card) for card, chair in placements)
         if len(placed) != len(placements) or not set(placed) <= set(chairs):
-            raise NotationError(f"a dance places each guest on a different chair of {table}")
+            table_id = board.tables[table].id
+            raise NotationError(f"a dance places each guest on a different chair of {table_id}")
         genders = {gender_of(card) for card in placed.values()}
         if len(genders) != 1 or len(placed) < 3:
             raise NotationError("a dance places 3 or 4 guests, all ladies or all men")
@@ -254,8 +255,10 @@ def action_space() -> ActionSpace:
     return ActionSpace(
         board=board,
         place=tuple(tuple(place(k, c) for c in range(NUM_CHAIRS)) for k in range(NUM_CARD_TYPES)),
-        bar=tuple(CafeAction(BAR_BASE + k, f"{text(k)}@bar", BAR, k) for k in range(24)),
-        swap=tuple(tuple(swap(k, c) for c in range(NUM_CHAIRS)) for k in range(24)),
+        bar=tuple(
+            CafeAction(BAR_BASE + k, f"{text(k)}@bar", BAR, k) for k in range(NUM_NATION_CARDS)
+        ),
+        swap=tuple(tuple(swap(k, c) for c in range(NUM_CHAIRS)) for k in range(NUM_NATION_CARDS)),
         end=CafeAction(END_CODE, "end", END),
         pass_=CafeAction(PASS_CODE, "pass", PASS),
         birthday=tuple(

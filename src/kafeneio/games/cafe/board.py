@@ -14,7 +14,6 @@ from importlib import resources
 
 from kafeneio.core.errors import KafeneioError
 
-LADY, MAN = 0, 1
 GENDER_LETTERS = "fm"
 """Notation letters: ``f`` a lady, ``m`` a man."""
 JOKER_NATION = 12
@@ -56,10 +55,6 @@ class Chair:
     def id(self) -> int:
         return self.index + 1
 
-    @property
-    def shared(self) -> bool:
-        return len(self.tables) == 2
-
 
 @dataclass(frozen=True)
 class Board:
@@ -83,12 +78,6 @@ class Board:
         gender = GENDER_LETTERS[gender_of(card)]
         return "J" + gender if is_joker(card) else self.nation_codes[nation_of(card)] + gender
 
-    def card_name(self, card: int) -> str:
-        who = "lady" if gender_of(card) == LADY else "man"
-        if is_joker(card):
-            return f"joker {who}"
-        return f"{self.nations[nation_of(card)].title()} {who}"
-
     def parse_card(self, text: str) -> int:
         """The card type written `text` (``USm``, ``inf``, ``Jm``); `KafeneioError` otherwise."""
         body, gender = text[:-1].upper(), text[-1:].lower()
@@ -100,10 +89,6 @@ class Board:
             codes = " ".join(self.nation_codes)
             raise KafeneioError(f"{text!r} is not a card: nation codes are {codes}, joker J")
         return self.nation_codes.index(body) * 2 + GENDER_LETTERS.index(gender)
-
-    def card_fits_table(self, card: int, table: int) -> bool:
-        """Nationality (CI-T.2) at one table: a joker, or a guest of the table's nation."""
-        return is_joker(card) or nation_of(card) == self.tables[table].nation
 
 
 @cache

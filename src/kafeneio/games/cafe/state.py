@@ -35,6 +35,7 @@ from kafeneio.games.cafe.actions import (
 )
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
+    JOKER_MAN,
     JOKER_NATION,
     NUM_CARD_TYPES,
     Board,
@@ -47,7 +48,7 @@ from kafeneio.games.cafe.options import CafeOptions
 if TYPE_CHECKING:
     from kafeneio.games.cafe import CafeGame
 
-COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_LADY + 1: 2}
+COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_MAN: 2}
 """CI-0.1: 4 ladies and 4 men of each nation, 2 joker ladies and 2 joker men."""
 MateMemo = list[list[int] | None]
 """Per move generation, at ``table * 2 + gender``: the chairs of the table where a guest from
@@ -63,7 +64,6 @@ class Geometry:
 
     chair_tables: tuple[tuple[int, ...], ...]
     table_chairs: tuple[tuple[int, ...], ...]
-    table_nation: tuple[int, ...]
     chairs_for_card: tuple[tuple[int, ...], ...]
     """The chairs where a card type passes the nationality rule (CI-T.2)."""
     belongs: tuple[tuple[bool, ...], ...]
@@ -107,7 +107,6 @@ def geometry() -> Geometry:
     return Geometry(
         chair_tables=tables,
         table_chairs=tuple(t.chairs for t in board.tables),
-        table_nation=nation,
         chairs_for_card=chairs_for,
         belongs=belongs,
         native_tables=native_tables(joker_on_shared=True),
@@ -218,10 +217,7 @@ class CafeState(State):
                 raise KafeneioError(f"setup.chairs: {text} cannot sit on chair {key} (CI-T.2)")
             if not self._gender_fits(card, chair):
                 raise KafeneioError(f"setup.chairs: {text} on chair {key} breaks CI-T.3")
-            self._put(card, chair)
-            self._seated += 1
-            if is_joker(card):
-                self._jokers_seated.append(chair)
+            self._seat_guest(card, chair)
         # Scores never fall below 0 in play (CI-M.3); a hand target only ever drops (CI-D.2).
         self._scores = _setup_ints(setup, "scores", n, self._scores, 0, None)
         most = self.options.hand_size
@@ -296,7 +292,7 @@ class CafeState(State):
         return other
 
     def state_key(self) -> tuple[Any, ...]:
-        fields = tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS)
+        fields = tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS if name != "_history")
         return (
             self.num_players,
             self.options,
@@ -377,7 +373,7 @@ class CafeState(State):
         ladies, men = self._ladies[table], self._men[table]
         if not (ladies and men):
             return 0
-        if ladies + men == 4 and self._natives[table] == 4:
+        if self._single_nation(table):
             return FULL_TABLE_NATIVE_VALUE
         return ladies + men
 
@@ -650,16 +646,20 @@ class CafeState(State):
         for table in self._native_tables[card][chair]:
             self._natives[table] -= 1
 
+    def _seat_guest(self, card: int, chair: int) -> None:
+        """A guest sits down for good (CI-T.7): counted, and a joker remembered for exchanges."""
+        self._put(card, chair)
+        self._seated += 1
+        if is_joker(card):
+            self._jokers_seated.append(chair)
+
     def _points_at(self, table: int, value: int) -> int:
         return value * 2 if table == self._birthday_table else value
 
     def _place(self, card: int, chair: int) -> None:
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
         self._hands[self._player].remove(card)
-        self._put(card, chair)
-        self._seated += 1
-        if is_joker(card):
-            self._jokers_seated.append(chair)
+        self._seat_guest(card, chair)
         gain = 0
         for table in geometry().chair_tables[chair]:
             gain += self._points_at(table, self.table_value(table))
@@ -684,10 +684,7 @@ class CafeState(State):
         gain = 0
         for card, chair in action.placements:
             self._hands[self._player].remove(card)
-            self._put(card, chair)
-            self._seated += 1
-            if is_joker(card):
-                self._jokers_seated.append(chair)
+            self._seat_guest(card, chair)
             for other in geo.chair_tables[chair]:
                 if other != table:
                     gain += self._points_at(other, self.table_value(other))
