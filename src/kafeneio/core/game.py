@@ -149,7 +149,7 @@ class State(ABC):
         """Play `action`. An illegal one raises `IllegalActionError` and changes nothing."""
         self.legal_actions()
         legal = self._legal_by_code.get(action.code) if isinstance(action, Action) else None
-        if legal != action:
+        if legal is not action and legal != action:  # identity first: actions are interned
             self.explain_illegal(action)
         self._legal = None
         self._history.append(action)

@@ -418,7 +418,7 @@ class CafeState(State):
                 chairs = [c for c in geometry().chairs_for_card[card] if self._fits(card, c)]
             else:
                 chairs = self._move_starts(card, mates[1 - (card & 1)], memo)
-            actions.extend(row[chair] for chair in chairs)
+            actions += [row[chair] for chair in chairs]
         if not self.bar_full:
             value = self.options.bar_values[len(self._bar)]
             can_pay = self._scores[self._player] + value >= 0
@@ -473,12 +473,16 @@ class CafeState(State):
         other = self._ladies if gender else self._men
         chairs = []
         for chair, t in geo.lone_chairs_for_card[card]:
-            if (
-                seat[chair] < 0
-                and same[t] < 2
-                and (other[t] or (mates and self._mate_fits(t, chair, card, mates, memo)))
-            ):
+            if seat[chair] >= 0 or same[t] >= 2:
+                continue
+            if other[t]:
                 chairs.append(chair)
+            elif mates:  # the memo look-up of `_mate_fits`, inlined: this loop is the hottest
+                found = memo[t * 2 + gender]
+                if found is None:
+                    found = memo[t * 2 + gender] = self._find_mate_chairs(t, gender, mates)
+                if len(found) > 1 or (found and found[0] != chair):
+                    chairs.append(chair)
         for chair, t1, t2 in geo.shared_chairs_for_card[card]:
             if seat[chair] >= 0 or same[t1] >= 2 or same[t2] >= 2:
                 continue
