@@ -58,7 +58,9 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
         input="help\nmoves\nUSm@99\nJf@bar\nquit\n",
     )
     assert result.exit_code == 0, result.output
-    assert "[US1]" in result.output and "Bar:" in result.output
+    assert (
+        "[US1]" in result.output and "Bar: 1:+1 ·" in result.output and "20:-14 ·" in result.output
+    )
     assert "legal moves" in result.output
     assert "chairs are numbered 1 to 68" in result.output
     assert "never goes to the bar (CI-M.2)" in result.output

@@ -32,13 +32,14 @@ def _grid(board: Board, obs: dict[str, Any]) -> str:
 
 
 def _bar(obs: dict[str, Any]) -> str:
+    """Every bar seat with its value (CI-0.3) and its guest, or ``·`` while free."""
     seated = obs["bar"]
-    next_value = obs["bar_next_value"]
-    where = (
-        "full" if next_value is None else f"next seat {len(seated) + 1} is worth {next_value:+d}"
-    )
-    guests = " ".join(seated) if seated else "empty"
-    return f"Bar: {guests} ({where})"
+    seats = [
+        f"{seat + 1}:{value:+d} {seated[seat] if seat < len(seated) else '·'}"
+        for seat, value in enumerate(obs["bar_values"])
+    ]
+    rows = ["  ".join(seats[i : i + 10]) for i in range(0, len(seats), 10)]
+    return "\n".join(["Bar: " + rows[0], *("     " + row for row in rows[1:])])
 
 
 def _tables(board: Board, obs: dict[str, Any]) -> list[str]:

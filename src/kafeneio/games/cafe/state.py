@@ -343,6 +343,7 @@ class CafeState(State):
             "chairs": [text(card) if card >= 0 else None for card in self._seat],
             "bar": [text(card) for card in self._bar],
             "bar_next_value": next_value,
+            "bar_values": list(self.options.bar_values),
             "hands": [[text(card) for card in hand] for hand in self._hands],
             "scores": list(self._scores),
             "hand_targets": list(self._targets),
