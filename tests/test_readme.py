@@ -1,0 +1,24 @@
+"""The README's Python example runs, for both games."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.mark.parametrize("game", ["cafe", "souvlaki"])
+def test_the_readme_api_example_plays_a_whole_game(game: str) -> None:
+    match = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert match, "the README has a Python example"
+    code = match.group(1).replace('get_game("cafe")', f'get_game("{game}")')
+    if game != "cafe":
+        code = code.replace('options={"dance": True}', "options=None")
+    scope: dict[str, object] = {}
+    exec(compile(code, str(README), "exec"), scope)
+    state = scope["state"]
+    assert state.is_terminal() and state.winners()  # type: ignore[attr-defined]
+    assert scope["record"]["game"] == game  # type: ignore[index]
