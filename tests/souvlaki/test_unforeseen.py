@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -327,3 +328,19 @@ def test_rats_discard_2_random_food_cards_one_chance_node_each() -> None:
 def test_every_card_kind_has_its_rule_id_and_two_cards() -> None:
     assert [kind.rule for kind in CARDS.unforeseen] == [f"SW-E.{i}" for i in range(1, 17)]
     assert {kind.count for kind in CARDS.unforeseen} == {2}
+
+
+@pytest.mark.rule("SW-E.11")
+def test_the_ninjas_victim_knows_the_loot_and_determinize_keeps_it_with_the_thief() -> None:
+    state = unforeseen(
+        ["ninja-in-the-kitchen"], food_hands=[["G", "G", "S"], ["SD", "FD", "GF", "GF"]]
+    )
+    play(state, "use ninja-in-the-kitchen p2", "random SD")
+    victim = state.observation(1)["hand"]["known_in_other_hands"]
+    assert victim == [{"player": 0, "food": "SD"}]
+    assert state.observation(0)["hand"]["known_in_other_hands"] == []
+    rng = random.Random(2)
+    samples = [state.determinize(1, rng) for _ in range(30)]
+    assert all("SD" in sample.food_hand(0) for sample in samples)  # the victim's knowledge
+    thief_views = [state.determinize(0, rng).food_hand(1) for _ in range(30)]
+    assert any(hand != state.food_hand(1) for hand in thief_views)  # the victim's hand varies

@@ -100,6 +100,11 @@ def _hand(state: SouvlakiState, viewer: int) -> JSON:
     return {
         "food": state.food_hand(viewer),
         "unforeseen": _names(state._unforeseen[viewer], [kind.id for kind in kinds]),
+        "known_in_other_hands": [
+            {"player": holder, "food": state.cards.foods[kind].text}
+            for holder, kind, knower in state._revealed
+            if knower == viewer
+        ],
         "unforeseen_text": {
             kind.id: kind.text
             for kind, count in zip(kinds, state._unforeseen[viewer], strict=True)

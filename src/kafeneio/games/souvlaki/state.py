@@ -119,6 +119,10 @@ class SouvlakiState(State):
         self._cancels = 0
         self._in_play = [0] * len(cards.unforeseen)
         """Unforeseen kinds whose effect lasts until the end of the round (SW-3.3)."""
+        self._revealed: list[tuple[int, int, int]] = []
+        """(holder, food kind, knower): the knower has seen that card go into the holder's
+        hand (a Ninja's victim, SW-E.11). Kept while certain: a public play or discard of that
+        kind spends one, and a card taken unseen from the holder forgets them all."""
         self._random_tasks: list[tuple[int, int]] = []
         """Food cards still to take at random: (from player, to player or -1 the discard)."""
         self._effect: tuple[int, int, tuple[int, ...], int] | None = None
@@ -263,17 +267,27 @@ class SouvlakiState(State):
 
     def determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the
-        reshuffle seed; hand sizes and the multiset of hidden cards stay as they are."""
+        reshuffle seed; hand sizes, the multiset of hidden cards and the cards `player` knows
+        to be in another hand (`_revealed`) stay as they are."""
         other = self.clone()
         others = [p for p in range(self.num_players) if p != player]
         for deck, hands in ((FOOD, other._food), (UNFORESEEN, other._unforeseen)):
+            known = {p: [0] * len(hands[p]) for p in others}
+            if deck == FOOD:
+                for holder, kind, knower in self._revealed:
+                    if knower == player:
+                        known[holder][kind] += 1
             hidden = list(other._decks[deck])
             for p in others:
-                hidden.extend(kind for kind, count in enumerate(hands[p]) for _ in range(count))
+                hidden.extend(
+                    kind
+                    for kind, count in enumerate(hands[p])
+                    for _ in range(count - known[p][kind])
+                )
             rng.shuffle(hidden)
             for p in others:
-                size = sum(hands[p])
-                hands[p] = [0] * len(hands[p])
+                size = sum(hands[p]) - sum(known[p])
+                hands[p] = known[p]
                 for kind in hidden[:size]:
                     hands[p][kind] += 1
                 del hidden[:size]
@@ -516,6 +530,18 @@ class SouvlakiState(State):
         self._food[player][kind] -= 1
         self._food_size[player] -= 1
         self._discards[FOOD][kind] += 1
+        self._spend_revealed(player, kind)
+
+    def _spend_revealed(self, holder: int, kind: int) -> None:
+        """A card of `kind` left the holder's hand face up: each knower knows one fewer."""
+        spent: set[int] = set()
+        kept = []
+        for entry in self._revealed:
+            if entry[0] == holder and entry[1] == kind and entry[2] not in spent:
+                spent.add(entry[2])
+            else:
+                kept.append(entry)
+        self._revealed = kept
 
     # --- the mulligan (SW-S.6) -------------------------------------------------------------
     def _keep(self, action: SouvlakiAction) -> None:
@@ -528,6 +554,7 @@ class SouvlakiState(State):
             self._discards[FOOD][kind] += count
             hand[kind] = 0
         self._food_size[player] = 0
+        self._revealed = [entry for entry in self._revealed if entry[0] != player]
         self._draw_food(player, START_FOOD)
         self._turn += 1
 
@@ -637,11 +664,14 @@ class SouvlakiState(State):
         kind = self.game.food_kinds[action.food]
         self._food[victim][kind] -= 1
         self._food_size[victim] -= 1
-        if receiver >= 0:
+        if receiver >= 0:  # only the victim and the taker see which card it was
             self._food[receiver][kind] += 1
             self._food_size[receiver] += 1
-        else:
+            self._revealed = [entry for entry in self._revealed if entry[0] != victim]
+            self._revealed.append((receiver, kind, victim))
+        else:  # discarded face up
             self._discards[FOOD][kind] += 1
+            self._spend_revealed(victim, kind)
 
     # --- phase 4: customer service (SW-4) --------------------------------------------------
     def _start_service(self) -> None:
@@ -654,6 +684,7 @@ class SouvlakiState(State):
         kind = self.game.food_kinds[action.food]
         self._food[player][kind] -= 1
         self._food_size[player] -= 1
+        self._spend_revealed(player, kind)
         self._played[kind] += 1
         foods = self.cards.foods[kind].foods
         pool = self._pool
@@ -824,6 +855,7 @@ _LIST_FIELDS = (
     "_served_money",
     "_in_play",
     "_random_tasks",
+    "_revealed",
     "_winners",
     "_history",
 )
