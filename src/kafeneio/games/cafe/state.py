@@ -184,6 +184,8 @@ class CafeState(State):
             if self._game_over():
                 raise KafeneioError("setup: this position has already ended (CI-E.1)")
         else:
+            if setup is not None:
+                _check_every_card(game.board, Counter(self._bag), "setup.bag")
             for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
                 self._draw(player, options.hand_size)
         self._opening = self._seated == 0
@@ -231,13 +233,7 @@ class CafeState(State):
         everything.update(c for c in self._seat if c >= 0)
         for hand in self._hands:
             everything.update(hand)
-        for card, copies in COPIES.items():
-            if everything[card] != copies:
-                raise KafeneioError(
-                    f"setup must hold each card exactly as often as the game has it, in the bag, "
-                    f"hands, chairs and bar together: {board.card_text(card)} {copies} times, "
-                    f"not {everything[card]}"
-                )
+        _check_every_card(board, everything, "setup (bag, hands, chairs and bar together)")
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -846,16 +842,17 @@ def _setup_list(board: Board, setup: Mapping[str, Any], name: str) -> list[int]:
     texts = setup.get(name)
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         raise KafeneioError(f"setup.{name} must be a list of card notations like USm, Jf")
-    cards = [board.parse_card(text) for text in texts]
-    if name == "bag" and len(setup) == 1:
-        counts = Counter(cards)
-        for card, copies in COPIES.items():
-            if counts[card] != copies:
-                raise KafeneioError(
-                    f"setup.bag must hold each card as often as the game has it: "
-                    f"{board.card_text(card)} {copies} times, not {counts[card]}"
-                )
-    return cards
+    return [board.parse_card(text) for text in texts]
+
+
+def _check_every_card(board: Board, counts: Counter[int], where: str) -> None:
+    """Each of the 100 cards (CI-0.1) is there exactly once: no card lost, none made up."""
+    for card, copies in COPIES.items():
+        if counts[card] != copies:
+            raise KafeneioError(
+                f"{where} must hold each card as often as the game has it: "
+                f"{board.card_text(card)} {copies} times, not {counts[card]}"
+            )
 
 
 def _setup_ints(
