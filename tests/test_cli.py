@@ -185,7 +185,8 @@ def test_souvlaki_plays_with_the_users_own_card_files(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert json.loads(path.read_text())["options"]["cards_dir"] == str(cards)
+    written = json.loads(path.read_text())
+    assert "cards_dir" not in written["options"] and written["cards"]["files"]
     assert runner.invoke(app, ["replay", str(path), "--json"]).exit_code == 0
     (cards / "shops.toml").write_text("[[shop]]\nid = 3\n")
     result = runner.invoke(app, ["play", "souvlaki", "--cards", str(cards)])

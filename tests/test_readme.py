@@ -14,9 +14,9 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def test_the_readme_api_example_plays_a_whole_game(game: str) -> None:
     match = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert match, "the README has a Python example"
-    code = match.group(1).replace('get_game("cafe")', f'get_game("{game}")')
+    code = match.group(1)
     if game != "cafe":
-        code = code.replace('options={"dance": True}', "options=None")
+        code = code.replace('get_game("cafe", {"dance": True})', f'get_game("{game}")')
     scope: dict[str, object] = {}
     exec(compile(code, str(README), "exec"), scope)
     state = scope["state"]

@@ -15,7 +15,9 @@ from rich.table import Table
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
+from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
+from kafeneio.core.play import Player, Step
+from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
@@ -106,7 +108,7 @@ def play(
         game = get_game(game_name, options)
         if start is None:
             count = players or (len(seats.split(",")) if seats else 2)
-            state = game.new_state(count, options, seed=seed)
+            state = game.new_state(count, seed=seed)
         else:
             source = read_record_file(start)
             state = load_record(source)
@@ -147,6 +149,10 @@ def _seat_names(seats: str | None, players: int) -> list[str]:
     return names
 
 
+class _Quit(Exception):
+    """A person at the prompt stopped the game."""
+
+
 def _play_loop(
     game: Game,
     state: State,
@@ -156,43 +162,58 @@ def _play_loop(
     chance: random.Random,
 ) -> None:
     humans = [p for p, name in enumerate(seats) if name == HUMAN]
-    shown_to = None
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(sample_chance(state, chance))
-            if not quiet:  # not which card: only the players concerned may know that
-                console.print("  chance decides", markup=False)
-            continue
-        if player in bots:
-            action = bots[player].choose(state)
-            state.apply(action)
-            if not quiet:
-                console.print(f"  P{player + 1} ({seats[player]}): {action}", markup=False)
-            continue
-        if shown_to != len(state.history):
-            console.print("\n" + game.render(state, player), markup=False)
-            shown_to = len(state.history)
-        if not _human_turn(game, state, player):
-            console.print("Stopped.")
+    viewer = humans[0] if len(humans) == 1 else SPECTATOR
+    shown_at = [-1]
+
+    def human(player: int) -> Player:
+        def choose(state: State) -> Action:
+            if shown_at[0] != len(state.history):
+                console.print("\n" + game.render(state, player), markup=False)
+                shown_at[0] = len(state.history)
+            action = _human_turn(game, state, player)
+            if action is None:
+                raise _Quit
+            return action
+
+        return choose
+
+    def tell(step: Step) -> None:
+        if quiet:
             return
-    viewer = humans[0] if humans else None
+        if step.player == CHANCE:  # not which card: only the players concerned may know that
+            console.print("  chance decides", markup=False)
+        elif step.player in bots:
+            console.print(
+                f"  P{step.player + 1} ({seats[step.player]}): {step.action}", markup=False
+            )
+        for event in step.events:
+            text = event.text_for(viewer)
+            if text is not None:
+                console.print(f"    {text}", markup=False)
+
+    players: dict[int, Player] = {p: human(p) for p in humans}
+    players.update(bots)
+    try:
+        play_game(state, players, chance, on_step=tell)
+    except _Quit:
+        console.print("Stopped.")
+        return
     if not quiet:
         console.print("\n" + game.render(state, viewer), markup=False)
     _print_result(state)
 
 
-def _human_turn(game: Game, state: State, player: int) -> bool:
-    """Read and apply one decision; False when the player quits."""
+def _human_turn(game: Game, state: State, player: int) -> Action | None:
+    """Read one legal decision; None when the player quits."""
     while True:
         try:
             text = console.input(f"P{player + 1}> ").strip()
         except (EOFError, KeyboardInterrupt):
             console.print()
-            return False
+            return None
         command = text.lower()
         if command in {"quit", "exit"}:
-            return False
+            return None
         if command in {"help", "?"}:
             console.print(HELP_TEXT, markup=False)
         elif command == "moves":
@@ -201,8 +222,7 @@ def _human_turn(game: Game, state: State, player: int) -> bool:
             console.print(game.render(state, player), markup=False)
         elif text:
             try:
-                state.apply(state.parse_legal(text))
-                return True
+                return state.parse_legal(text)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
 
@@ -262,7 +282,7 @@ def replay(
         }
         sys.stdout.write(json.dumps(summary) + "\n")
         return
-    console.print(game.render(state, None), markup=False)
+    console.print(game.render(state, SPECTATOR), markup=False)
     console.print(f"{len(state.history)} actions replayed.", markup=False)
     if state.is_terminal():
         _print_result(state)

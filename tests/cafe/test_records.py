@@ -134,7 +134,7 @@ def test_the_same_seed_gives_the_same_game() -> None:
 MALFORMED = [
     # (what is wrong, change to the record, text the error names)
     ("format", {"format": "pgn"}, "'format'"),
-    ("version", {"version": 2}, "'version'"),
+    ("version", {"version": 3}, "'version'"),
     ("too many players", {"players": 5}, "'players'"),
     ("players as text", {"players": "2"}, "'players'"),
     ("options not an object", {"options": ["dance"]}, "'options'"),

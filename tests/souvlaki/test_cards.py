@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from kafeneio.core import OptionsError, RecordError
 from kafeneio.core.record import replay
+from kafeneio.games import load_record
 from kafeneio.games.souvlaki import CardDataError, SouvlakiGame
 from kafeneio.games.souvlaki.cards import load_cards
 
@@ -134,14 +136,27 @@ def test_a_new_unforeseen_card_is_a_data_entry(tmp_path: Path) -> None:
     assert (state.money(1), state.reputation(0)) == (2, 10)
 
 
-def test_records_of_user_cards_replay_only_with_those_cards(tmp_path: Path) -> None:
+def test_records_carry_the_user_cards_and_replay_anywhere(tmp_path: Path) -> None:
     (tmp_path / "unforeseen.toml").write_text(TAX_AUDIT, encoding="utf-8")
     game = SouvlakiGame(cards_dir=tmp_path)
     state = game.new_state(2, seed=4)
-    record = state.to_record()
-    assert record["options"]["cards_dir"] == str(tmp_path)
-    assert replay(game, record) == state
-    with pytest.raises(RecordError, match="cards_dir"):
-        replay(SouvlakiGame(), record)
+    record = json.loads(json.dumps(state.to_record()))
+    assert str(tmp_path) not in json.dumps(record)  # no path: the files themselves
+    assert record["cards"]["files"] == {"unforeseen.toml": TAX_AUDIT}
+    (tmp_path / "unforeseen.toml").unlink()  # another machine: the directory is gone
+    assert load_record(record) == state
+    with pytest.raises(RecordError, match="field 'cards'"):
+        replay(SouvlakiGame(), record)  # the built-in cards are not the record's
+
+
+def test_a_changed_card_file_is_detected_not_replayed() -> None:
+    record = SouvlakiGame().new_state(2, seed=4).to_record()
+    assert record["cards"] == {"sha256": CARDS.digest, "files": {}}
+    changed = {**record, "cards": {"sha256": "0" * 64, "files": {}}}
+    with pytest.raises(RecordError, match="changed card file"):
+        load_record(changed)
+    edited = {"sha256": CARDS.digest, "files": {"unforeseen.toml": TAX_AUDIT}}
+    with pytest.raises(RecordError, match="changed card file"):
+        load_record({**record, "cards": edited})
     with pytest.raises(OptionsError, match="cards_dir"):
-        SouvlakiGame().new_state(2, {"cards_dir": str(tmp_path)}, seed=4)
+        SouvlakiGame({"cards_dir": "x"})  # a path is not a rules option

@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import CHANCE, IllegalActionError, KafeneioError, NotationError, OptionsError
+from kafeneio.core import (
+    CHANCE,
+    SPECTATOR,
+    IllegalActionError,
+    KafeneioError,
+    NotationError,
+    OptionsError,
+)
 from kafeneio.core.conformance import check_random_games, check_state
 from kafeneio.core.record import replay
 from kafeneio.games import get_game, load_record
@@ -258,7 +265,7 @@ def test_the_render_shows_queues_money_and_only_the_viewers_hands() -> None:
     assert "GG 3/2 (ANNOYED)" in text and "SD 2/1 (phone)" in text
     assert "money 7, reputation 9" in text and "Turn order: P1" in text
     assert "Your food cards: GF" in text and "SD\n" not in text.split("Your food cards")[1]
-    assert "Your food cards" not in GAME.render(state, None)
+    assert "Your food cards" not in GAME.render(state, SPECTATOR)
 
 
 def test_turns_completed_counts_player_turns_not_decisions() -> None:

@@ -239,7 +239,7 @@ def test_seat_order_breaks_a_tie_of_starting_reputation_too(tmp_path: Path) -> N
         state = position(
             reputation=[5, 5],
             game=game,
-            options={"tie_break": tie_break, "cards_dir": str(tmp_path)},
+            options={"tie_break": tie_break},
         )
         assert state.turn_order == order
 
@@ -253,7 +253,6 @@ def test_options_are_checked_and_listed() -> None:
         {"round_limit": 0},
         {"first_game": 1},
         {"shops": "pita"},
-        {"cards_dir": 3},
     ):
         with pytest.raises(OptionsError):
             GAME.new_state(2, bad, seed=1)

@@ -13,3 +13,7 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, state: State) -> Action:
         """The action to play at `state`, whose current player is this bot."""
+
+    def __call__(self, state: State) -> Action:
+        """A bot is a player of `kafeneio.core.play.play`."""
+        return self.choose(state)

@@ -16,6 +16,10 @@ class IllegalActionError(KafeneioError):
         super().__init__(f"{message} ({rule})" if rule else message)
 
 
+class ViewerError(KafeneioError):
+    """A viewer that is neither a player of the game nor `SPECTATOR`."""
+
+
 class NotationError(KafeneioError):
     """A text that is not the notation of any action of the game."""
 

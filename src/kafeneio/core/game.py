@@ -1,33 +1,46 @@
 """The game contract every game implements, in the spirit of OpenSpiel's State and pgx's Game.
 
-A `Game` declares its metadata once and makes states; a `State` is one position. Randomness is
-explicit: a state is made from a seed or from explicitly stacked decks, and any chance event that
-a game does not fix in its decks is a chance node (`current_player() == CHANCE`).
+A `Game` declares its metadata once, is bound to its rules options and makes states; a `State`
+is one position. Randomness is explicit: a state is made from a seed or from explicitly stacked
+decks, and any chance event that a game does not fix in its decks is a chance node
+(`current_player() == CHANCE`).
+
+A game writes only hooks (`_generate`, `_perform`, `_observe`, `_determinize`, `_render`...)
+under a base that checks: the base refuses unknown viewers, forged or illegal actions and bad
+seeds before a hook runs, keeps the history and the events, and derives `clone` and equality
+from the fields a state declares.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, ViewerError
+from kafeneio.core.events import Event, HistoryEntry, Words
 from kafeneio.core.options import RulesOptions
 
 CHANCE = -1
-"""`current_player()` of a chance node: the next action is a chance outcome."""
-TERMINAL = -2
-"""`current_player()` of a finished game."""
+"""`current_player()` of a chance node: the next action is a chance outcome (OpenSpiel's -1)."""
+SPECTATOR = -3
+"""The viewer who is not a player: sees what is public and no private hand."""
+TERMINAL = -4
+"""`current_player()` of a finished game (OpenSpiel's -4)."""
+SEED_LIMIT = 2**63
+"""Seeds are whole numbers from 0 to 2**63 - 1."""
 
 JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, declared once."""
+    """What a game is, declared once: what algorithms and front ends branch on."""
 
     name: str
     """Short name used on the command line and in records, e.g. ``cafe``."""
@@ -38,42 +51,104 @@ class GameInfo:
     """Size of the fixed integer action space: every action's code is below this."""
     rule_prefix: str
     """Prefix of the game's rule ids, e.g. ``CI``."""
+    chance_mode: str = "sampled"
+    """``deterministic`` (no randomness), ``explicit`` (every random event is a chance node
+    with its probabilities) or ``sampled`` (the seed shuffles the decks at the start, and
+    draws come from them inside `apply`; a game may also have chance nodes, see below)."""
+    chance_nodes: bool = False
+    """Whether `current_player()` can be `CHANCE`."""
+    perfect_information: bool = False
+    """Every player sees the whole state but for the order of shuffled decks."""
+    max_game_length: int = 0
+    """No game of the bound options lasts more decisions than this (chance outcomes included),
+    for the most players the game takes."""
+    min_utility: float = 0.0
+    max_utility: float = 1.0
+    """The range of `returns()`: winners share 1, everyone else gets 0."""
+    engine_version: int = 1
+    """Bumped whenever the behaviour of a rule (or of a default option) changes; records carry
+    it, and replaying a record of another version says so."""
+
+
+def check_seed(seed: object) -> int:
+    """`seed` if it is a whole number from 0 to 2**63 - 1; `KafeneioError` otherwise."""
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        raise KafeneioError(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    return seed
 
 
 class Game(ABC):
-    """A game type: metadata, options, notation and the factory of initial states."""
+    """A game type bound to its rules options: metadata, notation and the factory of states."""
 
     info: GameInfo
+    options_class: ClassVar[type[RulesOptions]]
+    options: RulesOptions
+
+    def __init__(self, options: Mapping[str, Any] | RulesOptions | None = None) -> None:
+        self.options = self.options_class.from_dict(options)
+
+    def with_options(self, changes: Mapping[str, Any]) -> Self:
+        """This game with some options changed, everything else (a card set) kept."""
+        return self._rebuild(self.options_class.from_dict({**self.options.to_dict(), **changes}))
+
+    def _rebuild(self, options: RulesOptions) -> Self:
+        """The same game bound to other options; a game with more configuration overrides it."""
+        return type(self)(options)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A game is immutable configuration: deep copies of states share it."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by name, options and record data, so that a pickled state stays small."""
+        from kafeneio.games import game_from_parts  # the registry builds on this module
+
+        return (game_from_parts, (self.info.name, self.options.to_dict(), self.record_data()))
 
     def new_state(
         self,
         num_players: int,
-        options: Mapping[str, Any] | None = None,
+        *legacy: Any,
         seed: int | None = None,
         setup: Mapping[str, Any] | None = None,
     ) -> State:
         """The initial state. `seed` shuffles the decks; `setup` stacks them explicitly instead.
-        With neither, the game draws a seed of its own, so that its record replays."""
+        With neither, the game draws a seed of its own, so that its record replays.
+
+        Options belong to the game (`get_game(name, options)`); the old second argument
+        `options` is still taken, with a DeprecationWarning."""
+        if legacy:
+            if len(legacy) > 1 or not isinstance(legacy[0], Mapping | None):
+                raise TypeError(
+                    "new_state(num_players, seed=..., setup=...): options belong "
+                    "to the game, get_game(name, options)"
+                )
+            warnings.warn(
+                "new_state(n, options, ...) is deprecated: bind options with "
+                "get_game(name, options)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return self.with_options(legacy[0] or {}).new_state(num_players, seed=seed, setup=setup)
         info = self.info
-        counted = isinstance(num_players, int) and not isinstance(num_players, bool)
-        if not counted or not info.min_players <= num_players <= info.max_players:
+        if type(num_players) is not int or not info.min_players <= num_players <= info.max_players:
             raise KafeneioError(
                 f"{info.title} takes {info.min_players} to {info.max_players} players, "
                 f"not {num_players!r}"
             )
         if seed is not None and setup is not None:
             raise KafeneioError("give a seed or a stacked setup, not both")
+        if setup is not None and not isinstance(setup, Mapping):
+            raise KafeneioError("a setup must be an object of field: value")
         if seed is None and setup is None:
-            seed = random.SystemRandom().randrange(2**32)
-        return self.make_state(num_players, options, seed, setup)
+            seed = random.SystemRandom().randrange(SEED_LIMIT)
+        if seed is not None:
+            check_seed(seed)
+        return self.make_state(num_players, seed, setup)
 
     @abstractmethod
     def make_state(
-        self,
-        num_players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        setup: Mapping[str, Any] | None,
+        self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> State:
         """`new_state` once its arguments are checked: exactly one of `seed` and `setup` set."""
 
@@ -85,21 +160,35 @@ class Game(ABC):
     def decode_action(self, code: int) -> Action:
         """The action with integer code `code`; raises `NotationError` if there is none."""
 
+    def render(self, state: State, viewer: int = SPECTATOR) -> str:
+        """A plain-text picture of `state` as `viewer` (a player or `SPECTATOR`) may see it."""
+        return self._render(state, state.check_viewer(viewer))
+
     @abstractmethod
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """A plain-text picture of `state` as `viewer` may see it (None: a spectator)."""
+    def _render(self, state: State, viewer: int) -> str:
+        """`render` once the viewer is checked."""
 
     def options_schema(self) -> JSON:
-        """The rules options with their defaults."""
+        """The rules options with the values this game is bound to."""
+        return self.options.to_dict()
+
+    def record_data(self) -> JSON:
+        """Fields a record carries besides the options so that it replays anywhere (Souvlaki
+        Wars: its card set); the registry gives them back when it rebuilds the game."""
         return {}
+
+    def record_options(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The rules options of a record (a game reads older records' options here)."""
+        options = record.get("options")
+        return options if isinstance(options, Mapping) else {}
 
     def roles(self, state: State) -> list[str] | None:
         """What each seat plays as, for games where seats differ (a shop); None otherwise."""
         return None
 
-    def deal_roles(self, options: JSON, num_players: int, rng: random.Random) -> JSON:
-        """`options` with the seats' roles dealt at random (for fair simulations)."""
-        return options
+    def deal_roles(self, num_players: int, rng: random.Random) -> Self:
+        """This game with the seats' roles dealt at random (for fair simulations)."""
+        return self
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
@@ -108,21 +197,86 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     return rng.choices([action for action, _ in outcomes], [p for _, p in outcomes])[0]
 
 
+Emitted = list[Event]
+"""The events of the action being performed. Declared by this alias so that clones share it:
+`apply` gives every action a fresh list."""
+
+
+class Link(tuple[Any, ...]):
+    """One step of the history: (previous link or None, action, mover, events). The history is
+    a persistent chain, newest first, so clones share it and copying a state costs the same at
+    any point of the game. Everything in it is immutable: a deep copy is the link itself."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Link:
+        return self
+
+
+Trail = Link | None
+
+
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` is cheap.
 
-    A game's state sets the record's ingredients: `options`, `_seed` or `_setup`, `_history`
-    (the actions applied) and `_sampled` (True for a determinized sample)."""
+    A game's state declares every field it has as a class annotation. The declaration decides
+    how `clone` copies it (``list[list[...]]``: two levels; ``list[...]``: one level; anything
+    else is immutable and shared) and equality compares them all, so a field cannot be left
+    out by accident. The contract tests check that every attribute is declared.
+    """
 
     game: Game
     num_players: int
     options: RulesOptions
     _seed: int | None
-    _setup: dict[str, Any] | None
-    _history: list[Any]
+    _setup: Mapping[str, Any] | None
+    _trail: Trail
+    _ply: int
     _sampled: bool
-    _legal: tuple[Action, ...] | None = None
-    _legal_by_code: dict[int, Action]
+    _emitted: Emitted
+    _legal: tuple[Action, ...] | None
+    _legal_by_code: Mapping[int, Action]
+
+    NOT_COMPARED: ClassVar[frozenset[str]] = frozenset(
+        {"game", "_legal", "_legal_by_code", "_emitted", "_trail"}
+    )
+    """Fields that are configuration or caches; the history is compared by its actions."""
+    HIDDEN_HISTORY: ClassVar[bool] = False
+    """The history holds outcomes some players may not see: a determinized sample drops it."""
+    _shallow: ClassVar[tuple[str, ...]] = ()
+    _nested: ClassVar[tuple[str, ...]] = ()
+    _compared: ClassVar[tuple[str, ...]] = ()
+    declared: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        annotations: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            for name, text in vars(klass).get("__annotations__", {}).items():
+                annotations[name] = str(text)
+        fields = {n: t for n, t in annotations.items() if not t.startswith("ClassVar")}
+        cls.declared = frozenset(fields)
+        cls._nested = tuple(n for n, t in fields.items() if t.startswith("list[list["))
+        cls._shallow = tuple(
+            n for n, t in fields.items() if t.startswith("list[") and n not in cls._nested
+        )
+        cls._compared = tuple(sorted(n for n in fields if n not in cls.NOT_COMPARED))
+
+    def _init_base(
+        self, game: Game, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
+    ) -> None:
+        """The fields every state has; a game's `__init__` calls this first."""
+        self.game = game
+        self.num_players = num_players
+        self.options = game.options
+        self._seed = seed
+        self._setup = dict(setup) if setup is not None else None
+        self._trail = None
+        self._ply = 0
+        self._sampled = False
+        self._emitted = []
+        self._legal = None
+        self._legal_by_code = {}
 
     # --- turn and actions -------------------------------------------------------------------
     @abstractmethod
@@ -145,23 +299,50 @@ class State(ABC):
         """At a chance node: each outcome with its probability."""
         raise IllegalActionError("not a chance node")
 
-    def apply(self, action: Action) -> None:
-        """Play `action`. An illegal one raises `IllegalActionError` and changes nothing."""
-        self.legal_actions()
-        legal = self._legal_by_code.get(action.code) if isinstance(action, Action) else None
-        if legal is not action and legal != action:  # identity first: actions are interned
-            self.explain_illegal(action)
+    def apply(self, action: Action) -> list[Event]:
+        """Play `action`; returns the events it caused. An illegal or forged action raises
+        `IllegalActionError` and changes nothing. The interned legal action with the same code
+        is what is performed, so a caller's copy can never carry other fields in."""
+        legal = self._legal_match(action)
+        mover = self.current_player()
         self._legal = None
-        self._history.append(action)
-        self._perform(action)
+        self._emitted = []
+        self._perform(legal)
+        events = self._emitted
+        self._emitted = []
+        self._trail = Link((self._trail, legal, mover, tuple(events)))
+        self._ply += 1
+        return events
+
+    def _legal_match(self, action: object) -> Action:
+        """The interned legal action that `action` is, or the error that says why not."""
+        self.legal_actions()
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action of {self.game.info.title}")
+        legal = self._legal_by_code.get(action.code)
+        if legal is action:  # identity first: actions are interned
+            return legal
+        if legal is None:
+            self.explain_illegal(action)
+            raise AssertionError(f"explain_illegal accepted {action}")  # it always raises
+        if type(action) is not type(legal) or _fields(action) != _fields(legal):
+            raise IllegalActionError(
+                f"{action.notation!r} has the code of {legal.notation!r} but other fields: "
+                "a forged action is refused"
+            )
+        return legal
 
     @abstractmethod
     def _perform(self, action: Action) -> None:
-        """Carry out a legal action (already in the history)."""
+        """Carry out a legal action; `emit` the events it causes."""
+
+    def emit(self, kind: str, words: Words, *args: Any) -> None:
+        """Record an event of the action being performed (called from `_perform`)."""
+        self._emitted.append(Event(kind, args, words))
 
     def apply_notation(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action."""
-        action = self.game.parse_action(text)
+        action = self.parse_legal(text)
         self.apply(action)
         return action
 
@@ -174,10 +355,7 @@ class State(ABC):
 
     def parse_legal(self, text: str) -> Action:
         """The legal action written `text`; `NotationError` or `IllegalActionError` otherwise."""
-        action = self.game.parse_action(text)
-        if action not in self.legal_actions():
-            self.explain_illegal(action)
-        return action
+        return self._legal_match(self.game.parse_action(text))
 
     @abstractmethod
     def explain_illegal(self, action: Action) -> None:
@@ -201,44 +379,107 @@ class State(ABC):
         return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
 
     # --- information ------------------------------------------------------------------------
-    @abstractmethod
-    def observation(self, player: int) -> JSON:
-        """What `player` may know, as JSON-ready data: nothing hidden from them."""
+    def check_viewer(self, viewer: object) -> int:
+        """`viewer` if it is a player of this game or `SPECTATOR`; `ViewerError` otherwise."""
+        if type(viewer) is int and (0 <= viewer < self.num_players or viewer == SPECTATOR):
+            return viewer
+        raise ViewerError(
+            f"a viewer is a player from 0 to {self.num_players - 1} or SPECTATOR "
+            f"({SPECTATOR}), not {viewer!r}"
+        )
+
+    def observation(self, viewer: int) -> JSON:
+        """What `viewer` (a player or `SPECTATOR`) may know, as JSON-ready data."""
+        return self._observe(self.check_viewer(viewer))
 
     @abstractmethod
-    def determinize(self, player: int, rng: random.Random) -> State:
+    def _observe(self, viewer: int) -> JSON:
+        """`observation` once the viewer is checked."""
+
+    def determinize(self, player: int, rng: random.Random) -> Self:
         """A copy in which everything `player` cannot see is resampled consistently.
 
         The sample keeps `player`'s observation but is a world that may not have happened: it
         carries nothing hidden from `player` (not even in its history), and `to_record()` on it
         raises `KafeneioError`."""
+        sample = self._determinize(self.check_viewer(player), rng)
+        sample._sampled = True  # its seed would rebuild the truth: a sample has no record
+        sample._legal = None
+        if self.HIDDEN_HISTORY:
+            sample._trail = None
+        return sample
+
+    @abstractmethod
+    def _determinize(self, player: int, rng: random.Random) -> Self:
+        """`determinize` once the player is checked: a clone with the hidden parts resampled."""
+
+    def history_for(self, viewer: int) -> list[HistoryEntry]:
+        """Every past decision and what it caused, as `viewer` may see it."""
+        viewer = self.check_viewer(viewer)
+        steps = _unwind(self._trail)
+        first = self._ply - len(steps)
+        entries = []
+        for offset, (action, mover, events) in enumerate(steps):
+            words = tuple(t for t in (e.text_for(viewer) for e in events) if t is not None)
+            entries.append(
+                HistoryEntry(first + offset, mover, self.describe_action(action, viewer), words)
+            )
+        return entries
+
+    def describe_action(self, action: Action, viewer: int) -> str:
+        """An action of the history as `viewer` may see it; a game whose chance outcomes are
+        private overrides it."""
+        return action.notation
 
     # --- copies and records -----------------------------------------------------------------
-    @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> Self:
+        """A copy that shares nothing mutable with this state (by the declared fields)."""
+        other = object.__new__(type(self))
+        fields = self.__dict__.copy()
+        for name in self._shallow:
+            fields[name] = fields[name].copy()
+        for name in self._nested:
+            fields[name] = [inner.copy() for inner in fields[name]]
+        other.__dict__.update(fields)
+        return other
 
     def __eq__(self, other: object) -> bool:
-        """Equal states: everything equal, hidden information and history included."""
+        """Equal states: every declared field equal, hidden information and history included."""
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, State)
         return self.state_key() == other.state_key()
 
-    @abstractmethod
     def state_key(self) -> tuple[Any, ...]:
         """Everything that makes this state what it is, as a comparable tuple."""
+        values = tuple(_frozen(getattr(self, name)) for name in self._compared)
+        return (*values, tuple(action.code for action in self.history))
 
     __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling keeps the fields; the game pickles by name and options (see `Game`)."""
+        fields = self.__dict__.copy()
+        fields["_legal"], fields["_legal_by_code"] = None, {}
+        fields["_trail"] = _unwind(self._trail)  # flat: a long chain would nest too deep
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        trail: Trail = None
+        for action, mover, events in fields["_trail"]:
+            trail = Link((trail, action, mover, events))
+        fields["_trail"] = trail
+        self.__dict__.update(fields)
 
     @property
     def history(self) -> Sequence[Action]:
         """Every action applied since the initial state, in order. A determinized sample keeps
         only what its player may know: a game whose history holds hidden outcomes empties it."""
-        return self._history
+        return [action for action, _, _ in _unwind(self._trail)]
 
     def turns_completed(self) -> int:
         """Whole turns played so far; a game whose turn takes several decisions overrides it."""
-        return len(self.history)
+        return self._ply
 
     def to_record(self) -> JSON:
         """The JSON game record: game, players, options, seed or stacked setup, actions.
@@ -247,7 +488,28 @@ class State(ABC):
 
         if self._sampled:
             raise KafeneioError("a determinized sample is not a game that was played: no record")
-        return make_record(self, self.options.to_dict(), self._seed, self._setup)
+        return make_record(self, self._seed, self._setup)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.game.info.name} after {len(self.history)} actions>"
+        return f"<{type(self).__name__} {self.game.info.name} after {self._ply} actions>"
+
+
+def _unwind(trail: Trail) -> list[tuple[Action, int, tuple[Event, ...]]]:
+    steps = []
+    while trail is not None:
+        trail, action, mover, events = trail
+        steps.append((action, mover, events))
+    steps.reverse()
+    return steps
+
+
+def _fields(action: Action) -> tuple[Any, ...]:
+    return tuple(getattr(action, f.name) for f in dataclasses.fields(action))
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(inner) for inner in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value

@@ -25,7 +25,7 @@ class RulesOptions:
     """Whole-number options with bounds other than ``≥ 0``: (least, most or None)."""
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Self:
+    def from_dict(cls, data: Mapping[str, Any] | RulesOptions | None) -> Self:
         """Options from JSON-like data; unknown names and bad values raise `OptionsError`."""
         if data is None:
             return cls()

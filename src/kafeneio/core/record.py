@@ -3,11 +3,15 @@
 A record replays to the same state: the same initial state (from the seed or the stacked decks)
 and the same actions. Format::
 
-    {"format": "kafeneio-record", "version": 1, "game": "cafe", "players": 2,
+    {"format": "kafeneio-record", "version": 2, "game": "cafe", "engine": 1, "players": 2,
      "options": {...}, "seed": 7, "setup": null, "seats": ["human", "random"],
      "actions": ["USm@16", "USf@17", ...]}
 
-Exactly one of `seed` and `setup` is set. `seats` is optional metadata.
+Exactly one of `seed` and `setup` is set. `seats` is optional metadata. `engine` is the game's
+engine version (`GameInfo.engine_version`): a record of another version replays only if its
+actions are still legal, and says so. A game may add fields of its own (`Game.record_data`:
+Souvlaki Wars' card set), so that a record replays on any machine. Version 1 records (no
+`engine`, engine 1) are still read.
 """
 
 from __future__ import annotations
@@ -18,25 +22,24 @@ from pathlib import Path
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError, RecordError
-from kafeneio.core.game import JSON, Game, State
+from kafeneio.core.game import JSON, Game, State, check_seed
 
 FORMAT = "kafeneio-record"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
-def make_record(
-    state: State,
-    options: Mapping[str, Any],
-    seed: int | None,
-    setup: Mapping[str, Any] | None,
-) -> JSON:
+def make_record(state: State, seed: int | None, setup: Mapping[str, Any] | None) -> JSON:
     """The record of `state`'s game so far."""
+    game = state.game
     record: JSON = {
         "format": FORMAT,
         "version": VERSION,
-        "game": state.game.info.name,
+        "game": game.info.name,
+        "engine": game.info.engine_version,
         "players": state.num_players,
-        "options": dict(options),
+        "options": game.options.to_dict(),
+        **game.record_data(),
         "seed": seed,
         "setup": dict(setup) if setup is not None else None,
         "actions": [action.notation for action in state.history],
@@ -63,8 +66,11 @@ def check_header(record: JSON, game: Game) -> None:
         raise RecordError(f"field 'format' must be {FORMAT!r}")
     if record.get("game") != game.info.name:
         raise RecordError(f"field 'game' is {record.get('game')!r}, not {game.info.name!r}")
-    if record.get("version") != VERSION:
+    if record.get("version") not in READABLE_VERSIONS:
         raise RecordError(f"field 'version' must be {VERSION}, not {record.get('version')!r}")
+    engine = record.get("engine", 1)
+    if type(engine) is not int or engine < 1:
+        raise RecordError(f"field 'engine' must be a whole number ≥ 1, not {engine!r}")
     players = record.get("players")
     info = game.info
     if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
@@ -77,8 +83,11 @@ def check_header(record: JSON, game: Game) -> None:
     seed, setup = record.get("seed"), record.get("setup")
     if (seed is None) == (setup is None):
         raise RecordError("exactly one of the fields 'seed' and 'setup' must be set")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"field 'seed' must be a whole number, not {seed!r}")
+    if seed is not None:
+        try:
+            check_seed(seed)
+        except KafeneioError as err:
+            raise RecordError(f"field 'seed': {err}") from None
     if setup is not None and not isinstance(setup, dict):
         raise RecordError("field 'setup' must be an object")
     actions = record.get("actions")
@@ -86,20 +95,42 @@ def check_header(record: JSON, game: Game) -> None:
         raise RecordError("field 'actions' must be a list of strings in the game's notation")
 
 
+def engine_note(game: Game, record: JSON) -> str | None:
+    """What to tell a user replaying a record made by another engine version; None if same."""
+    engine = record.get("engine", 1)
+    current = game.info.engine_version
+    if engine == current:
+        return None
+    return (
+        f"this record was made by {game.info.title} engine version {engine}; this is version "
+        f"{current}, whose rules or defaults differ (the record's own options are used)"
+    )
+
+
 def replay(game: Game, record: JSON) -> State:
-    """The state that `record` describes. A bad field or action raises `RecordError`."""
+    """The state that `record` describes, under the record's own options. A bad field or
+    action raises `RecordError` (naming the engine version if the record's is another)."""
     check_header(record, game)
+    note = engine_note(game, record)
+    suffix = f" ({note})" if note else ""
+    for name, value in game.record_data().items():
+        if name in record and record[name] != value:
+            raise RecordError(
+                f"field {name!r} is not this game's: replay the record with "
+                "kafeneio.games.load_record, which makes the game it carries"
+            )
     try:
-        state = game.new_state(
-            record["players"], record.get("options"), record.get("seed"), record.get("setup")
+        bound = game.with_options(game.record_options(record))
+        state = bound.new_state(
+            record["players"], seed=record.get("seed"), setup=record.get("setup")
         )
     except KafeneioError as err:
-        raise RecordError(f"cannot set up the game: {err}") from None
+        raise RecordError(f"cannot set up the game: {err}{suffix}") from None
     for index, text in enumerate(record["actions"]):
         if state.is_terminal():
-            raise RecordError(f"{text!r} comes after the end of the game", index)
+            raise RecordError(f"{text!r} comes after the end of the game{suffix}", index)
         try:
             state.apply(state.parse_legal(text))
         except KafeneioError as err:
-            raise RecordError(f"{text!r}: {err}", index) from None
+            raise RecordError(f"{text!r}: {err}{suffix}", index) from None
     return state

@@ -12,42 +12,50 @@ from kafeneio.core.record import replay
 Options = Mapping[str, Any]
 
 
-def _cafe(options: Options) -> Game:
+def _cafe(options: Options, data: Options) -> Game:
     from kafeneio.games.cafe import CafeGame
 
-    return CafeGame()
+    return CafeGame(options)
 
 
-def _souvlaki(options: Options) -> Game:
+def _souvlaki(options: Options, data: Options) -> Game:
     from kafeneio.games.souvlaki import SouvlakiGame
 
-    game: Game = SouvlakiGame(cards_dir=options.get("cards_dir"))
-    return game
+    return SouvlakiGame.from_parts(options, data)
 
 
-GAMES: dict[str, Callable[[Options], Game]] = {"cafe": _cafe, "souvlaki": _souvlaki}
-"""Factories, so that importing one game does not import the others. A factory reads the
-options that shape the game itself (Souvlaki Wars' ``cards_dir``: the card files)."""
+GAMES: dict[str, Callable[[Options, Options], Game]] = {"cafe": _cafe, "souvlaki": _souvlaki}
+"""Factories, so that importing one game does not import the others. A factory takes the rules
+options and the game's record data (Souvlaki Wars: its card set); the options may also name
+what shapes the game itself (Souvlaki Wars' ``cards_dir``: a directory of card files)."""
 
 
 def get_game(name: str, options: Options | None = None) -> Game:
-    """The game called `name`; `KafeneioError` naming the known games otherwise."""
-    try:
-        factory = GAMES[name]
-    except KeyError:
+    """The game called `name` bound to `options`; `KafeneioError` naming the known games or the
+    bad option otherwise. Names are not case-sensitive."""
+    return game_from_parts(name, options or {}, {})
+
+
+def game_from_parts(name: str, options: Options, data: Options) -> Game:
+    """The game `name` with its options and record data (see `Game.record_data`)."""
+    if not isinstance(name, str) or name.lower() not in GAMES:
         known = ", ".join(sorted(GAMES))
-        raise KafeneioError(f"unknown game {name!r}; known games: {known}") from None
-    return factory(options or {})
+        raise KafeneioError(f"unknown game {name!r}; known games: {known}")
+    if not isinstance(options, Mapping):
+        raise KafeneioError("options must be an object of name: value")
+    return GAMES[name.lower()](options, data)
 
 
 def load_record(record: JSON) -> State:
-    """Replay a record of any known game."""
+    """Replay a record of any known game, on the options and card data it carries."""
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise RecordError(f"field 'game' must name a known game ({', '.join(sorted(GAMES))})")
     options = record.get("options")
+    if not isinstance(options, Mapping):
+        options = {}
     try:
-        game = get_game(name, options if isinstance(options, Mapping) else None)
+        game = game_from_parts(name, options, record)
     except KafeneioError as err:
         raise RecordError(f"cannot make the game of field 'options': {err}") from None
     return replay(game, record)

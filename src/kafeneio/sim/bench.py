@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from kafeneio.core import CHANCE, Game, State, sample_chance
+from kafeneio.core import Game, State
+from kafeneio.core.play import play, random_player
 
 
 @dataclass(frozen=True)
@@ -28,15 +29,12 @@ class BenchResult:
 
 
 def play_random(state: State, rng: random.Random) -> int:
-    """Play `state` to the end with uniformly random legal actions; the number of decisions."""
-    decisions = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-        decisions += 1
-    return decisions
+    """Play `state` to the end with uniformly random legal actions (chance by its real
+    probabilities); the number of decisions."""
+    before = len(state.history)
+    player = random_player(rng)
+    play(state, [player] * state.num_players, rng)
+    return len(state.history) - before
 
 
 def bench(game: Game, players: int, seconds: float, seed: int = 0) -> BenchResult:
@@ -52,10 +50,7 @@ def bench(game: Game, players: int, seconds: float, seed: int = 0) -> BenchResul
     elapsed = time.perf_counter() - start
     for index in range(20):
         state = game.new_state(players, seed=seed + index)
-        for _ in range(30):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
+        play(state, [random_player(rng)] * players, rng, max_steps=30)
         samples.append(state)
     return BenchResult(
         game=game.info.name,

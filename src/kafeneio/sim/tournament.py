@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kafeneio.bots import make_bot
-from kafeneio.core import CHANCE, sample_chance
+from kafeneio.core.play import play
 from kafeneio.games import get_game
 
 
@@ -57,17 +57,11 @@ def play_game(
     game = get_game(game_name, options)
     game_seed = seed + index
     rng = random.Random(game_seed)
-    chosen = dict(options)
     if deal_roles:
-        chosen = game.deal_roles(chosen, len(seats), rng)
-    state = game.new_state(len(seats), chosen, seed=game_seed)
+        game = game.deal_roles(len(seats), rng)
+    state = game.new_state(len(seats), seed=game_seed)
     bots = [make_bot(name, game_seed * 8 + seat) for seat, name in enumerate(seats)]
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(bots[player].choose(state))
+    play(state, bots, rng)
     return GameResult(
         scores=state.scores(),
         winners=state.winners(),

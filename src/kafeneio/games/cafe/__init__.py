@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kafeneio.core.game import JSON, Game, GameInfo, State
+from kafeneio.core.game import Game, GameInfo, State
+from kafeneio.core.options import RulesOptions
 from kafeneio.games.cafe.actions import NUM_ACTIONS, CafeAction, action_space
 from kafeneio.games.cafe.board import Board, load_board
 from kafeneio.games.cafe.options import CafeOptions
@@ -14,27 +15,37 @@ from kafeneio.games.cafe.state import CafeState
 __all__ = ["CafeAction", "CafeGame", "CafeOptions", "CafeState"]
 
 
-class CafeGame(Game):
-    info = GameInfo(
-        name="cafe",
-        title="Café International",
-        min_players=2,
-        max_players=4,
-        num_distinct_actions=NUM_ACTIONS,
-        rule_prefix="CI",
-    )
+ENGINE_VERSION = 1
+"""Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`)."""
 
-    def __init__(self) -> None:
+
+class CafeGame(Game):
+    """Café International bound to its rules options."""
+
+    options_class = CafeOptions
+    options: CafeOptions
+
+    def __init__(self, options: Mapping[str, Any] | RulesOptions | None = None) -> None:
+        super().__init__(options)
         self.board: Board = load_board()
+        self.info = GameInfo(
+            name="cafe",
+            title="Café International",
+            min_players=2,
+            max_players=4,
+            num_distinct_actions=NUM_ACTIONS,
+            rule_prefix="CI",
+            chance_mode="sampled",
+            chance_nodes=False,
+            perfect_information=True,  # hands are public; only the bag's order is unknown
+            max_game_length=max_game_length(self.options, 4),
+            engine_version=ENGINE_VERSION,
+        )
 
     def make_state(
-        self,
-        num_players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        setup: Mapping[str, Any] | None,
+        self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> CafeState:
-        return CafeState(self, num_players, CafeOptions.from_dict(options), seed, setup)
+        return CafeState(self, num_players, seed, setup)
 
     def parse_action(self, text: str) -> CafeAction:
         return action_space().parse(text)
@@ -42,10 +53,19 @@ class CafeGame(Game):
     def decode_action(self, code: int) -> CafeAction:
         return action_space().decode(code)
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation
 
-        return render_observation(self.board, state.observation(viewer or 0))
+        return render_observation(self.board, state.observation(viewer))
 
-    def options_schema(self) -> JSON:
-        return CafeOptions().to_dict()
+
+def max_game_length(options: CafeOptions, num_players: int) -> int:
+    """A bound on the decisions of any game. A turn that is not a pass fills a chair (at most
+    24 of them), a bar seat, or swaps out a joker that an earlier turn seated (at most 24);
+    fewer passes than there are players come between two such turns (CI-M.5), and a turn takes
+    at most 3 decisions (two guests, or one and ``end``, then the draw choice), plus the one
+    birthday choice (CI-V.1)."""
+    chairs = 24
+    working_turns = chairs + chairs + len(options.bar_values)
+    turns = (working_turns + 1) * num_players
+    return 3 * turns + 1

@@ -134,19 +134,44 @@ class CafeState(State):
     game: CafeGame
     options: CafeOptions
 
+    _bag: list[int]
+    """The bag, the next card drawn last (``pop()`` is cheap)."""
+    _seat: list[int]
+    """The card on each chair, -1 while free."""
+    _ladies: list[int]
+    _men: list[int]
+    _natives: list[int]
+    """Per table: ladies, men and natives seated (CI-T.3, CI-P.2, CI-P.3)."""
+    _native_tables: tuple[tuple[tuple[int, ...], ...], ...]
+    _seated: int
+    _jokers_seated: list[int]
+    _dance_tables: list[int]
+    _hands: list[list[int]]
+    _scores: list[int]
+    _targets: list[int]
+    _out: list[bool]
+    _bar: list[int]
+    _player: int
+    _pending: list[tuple[int, int]]
+    _completed: int
+    _turns: int
+    _passes: int
+    _choosing_draw: bool
+    _birthday_table: int
+    _birthday_chooser: int
+    _birthday_claimed: bool
+    _over: bool
+    _opening: bool
+
     def __init__(
         self,
         game: CafeGame,
         num_players: int,
-        options: CafeOptions,
         seed: int | None,
         setup: Mapping[str, Any] | None,
     ) -> None:
-        self.game = game
-        self.num_players = num_players
-        self.options = options
-        self._seed = seed
-        self._setup = dict(setup) if setup is not None else None
+        self._init_base(game, num_players, seed, setup)
+        options = self.options
         order = _shuffled_bag(seed) if setup is None else _setup_list(game.board, setup, "bag")
         self._bag = order[::-1]  # the next card drawn is the last: pop() is cheap
         self._seat = [-1] * NUM_CHAIRS
@@ -158,15 +183,15 @@ class CafeState(State):
             geo.native_tables if options.joker_native_both else geo.native_tables_joker_neither
         )
         self._seated = 0
-        self._jokers_seated: list[int] = []
-        self._dance_tables: list[int] = []
-        self._hands: list[list[int]] = [[] for _ in range(num_players)]
+        self._jokers_seated = []
+        self._dance_tables = []
+        self._hands = [[] for _ in range(num_players)]
         self._scores = [0] * num_players
         self._targets = [options.hand_size] * num_players
         self._out = [False] * num_players
         self._bar: list[int] = []
         self._player = 0
-        self._pending: list[tuple[int, int]] = []
+        self._pending = []
         self._completed = 0
         self._turns = 0
         self._passes = 0
@@ -176,9 +201,6 @@ class CafeState(State):
         self._birthday_chooser = -1
         self._birthday_claimed = False
         self._over = False
-        self._history: list[CafeAction] = []
-        self._sampled = False
-        self._legal = None
         if setup is not None and set(setup) - {"bag"}:
             self._arrange(setup)
             if self._game_over():
@@ -278,53 +300,16 @@ class CafeState(State):
         best = max(self._scores[p] for p in live)
         return [p for p in live if self._scores[p] == best]  # CI-E.3: a tie shares the win
 
-    def clone(self) -> CafeState:
-        other = object.__new__(CafeState)
-        other.__dict__.update(self.__dict__)
-        for name in _LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
-        other._hands = [list(hand) for hand in self._hands]
-        other._pending = list(self._pending)
-        return other
-
-    def state_key(self) -> tuple[Any, ...]:
-        fields = tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS if name != "_history")
-        return (
-            self.num_players,
-            self.options,
-            fields,
-            tuple(tuple(hand) for hand in self._hands),
-            tuple(self._pending),
-            tuple(a.code for a in self._history),
-            self._scalars(),
-        )
-
-    def _scalars(self) -> tuple[int | bool, ...]:
-        return (
-            self._player,
-            self._completed,
-            self._turns,
-            self._passes,
-            self._birthday_table,
-            self._birthday_chooser,
-            self._birthday_claimed,
-            self._choosing_draw,
-            self._over,
-            self._seated,
-            self._opening,
-        )
-
     def turns_completed(self) -> int:
         return self._turns
 
-    def determinize(self, player: int, rng: random.Random) -> CafeState:
+    def _determinize(self, player: int, rng: random.Random) -> CafeState:
         """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
         other = self.clone()
         rng.shuffle(other._bag)
-        other._sampled = True  # its seed would rebuild the true bag: a sample has no record
         return other
 
-    def observation(self, player: int) -> JSON:
+    def _observe(self, player: int) -> JSON:
         """Everything but the bag's order: hands are public in Café International (CI-S.1)."""
         board = self.game.board
         text = board.card_text
@@ -793,22 +778,6 @@ class CafeState(State):
                 jokers = sum(1 for card in hand if is_joker(card))
                 self._scores[player] -= CARD_PENALTY * (len(hand) - jokers) + JOKER_PENALTY * jokers
         self._over = True
-
-
-_LIST_FIELDS = (
-    "_bag",
-    "_seat",
-    "_ladies",
-    "_men",
-    "_natives",
-    "_jokers_seated",
-    "_dance_tables",
-    "_scores",
-    "_targets",
-    "_out",
-    "_bar",
-    "_history",
-)
 
 
 def _assignments(

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kafeneio.core.errors import OptionsError
+from kafeneio.core.errors import KafeneioError, RecordError
 from kafeneio.core.game import JSON, Game, GameInfo, State
+from kafeneio.core.options import RulesOptions
 from kafeneio.games.souvlaki.actions import (
     DISCARD,
     NUM_ACTIONS,
@@ -17,33 +18,43 @@ from kafeneio.games.souvlaki.actions import (
     ActionSpace,
     SouvlakiAction,
 )
-from kafeneio.games.souvlaki.cards import CardDataError, CardSet, foods_code, load_cards
-from kafeneio.games.souvlaki.observe import observe
+from kafeneio.games.souvlaki.cards import (
+    CardDataError,
+    CardSet,
+    builtin_cards,
+    cards_from_texts,
+    foods_code,
+    load_cards,
+)
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.render import render_observation
 from kafeneio.games.souvlaki.state import SouvlakiState
 
 __all__ = ["CardDataError", "SouvlakiAction", "SouvlakiGame", "SouvlakiOptions", "SouvlakiState"]
 
+ENGINE_VERSION = 1
+"""Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`)."""
+
 
 class SouvlakiGame(Game):
-    """The game, with one card set: the built-in cards, or those in `cards_dir`.
+    """The game, bound to its rules options and one card set: the built-in cards, or a set of
+    the user's (`cards_dir` or `cards`, a `CardSet`).
 
     The card set is the game's, not a state's, because actions name unforeseen cards by id and
-    parsing happens on the game. A state's options record the directory (``cards_dir``).
+    parsing happens on the game. Records carry the set (`record_data`), never a path.
     """
 
-    info = GameInfo(
-        name="souvlaki",
-        title="Souvlaki Wars",
-        min_players=2,
-        max_players=4,
-        num_distinct_actions=NUM_ACTIONS,
-        rule_prefix="SW",
-    )
+    options_class = SouvlakiOptions
+    options: SouvlakiOptions
 
-    def __init__(self, cards_dir: Path | str | None = None) -> None:
-        self.cards: CardSet = load_cards(cards_dir)
+    def __init__(
+        self,
+        options: Mapping[str, Any] | RulesOptions | None = None,
+        cards_dir: Path | str | None = None,
+        cards: CardSet | None = None,
+    ) -> None:
+        super().__init__(options)
+        self.cards: CardSet = cards if cards is not None else load_cards(cards_dir)
         self.space = ActionSpace(self.cards)
         codes = [foods_code(card.foods) for card in self.cards.foods]
         self.food_kinds = {code: kind for kind, code in enumerate(codes)}
@@ -54,28 +65,52 @@ class SouvlakiGame(Game):
         self.play_actions = tuple(self.space.food_action(PLAY, code) for code in codes)
         self.discard_actions = tuple(self.space.food_action(DISCARD, code) for code in codes)
         self.random_actions = tuple(self.space.food_action(RANDOM, code) for code in codes)
+        self.info = GameInfo(
+            name="souvlaki",
+            title="Souvlaki Wars",
+            min_players=2,
+            max_players=4,
+            num_distinct_actions=NUM_ACTIONS,
+            rule_prefix="SW",
+            chance_mode="sampled",
+            chance_nodes=True,
+            perfect_information=False,
+            max_game_length=max_game_length(self.options, self.cards, 4),
+            engine_version=ENGINE_VERSION,
+        )
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> SouvlakiGame:
-        """A game is immutable configuration: deep copies of states share it."""
-        return self
+    @classmethod
+    def from_parts(cls, options: Mapping[str, Any], data: Mapping[str, Any]) -> SouvlakiGame:
+        """The game of the command line (``cards_dir`` among the options) or of a record
+        (``cards`` in its data: the user's files and the set's hash)."""
+        options = dict(options)
+        cards_dir = options.pop("cards_dir", None)
+        if cards_dir is not None and not isinstance(cards_dir, str | Path):
+            raise KafeneioError("cards_dir must be a directory path")
+        if "cards" in data:
+            return cls(options, cards=cards_of_record(data["cards"]))
+        return cls(options, cards_dir=cards_dir)
+
+    def _rebuild(self, options: RulesOptions) -> SouvlakiGame:
+        return SouvlakiGame(options, cards=self.cards)
+
+    def record_options(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Version 1 records named the card directory among the options (null: built in)."""
+        options = dict(super().record_options(record))
+        if options.pop("cards_dir", None) is not None:
+            raise RecordError(
+                "field 'options.cards_dir': this version-1 record names a card directory; "
+                "records now carry the cards themselves: play the game again with --cards"
+            )
+        return options
+
+    def record_data(self) -> JSON:
+        return {"cards": {"sha256": self.cards.digest, "files": dict(self.cards.user_texts)}}
 
     def make_state(
-        self,
-        num_players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        setup: Mapping[str, Any] | None,
+        self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> SouvlakiState:
-        data = dict(options.to_dict() if isinstance(options, SouvlakiOptions) else options or {})
-        data.setdefault("cards_dir", self.cards.directory)
-        parsed = SouvlakiOptions.from_dict(data)
-        if parsed.cards_dir != self.cards.directory:
-            raise OptionsError(
-                f"option cards_dir is {parsed.cards_dir!r} but this game was made with the cards "
-                f"of {self.cards.directory or 'the package'}: make SouvlakiGame(cards_dir=...) "
-                "with that directory to play or replay it"
-            )
-        return SouvlakiState(self, num_players, parsed, seed, setup)
+        return SouvlakiState(self, num_players, seed, setup)
 
     def parse_action(self, text: str) -> SouvlakiAction:
         return self.space.parse(text)
@@ -83,18 +118,55 @@ class SouvlakiGame(Game):
     def decode_action(self, code: int) -> SouvlakiAction:
         return self.space.decode(code)
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def _render(self, state: State, viewer: int) -> str:
         assert isinstance(state, SouvlakiState)
-        return render_observation(observe(state, viewer))
+        return render_observation(state.observation(viewer))
 
     def roles(self, state: State) -> list[str] | None:
         assert isinstance(state, SouvlakiState)
-        return [player["shop"] for player in state.observation(0)["players"]]
+        return [self.cards.shops[shop].id for shop in state.shops]
 
-    def deal_roles(self, options: JSON, num_players: int, rng: random.Random) -> JSON:
+    def deal_roles(self, num_players: int, rng: random.Random) -> SouvlakiGame:
         """Each seat a different shop, drawn at random (SW-S.1)."""
         shops = [shop.id for shop in self.cards.shops]
-        return {**options, "shops": rng.sample(shops, num_players)}
+        return self.with_options({"shops": rng.sample(shops, num_players)})
 
-    def options_schema(self) -> JSON:
-        return SouvlakiOptions(cards_dir=self.cards.directory).to_dict()
+
+def cards_of_record(data: Any) -> CardSet:
+    """The card set a record carries: its user files over the built-in ones, checked against
+    the set's hash so that a changed card file is detected."""
+    if not isinstance(data, Mapping):
+        raise RecordError("field 'cards' must be an object with 'sha256' and 'files'")
+    files, digest = data.get("files", {}), data.get("sha256")
+    if not isinstance(files, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+    ):
+        raise RecordError("field 'cards.files' must map card file names to their TOML text")
+    try:
+        cards = cards_from_texts(files) if files else builtin_cards()
+    except CardDataError as err:
+        raise RecordError(f"field 'cards': {err}") from None
+    if digest is not None and digest != cards.digest:
+        where = "its own card files" if files else "the built-in cards"
+        raise RecordError(
+            f"field 'cards.sha256': the record was played with {where} as they were then "
+            f"({str(digest)[:12]}…); they are now {cards.digest[:12]}…: a changed card file "
+            "is not replayed"
+        )
+    return cards
+
+
+def max_game_length(options: SouvlakiOptions, cards: CardSet, num_players: int) -> int:
+    """A bound on the decisions of any game (chance outcomes included). A round has at most:
+    per player a mulligan, maintenance (each supply, an advertisement, done, and a discard for
+    every food card), a pick per customer revealed, an unforeseen card or pass per card held,
+    and a service of one play per food card, one serve or send-away per customer, a finish;
+    chance takes one food card per steal. Cards are counted from the whole set, so the bound
+    holds whatever was dealt."""
+    food = sum(card.count for card in cards.foods)
+    customers = sum(card.count for card in cards.customers) * 2  # a Big Phone Order brings 2
+    unforeseen = sum(kind.count for kind in cards.unforeseen)
+    supplies = max(shop.supplies_per_round for shop in cards.shops)
+    per_player = 1 + supplies + 2 + 2 * food + customers + (unforeseen + 1) + 1
+    per_round = num_players * per_player + (2 * num_players + 1) + food
+    return options.round_limit * per_round + per_round

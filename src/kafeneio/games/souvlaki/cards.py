@@ -8,6 +8,7 @@ field of the first problem it finds, so a user typing in the printed cards can f
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -207,6 +208,11 @@ class CardSet:
     foods: tuple[FoodCard, ...]
     unforeseen: tuple[UnforeseenKind, ...]
     directory: str | None
+    user_texts: tuple[tuple[str, str], ...] = ()
+    """The user's files that replaced built-in ones: (file name, text), so that a record can
+    carry them and replay on any machine."""
+    digest: str = ""
+    """SHA-256 of the four files' texts: a changed card file is detected, not replayed."""
 
     def shop_index(self, shop_id: str) -> int:
         for index, shop in enumerate(self.shops):
@@ -260,19 +266,34 @@ def load_cards(directory: Path | str | None) -> CardSet:
 
 
 def _load(directory: str | None, user_files: Mapping[str, Path]) -> CardSet:
-    def read(name: str) -> tuple[str, dict[str, Any]]:
-        if name in user_files:
-            file = user_files[name]
-            try:
-                text = file.read_text(encoding="utf-8")
-            except OSError as err:
-                raise CardDataError(f"{file}: cannot read it: {err.strerror}") from None
-            label = str(file)
-        else:
-            text = resources.files(__package__).joinpath("cards", name).read_text("utf-8")
-            label = f"built-in {name}"
+    texts = {}
+    for name, file in user_files.items():
         try:
-            return label, tomllib.loads(text)
+            texts[name] = file.read_text(encoding="utf-8")
+        except OSError as err:
+            raise CardDataError(f"{file}: cannot read it: {err.strerror}") from None
+    labels = {name: str(file) for name, file in user_files.items()}
+    return cards_from_texts(texts, directory, labels)
+
+
+def cards_from_texts(
+    user_texts: Mapping[str, str],
+    directory: str | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> CardSet:
+    """The built-in cards with the files in `user_texts` (file name: TOML text) replacing the
+    built-in ones; `labels` name the files in errors."""
+    unknown = set(user_texts) - set(FILES)
+    if unknown:
+        raise CardDataError(f"card files are {', '.join(FILES)}, not {', '.join(sorted(unknown))}")
+    texts = {
+        name: user_texts[name] if name in user_texts else _builtin_text(name) for name in FILES
+    }
+
+    def read(name: str) -> tuple[str, dict[str, Any]]:
+        label = (labels or {}).get(name, name) if name in user_texts else f"built-in {name}"
+        try:
+            return label, tomllib.loads(texts[name])
         except tomllib.TOMLDecodeError as err:
             raise CardDataError(f"{label}: not valid TOML: {err}") from None
 
@@ -281,7 +302,15 @@ def _load(directory: str | None, user_files: Mapping[str, Path]) -> CardSet:
     foods = _entries(*read("foods.toml"), "food", _food, lambda card: card.foods)
     unforeseen = _entries(*read("unforeseen.toml"), "unforeseen", _unforeseen, lambda u: u.id)
     _check_set(shops, customers, unforeseen)
-    return CardSet(shops, customers, foods, unforeseen, directory)
+    digest = hashlib.sha256()
+    for name in FILES:
+        digest.update(f"{name}\0{texts[name]}\0".encode())
+    user = tuple(sorted(user_texts.items()))
+    return CardSet(shops, customers, foods, unforeseen, directory, user, digest.hexdigest())
+
+
+def _builtin_text(name: str) -> str:
+    return resources.files(__package__).joinpath("cards", name).read_text("utf-8")
 
 
 T = TypeVar("T")

@@ -78,8 +78,6 @@ class SouvlakiOptions(RulesOptions):
     """SW-5.2: money (net of loans) needed to win."""
     win_reputation: int = 25
     """SW-5.2: reputation needed to win."""
-    cards_dir: str | None = None
-    """The directory of user card files the game was made with (None: the built-in cards)."""
 
     @classmethod
     def check_value(cls, name: str, value: Any, default: Any) -> Any:
@@ -91,8 +89,4 @@ class SouvlakiOptions(RulesOptions):
             if len(set(value)) != len(value):
                 raise OptionsError("option shops: a shop is taken by one player only (SW-S.1)")
             return tuple(value)
-        if name == "cards_dir":
-            if value is not None and not isinstance(value, str):
-                raise OptionsError("option cards_dir must be a directory path or null")
-            return value
         return super().check_value(name, value, default)

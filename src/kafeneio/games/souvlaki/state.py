@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
-from kafeneio.core.game import CHANCE, JSON, TERMINAL, State
+from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
 from kafeneio.games.souvlaki import effects
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
@@ -35,6 +35,7 @@ from kafeneio.games.souvlaki.actions import (
     USE,
     SouvlakiAction,
 )
+from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import (
     LEAVING_LOSS_MINIMUM,
     SEND_AWAY_COST,
@@ -63,18 +64,55 @@ class SouvlakiState(State):
 
     game: SouvlakiGame
     options: SouvlakiOptions
+    cards: CardSet
+    _shops: tuple[int, ...]
+    _start_reputation: tuple[int, ...]
+    _shuffle_seed: int
+    _money: list[int]
+    _reputation: list[int]
+    _loans: list[int]
+    _food: list[list[int]]
+    """Food cards per player, counted by card kind."""
+    _food_size: list[int]
+    _unforeseen: list[list[int]]
+    _queues: list[list[Customer]]
+    _discards: list[list[int]]
+    _decks: list[list[int]]
+    _reshuffles: list[int]
+    _round: int
+    _phase: int
+    _order: list[int]
+    _turn: int
+    _needs_upkeep: bool
+    _buys_left: int
+    _advertised: bool
+    _row: list[int]
+    _pool: list[int]
+    _played: list[int]
+    _served: int
+    _served_reputation: list[int]
+    _served_money: list[int]
+    _cancels: int
+    _in_play: list[int]
+    _revealed: list[tuple[int, int, int]]
+    _random_tasks: list[tuple[int, int]]
+    _effect: tuple[int, int, tuple[int, ...], int] | None
+    _to_move: int
+    _winners: list[int]
+    _turns_ended: int
+
+    NOT_COMPARED = State.NOT_COMPARED | {"cards"}
+    HIDDEN_HISTORY = True  # which card a Ninja or Rats took is not for everyone
 
     def __init__(
         self,
         game: SouvlakiGame,
         num_players: int,
-        options: SouvlakiOptions,
         seed: int | None,
         setup: Mapping[str, Any] | None,
     ) -> None:
-        self.game = game
-        self.num_players = num_players
-        self.options = options
+        self._init_base(game, num_players, seed, setup)
+        options = self.options
         cards = game.cards
         self.cards = cards
         shop_ids = options.shops or tuple(shop.id for shop in cards.shops[:num_players])
@@ -83,10 +121,8 @@ class SouvlakiState(State):
         self._shops = tuple(cards.shop_index(shop_id) for shop_id in shop_ids)
         shops = [cards.shops[index] for index in self._shops]
         self._start_reputation = tuple(shop.start_reputation for shop in shops)
-        self._seed = seed
         self._shuffle_seed = seed or 0
         """Fixes the order of every reshuffle (SW-S.3); a setup may give its own."""
-        self._setup = dict(setup) if setup is not None else None
         n = num_players
         self._money = [shop.start_money for shop in shops]
         self._reputation = [shop.start_reputation for shop in shops]
@@ -94,7 +130,7 @@ class SouvlakiState(State):
         self._food = [[0] * len(cards.foods) for _ in range(n)]
         self._food_size = [0] * n
         self._unforeseen = [[0] * len(cards.unforeseen) for _ in range(n)]
-        self._queues: list[list[Customer]] = [[] for _ in range(n)]
+        self._queues = [[] for _ in range(n)]
         self._discards = [
             [0] * len(cards.foods),
             [0] * len(cards.customers),
@@ -103,13 +139,13 @@ class SouvlakiState(State):
         self._reshuffles = [0, 0, 0]
         self._round = 0
         self._phase = MULLIGAN
-        self._order: list[int] = []
+        self._order = []
         """Who acts in this phase, in turn; in the draft, the snake of picks (SW-2.2)."""
         self._turn = 0
         self._needs_upkeep = False
         self._buys_left = 0
         self._advertised = False
-        self._row: list[int] = []
+        self._row = []
         """The draft row: a customer card kind per slot, -1 once taken."""
         self._pool = [0, 0, 0, 0]
         self._played = [0] * len(cards.foods)
@@ -119,20 +155,17 @@ class SouvlakiState(State):
         self._cancels = 0
         self._in_play = [0] * len(cards.unforeseen)
         """Unforeseen kinds whose effect lasts until the end of the round (SW-3.3)."""
-        self._revealed: list[tuple[int, int, int]] = []
+        self._revealed = []
         """(holder, food kind, knower): the knower has seen that card go into the holder's
         hand (a Ninja's victim, SW-E.11). Kept while certain: a public play or discard of that
         kind spends one, and a card taken unseen from the holder forgets them all."""
-        self._random_tasks: list[tuple[int, int]] = []
+        self._random_tasks = []
         """Food cards still to take at random: (from player, to player or -1 the discard)."""
-        self._effect: tuple[int, int, tuple[int, ...], int] | None = None
+        self._effect = None
         """An unforeseen card waiting for chance: (kind, owner, targets, next effect)."""
         self._to_move = 0
-        self._winners: list[int] = []
-        self._history: list[SouvlakiAction] = []
+        self._winners = []
         self._turns_ended = 0
-        self._sampled = False
-        self._legal = None
         if setup is None:
             self._decks = self._shuffled_decks(random.Random(seed))
             self._deal()
@@ -220,52 +253,15 @@ class SouvlakiState(State):
     def winners(self) -> list[int]:
         return list(self._winners)
 
-    def clone(self) -> SouvlakiState:
-        other = object.__new__(SouvlakiState)
-        other.__dict__.update(self.__dict__)
-        for name in _LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in _NESTED_FIELDS:
-            setattr(other, name, [list(inner) for inner in getattr(self, name)])
-        return other
-
-    def state_key(self) -> tuple[Any, ...]:
-        return (
-            self.num_players,
-            self.options,
-            self.cards.directory,
-            tuple(tuple(getattr(self, name)) for name in _LIST_FIELDS if name != "_history"),
-            tuple(tuple(map(tuple, getattr(self, name))) for name in _NESTED_FIELDS),
-            tuple(action.code for action in self._history),
-            self._scalars(),
-        )
-
-    def _scalars(self) -> tuple[Any, ...]:
-        return (
-            self._shops,
-            self._shuffle_seed,
-            self._round,
-            self._phase,
-            self._turn,
-            self._needs_upkeep,
-            self._buys_left,
-            self._advertised,
-            self._served,
-            self._cancels,
-            self._effect,
-            self._to_move,
-            self._turns_ended,
-        )
-
     def turns_completed(self) -> int:
         """Player turns ended: a mulligan choice, a maintenance, a pick, an unforeseen card or
         pass, a service."""
         return self._turns_ended
 
-    def observation(self, player: int) -> JSON:
-        return observe(self, player)
+    def _observe(self, viewer: int) -> JSON:
+        return observe(self, None if viewer == SPECTATOR else viewer)
 
-    def determinize(self, player: int, rng: random.Random) -> SouvlakiState:
+    def _determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the
         reshuffle seed; hand sizes, the multiset of hidden cards and the cards `player` knows
         to be in another hand (`_revealed`) stay as they are."""
@@ -294,15 +290,14 @@ class SouvlakiState(State):
             other._decks[deck] = hidden
         rng.shuffle(other._decks[CUSTOMERS])
         other._shuffle_seed = rng.getrandbits(32)
-        other._legal = None
-        # A sample is a world that may not have happened: it has no record (the seed would
-        # rebuild the true one), and the history's chance outcomes (which card a Ninja took)
-        # are not for every player to see.
-        other._sampled = True
-        other._history = []
         return other
 
     # --- public views used by observation, rendering, explanations and tests --------------
+    @property
+    def shops(self) -> tuple[int, ...]:
+        """Each seat's shop, as an index into the card set's shops."""
+        return self._shops
+
     @property
     def phase(self) -> str:
         return PHASE_NAMES[self._phase]
@@ -840,23 +835,3 @@ _HANDLERS = {
     FINISH: SouvlakiState._finish_service,
     RANDOM: SouvlakiState._random,
 }
-
-_LIST_FIELDS = (
-    "_money",
-    "_reputation",
-    "_loans",
-    "_food_size",
-    "_reshuffles",
-    "_order",
-    "_row",
-    "_pool",
-    "_played",
-    "_served_reputation",
-    "_served_money",
-    "_in_play",
-    "_random_tasks",
-    "_revealed",
-    "_winners",
-    "_history",
-)
-_NESTED_FIELDS = ("_food", "_unforeseen", "_queues", "_decks", "_discards")

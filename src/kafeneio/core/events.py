@@ -1,0 +1,58 @@
+"""Events: what an action caused, in words, as each viewer may see it.
+
+Applying an action returns the events it caused (points scored, cards drawn, a customer walking
+out...). An event is cheap to make: it keeps its facts (`args`) and a function of the game that
+puts them in words for one viewer, so nothing is formatted until somebody reads it. The words
+follow the game's privacy: a card drawn is named to its owner and counted to everyone else, and
+`text_for` returns None to a viewer who may not know the event at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Words = Callable[[tuple[Any, ...], int], "str | None"]
+"""A game's wording of one kind of event: (args, viewer) -> text, or None if hidden."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. `kind` names it for machines (``score``, ``draw``...), `args`
+    holds its facts (player indices, card texts, amounts) and `words` tells it to a viewer."""
+
+    kind: str
+    args: tuple[Any, ...]
+    words: Words
+
+    def text_for(self, viewer: int) -> str | None:
+        """The event in words for `viewer` (a player or `SPECTATOR`); None if hidden from them."""
+        return self.words(self.args, viewer)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One past decision as one viewer may see it."""
+
+    ply: int
+    """The decision's index in the game, from 0 (as records and error messages count)."""
+    player: int
+    """Who decided: a player index or `CHANCE`."""
+    action: str
+    """The action's notation, or a description of a chance outcome the viewer may not see."""
+    events: tuple[str, ...]
+    """What it caused, in words for this viewer."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "player": self.player,
+            "action": self.action,
+            "events": list(self.events),
+        }
+
+
+def seat(player: int) -> str:
+    """A player as shown on screen: P1-P4 (indices 0-3 in JSON and the API)."""
+    return f"P{player + 1}"

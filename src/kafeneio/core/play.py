@@ -1,0 +1,72 @@
+"""The one play loop: players decide, chance is drawn with its real probabilities.
+
+The command line, `bench`, `simulate`, the conformance harness and the README example all play
+through `play`, so a chance node is resolved the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from kafeneio.core.actions import Action
+from kafeneio.core.errors import KafeneioError
+from kafeneio.core.events import Event
+from kafeneio.core.game import CHANCE, State, sample_chance
+
+Player = Callable[[State], Action]
+"""Anything that picks the action of the player to move: a bot, a person at a prompt."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One decision of a game being played, as `on_step` is told it."""
+
+    state: State
+    """The state after the action."""
+    ply: int
+    """The decision's index, from 0."""
+    player: int
+    """Who decided: a player or `CHANCE`."""
+    action: Action
+    events: Sequence[Event]
+
+
+def play(
+    state: State,
+    players: Sequence[Player] | Mapping[int, Player],
+    rng: random.Random,
+    on_step: Callable[[Step], None] | None = None,
+    max_steps: int | None = None,
+) -> State:
+    """Play `state` to its end (or for `max_steps` decisions) and return it.
+
+    `players[p]` chooses for player p; chance outcomes are drawn from `rng` with their
+    probabilities. `on_step` is called after every decision, chance included."""
+    steps = 0
+    while not state.is_terminal() and (max_steps is None or steps < max_steps):
+        mover = state.current_player()
+        if mover == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            try:
+                chooser = players[mover]
+            except (IndexError, KeyError):
+                raise KafeneioError(f"no player is given for seat P{mover + 1}") from None
+            action = chooser(state)
+        ply = len(state.history)
+        events = state.apply(action)
+        steps += 1
+        if on_step is not None:
+            on_step(Step(state, ply, mover, action, events))
+    return state
+
+
+def random_player(rng: random.Random) -> Player:
+    """A player who picks uniformly among the legal actions."""
+
+    def choose(state: State) -> Action:
+        return rng.choice(state.legal_actions())
+
+    return choose
