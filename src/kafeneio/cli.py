@@ -167,9 +167,9 @@ def _play_loop(
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
-            if shown_at[0] != len(state.history):
+            if shown_at[0] != state.ply:
                 console.print("\n" + game.render(state, player), markup=False)
-                shown_at[0] = len(state.history)
+                shown_at[0] = state.ply
             action = _human_turn(game, state, player)
             if action is None:
                 raise _Quit
@@ -276,14 +276,14 @@ def replay(
             "scores": state.scores(),
             "winners": state.winners(),
             "turns": state.turns_completed(),
-            "decisions": len(state.history),
+            "decisions": state.ply,
             "finished": state.is_terminal(),
             "options": record.get("options", {}),
         }
         sys.stdout.write(json.dumps(summary) + "\n")
         return
     console.print(game.render(state, SPECTATOR), markup=False)
-    console.print(f"{len(state.history)} actions replayed.", markup=False)
+    console.print(f"{state.ply} actions replayed.", markup=False)
     if state.is_terminal():
         _print_result(state)
 

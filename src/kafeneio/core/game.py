@@ -472,6 +472,12 @@ class State(ABC):
         self.__dict__.update(fields)
 
     @property
+    def ply(self) -> int:
+        """How many actions have been applied (chance outcomes included): cheap, unlike
+        ``len(history)``, which walks the history."""
+        return self._ply
+
+    @property
     def history(self) -> Sequence[Action]:
         """Every action applied since the initial state, in order. A determinized sample keeps
         only what its player may know: a game whose history holds hidden outcomes empties it."""

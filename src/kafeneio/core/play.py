@@ -55,7 +55,7 @@ def play(
             except (IndexError, KeyError):
                 raise KafeneioError(f"no player is given for seat P{mover + 1}") from None
             action = chooser(state)
-        ply = len(state.history)
+        ply = state.ply
         events = state.apply(action)
         steps += 1
         if on_step is not None:

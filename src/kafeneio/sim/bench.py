@@ -31,10 +31,10 @@ class BenchResult:
 def play_random(state: State, rng: random.Random) -> int:
     """Play `state` to the end with uniformly random legal actions (chance by its real
     probabilities); the number of decisions."""
-    before = len(state.history)
+    before = state.ply
     player = random_player(rng)
     play(state, [player] * state.num_players, rng)
-    return len(state.history) - before
+    return state.ply - before
 
 
 def bench(game: Game, players: int, seconds: float, seed: int = 0) -> BenchResult:

@@ -66,7 +66,7 @@ def play_game(
         scores=state.scores(),
         winners=state.winners(),
         roles=game.roles(state),
-        decisions=len(state.history),
+        decisions=state.ply,
         turns=state.turns_completed(),
     )
 
