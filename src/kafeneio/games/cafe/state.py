@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import JSON, TERMINAL, State
+from kafeneio.games.cafe import events
 from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
@@ -279,8 +280,10 @@ class CafeState(State):
         elif kind == SWAP:
             self._swap(action.card, action.chair)
         elif kind == PASS:
+            self.emit("pass", events.passed, self._player)
             self._end_turn(table_move=False)
         elif kind == BIRTHDAY:
+            self.emit("birthday", events.birthday, self._birthday_chooser, action.table)
             self._birthday_table = action.table
             self._birthday_chooser = -1
             self._advance()
@@ -658,6 +661,7 @@ class CafeState(State):
                 if t in first_tables
             )
         self._scores[self._player] += gain
+        self.emit("place", events.placed, self._player, card, chair, gain)
         self._pending.append((card, chair))
         if len(self._pending) == 2:
             self._end_turn(table_move=True)
@@ -679,6 +683,7 @@ class CafeState(State):
         gain += self._points_at(table, DANCE_NATIVE_VALUE if natives else DANCE_VALUE)
         self._completed += natives
         self._scores[self._player] += gain
+        self.emit("dance", events.danced, self._player, table, gain)
         self._end_turn(table_move=True)
 
     def _go_to_bar(self, card: int) -> None:
@@ -687,9 +692,11 @@ class CafeState(State):
         hand = self._hands[player]
         hand.remove(card)
         value = self.options.bar_values[len(self._bar)]
+        self.emit("bar", events.went_to_bar, player, card, len(self._bar), value)
         self._bar.append(card)
         if self._scores[player] + value < 0:
             self._out[player] = True  # CI-M.3: thrown out; the hand leaves play
+            self.emit("out", events.thrown_out, player, value)
             hand.clear()
         else:
             self._scores[player] += value
@@ -706,12 +713,16 @@ class CafeState(State):
         self._take(joker, chair)
         self._put(card, chair)
         self._jokers_seated.remove(chair)
+        self.emit("swap", events.swapped, self._player, card, chair, joker)
         self._end_turn(table_move=False)
 
     def _draw(self, player: int, count: int) -> None:
         hand = self._hands[player]
-        for _ in range(min(count, len(self._bag))):
-            insort(hand, self._bag.pop())
+        drawn = tuple(self._bag.pop() for _ in range(min(count, len(self._bag))))
+        for card in drawn:
+            insort(hand, card)
+        if count > 0:
+            self.emit("draw", events.drew, player, drawn)
 
     def _end_turn(self, *, table_move: bool) -> None:
         self._pending = []
@@ -726,8 +737,11 @@ class CafeState(State):
         """CI-D.1, CI-D.2: draw up to the hand target, lowered by one for each single-nation
         table the move completed."""
         player = self._player
-        if lower_target:
+        if lower_target and self._completed:
             self._targets[player] = max(0, self._targets[player] - self._completed)
+            self.emit(
+                "target", events.target_lowered, player, self._completed, self._targets[player]
+            )
         self._draw(player, self._targets[player] - len(self._hands[player]))
         self._close_turn()
 
@@ -736,8 +750,9 @@ class CafeState(State):
         self._completed = 0
         self._turns += 1
         self._opening = False
-        if self._game_over():
-            self._finish()
+        reason = self._end_reason()
+        if reason is not None:
+            self._finish(reason)
             return
         if (
             self.options.birthday
@@ -759,25 +774,40 @@ class CafeState(State):
         self._player = player
 
     def _game_over(self) -> bool:
-        """CI-E.1, CI-M.3 and CI-M.5: checked after every turn's drawing."""
-        live = [p for p in range(self.num_players) if not self._out[p]]
-        return (
-            self.bar_full
-            or self._seated == NUM_CHAIRS
-            or len(self._bag) <= self.options.end_bag
-            or any(not self._hands[p] and self._targets[p] == 0 for p in live)
-            or len(live) <= 1
-            or self._passes >= len(live)
-        )
+        return self._end_reason() is not None
 
-    def _finish(self) -> None:
+    def _end_reason(self) -> str | None:
+        """Why the game is over, if it is (CI-E.1, CI-M.3, CI-M.5): checked after every turn's
+        drawing."""
+        live = [p for p in range(self.num_players) if not self._out[p]]
+        if self.bar_full:
+            return "the bar is full (CI-E.1)"
+        if self._seated == NUM_CHAIRS:
+            return "every chair is taken (CI-E.1)"
+        if len(self._bag) <= self.options.end_bag:
+            return f"the bag holds {len(self._bag)} cards (CI-E.1)"
+        for p in live:
+            if not self._hands[p] and self._targets[p] == 0:
+                return f"P{p + 1} has no cards and a hand target of 0 (CI-E.1)"
+        if len(live) <= 1:
+            return "only one player is left in the game (CI-M.3)"
+        if self._passes >= len(live):
+            return "every player in the game passed in turn (CI-M.5)"
+        return None
+
+    def _finish(self, reason: str) -> None:
         """CI-E.2: each card left in hand costs 5, each joker 10."""
+        self.emit("end", events.game_over, reason)
         for player in range(self.num_players):
             if not self._out[player]:
                 hand = self._hands[player]
                 jokers = sum(1 for card in hand if is_joker(card))
-                self._scores[player] -= CARD_PENALTY * (len(hand) - jokers) + JOKER_PENALTY * jokers
+                loss = CARD_PENALTY * (len(hand) - jokers) + JOKER_PENALTY * jokers
+                self._scores[player] -= loss
+                if loss:
+                    self.emit("penalty", events.penalty, player, len(hand) - jokers, jokers, loss)
         self._over = True
+        self.emit("result", events.result, tuple(self.winners()), tuple(self._scores))
 
 
 def _assignments(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kafeneio.games.souvlaki import events as ev
 from kafeneio.games.souvlaki.actions import MAX_QUEUE, SouvlakiAction, Targets
 from kafeneio.games.souvlaki.cards import CUSTOMER_EFFECTS, Effect, Target, UnforeseenKind
 from kafeneio.games.souvlaki.customer import Customer
@@ -76,10 +77,14 @@ def customer_misfit(
 def play_card(state: SouvlakiState, owner: int, action: SouvlakiAction) -> None:
     """Play unforeseen kind `action.card` from `owner`'s hand on `action.targets`."""
     card = action.card
+    name = state.cards.unforeseen[card].name
     state._unforeseen[owner][card] -= 1
+    targets = action.notation.split(maxsplit=2)[2:]  # "use <card> <targets>"
+    state.emit("use", ev.used, owner, name, targets[0] if targets else "")
     if state._cancels:  # SW-E.1, SW-U.1: cancelled by an earlier Change of Plans
         state._cancels -= 1
         state._discards[UNFORESEEN][card] += 1
+        state.emit("cancelled", ev.cancelled, owner, name)
         return
     state._effect = (card, owner, action.targets, 0)
     run_effects(state)
@@ -129,7 +134,7 @@ def _apply(
         state._cancels += effect.amount
     else:
         for player in _players(state, kind, owner, targets, effect):
-            _on_player(state, owner, player, effect)
+            _on_player(state, owner, player, effect, kind.name)
     return targets
 
 
@@ -147,12 +152,14 @@ def _players(
     return [targets[0]]  # a player, an opponent, or the owner of the targeted customer
 
 
-def _on_player(state: SouvlakiState, owner: int, player: int, effect: Effect) -> None:
+def _on_player(
+    state: SouvlakiState, owner: int, player: int, effect: Effect, kind_name: str
+) -> None:
     do, amount = effect.do, effect.amount
-    if do == "money":  # ruling: an effect takes no more money than a player has
-        state._money[player] = max(0, state._money[player] + amount)
+    if do == "money":
+        state.change_money(player, amount, kind_name)
     elif do == "reputation":
-        state.change_reputation(player, amount)
+        state.change_reputation(player, amount, kind_name)
     elif do == "draw-food":
         state._draw_food(player, amount)
     elif do == "phone-order":

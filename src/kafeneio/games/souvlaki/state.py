@@ -17,6 +17,7 @@ from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
 from kafeneio.games.souvlaki import effects
+from kafeneio.games.souvlaki import events as ev
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
     BUY,
@@ -491,6 +492,7 @@ class SouvlakiState(State):
         elif self._money[player] <= 0 and cost > 0:
             self._take_loan(player)
         self._money[player] -= cost
+        self.emit("cost", ev.operating_cost, player, cost, self._money[player])
         self._draw_food(player, 1)
         if not self.options.first_game:
             self._draw_unforeseen(player, 1)
@@ -500,12 +502,14 @@ class SouvlakiState(State):
     def _take_loan(self, player: int) -> None:
         self._money[player] += self.options.loan_amount
         self._loans[player] += 1
+        self.emit("loan", ev.loan, player, self.options.loan_amount)
 
     def _buy(self, action: SouvlakiAction) -> None:
         player = self._to_move
         shop = self.cards.shops[self._shops[player]]
         self._money[player] -= shop.supplies_cost
         self._buys_left -= 1
+        self.emit("buy", ev.bought, player, shop.supplies_cost, shop.supplies_cards)
         self._draw_food(player, shop.supplies_cards)
 
     def _advertise(self, action: SouvlakiAction) -> None:
@@ -514,6 +518,8 @@ class SouvlakiState(State):
         self._money[player] -= shop.advertising_cost
         self._reputation[player] += shop.advertising_reputation
         self._advertised = True
+        cost, gain = shop.advertising_cost, shop.advertising_reputation
+        self.emit("advertise", ev.advertised, player, cost, gain)
 
     def _done(self, action: SouvlakiAction) -> None:
         self._turn += 1
@@ -526,6 +532,7 @@ class SouvlakiState(State):
         self._food_size[player] -= 1
         self._discards[FOOD][kind] += 1
         self._spend_revealed(player, kind)
+        self.emit("discard", ev.discarded, self.cards, player, kind)
 
     def _spend_revealed(self, holder: int, kind: int) -> None:
         """A card of `kind` left the holder's hand face up: each knower knows one fewer."""
@@ -540,6 +547,7 @@ class SouvlakiState(State):
 
     # --- the mulligan (SW-S.6) -------------------------------------------------------------
     def _keep(self, action: SouvlakiAction) -> None:
+        self.emit("mulligan", ev.mulligan, self._to_move, False)
         self._turn += 1
 
     def _redraw(self, action: SouvlakiAction) -> None:
@@ -550,6 +558,7 @@ class SouvlakiState(State):
             hand[kind] = 0
         self._food_size[player] = 0
         self._revealed = [entry for entry in self._revealed if entry[0] != player]
+        self.emit("mulligan", ev.mulligan, player, True)
         self._draw_food(player, START_FOOD)
         self._turn += 1
 
@@ -573,6 +582,8 @@ class SouvlakiState(State):
         player = self._to_move
         card = self._row[action.slot]
         self._row[action.slot] = -1
+        text = self.cards.customers[card].text
+        self.emit("pick", ev.picked, player, action.slot, text)
         if not self.cards.customers[card].big:
             self._queues[player].append(make_customer(self.cards, (card,), phone=False))
         elif self.options.big_phone_order_draw == "draft":
@@ -588,6 +599,7 @@ class SouvlakiState(State):
         for card in self._row:
             if card >= 0:
                 self._discards[CUSTOMERS][card] += 1
+                self.emit("leftover", ev.left_in_row, self.cards.customers[card].text)
         self._row = []
         for player in self._order[: self.num_players]:
             waiting = self._queues[player]
@@ -609,7 +621,9 @@ class SouvlakiState(State):
         if not kinds:  # both decks ran dry: the Big Phone Order brings nobody
             self._discards[CUSTOMERS][big] += 1
             return
-        self._queues[player].append(make_customer(self.cards, tuple(kinds), phone=True, big=big))
+        customer = make_customer(self.cards, tuple(kinds), phone=True, big=big)
+        self._queues[player].append(customer)
+        self.emit("phone", ev.phone_order, player, ev.customer_text(self.cards, customer))
 
     def add_phone_order(self, player: int) -> None:
         """SW-2.6: the top customer card joins the end of the queue as a phone order."""
@@ -618,7 +632,9 @@ class SouvlakiState(State):
             return
         card = self._draw_ordinary_customer()
         if card >= 0:
-            self._queues[player].append(make_customer(self.cards, (card,), phone=True))
+            customer = make_customer(self.cards, (card,), phone=True)
+            self._queues[player].append(customer)
+            self.emit("phone", ev.phone_order, player, ev.customer_text(self.cards, customer))
 
     def _ordinary_phone_orders(self) -> int:
         return sum(c.phone and c.big < 0 for queue in self._queues for c in queue)
@@ -657,6 +673,7 @@ class SouvlakiState(State):
         """SW-E.11, SW-E.15: the chance outcome is the food card taken from the victim."""
         victim, receiver = self._random_tasks.pop(0)
         kind = self.game.food_kinds[action.food]
+        self.emit("take", ev.took, self.cards, victim, receiver, kind)
         self._food[victim][kind] -= 1
         self._food_size[victim] -= 1
         if receiver >= 0:  # only the victim and the taker see which card it was
@@ -681,6 +698,7 @@ class SouvlakiState(State):
         self._food_size[player] -= 1
         self._spend_revealed(player, kind)
         self._played[kind] += 1
+        self.emit("play", ev.played, self.cards, player, kind)
         foods = self.cards.foods[kind].foods
         pool = self._pool
         for food in range(4):
@@ -695,7 +713,9 @@ class SouvlakiState(State):
             pool[food] -= customer.order[food]
         paid = max(0, customer.money + self._served_money[player]) + customer.tip
         self._money[player] += paid
-        self.change_reputation(player, max(0, customer.influence + self._served_reputation[player]))
+        gain = max(0, customer.influence + self._served_reputation[player])
+        self.change_reputation(player, gain)
+        self.emit("serve", ev.served, player, ev.customer_text(self.cards, customer), paid, gain)
         self._served += 1
         self._discard_customer(customer)
 
@@ -704,6 +724,8 @@ class SouvlakiState(State):
         player = self._to_move
         customer = self._queues[player].pop(action.slot)
         self.change_reputation(player, -SEND_AWAY_COST)
+        text = ev.customer_text(self.cards, customer)
+        self.emit("send", ev.sent_away, player, text, SEND_AWAY_COST)
         self._discard_customer(customer)
 
     def _finish_service(self, action: SouvlakiAction) -> None:
@@ -711,6 +733,7 @@ class SouvlakiState(State):
         player = self._to_move
         if self._served and max(self._pool) > 0:
             self.change_reputation(player, 1)
+            self.emit("treat", ev.treat, player)
         discard = self._discards[FOOD]
         for kind, count in enumerate(self._played):
             discard[kind] += count
@@ -724,12 +747,15 @@ class SouvlakiState(State):
         for player in self._order:
             staying = []
             for customer in self._queues[player]:
+                text = ev.customer_text(self.cards, customer)
                 if customer.annoyed:
                     loss = max(LEAVING_LOSS_MINIMUM, 2 * customer.influence)
                     self.change_reputation(player, -loss)
                     self._discard_customer(customer)
+                    self.emit("leave", ev.walked_out, player, text, loss)
                 else:
                     staying.append(customer.with_annoyed(True))
+                    self.emit("annoyed", ev.annoyed, player, text)
             self._queues[player] = staying
 
     # --- phase 5: end of round (SW-5) ------------------------------------------------------
@@ -753,6 +779,13 @@ class SouvlakiState(State):
             if self.net_money(p) >= options.win_money
             and self._reputation[p] >= options.win_reputation
         ]
+        self.emit("round", ev.round_over, self._round)
+        if qualified:
+            names = ", ".join(f"P{p + 1}" for p in qualified)
+            goal = f"{options.win_money} money and {options.win_reputation} reputation"
+            self.emit("end", ev.game_over, f"{names} reached {goal} (SW-5.2)")
+        elif self._round >= options.round_limit:
+            self.emit("end", ev.game_over, f"round {self._round} was the last (round_limit)")
         if qualified or self._round >= options.round_limit:
             self._finish_game(qualified or list(range(n)))
 
@@ -760,6 +793,8 @@ class SouvlakiState(State):
         """SW-5.3: the highest money + reputation wins; a tie shares the victory."""
         best = max(self.tiebreak_sum(p) for p in contenders)
         self._winners = [p for p in contenders if self.tiebreak_sum(p) == best]
+        sums = tuple(self.tiebreak_sum(p) for p in range(self.num_players))
+        self.emit("result", ev.result, tuple(self._winners), sums)
         self._phase = OVER
         self._order = []
         self._turn = 0
@@ -789,20 +824,26 @@ class SouvlakiState(State):
 
     def _draw_food(self, player: int, count: int) -> None:
         hand = self._food[player]
+        drawn = []
         for _ in range(count):
             card = self._draw(FOOD)
             if card < 0:
-                return
+                break
             hand[card] += 1
-            self._food_size[player] += 1
+            drawn.append(card)
+        self._food_size[player] += len(drawn)
+        self.emit("draw", ev.drew_food, self.cards, player, tuple(drawn))
 
     def _draw_unforeseen(self, player: int, count: int) -> None:
         hand = self._unforeseen[player]
+        drawn = []
         for _ in range(count):
             card = self._draw(UNFORESEEN)
             if card < 0:
-                return
+                break
             hand[card] += 1
+            drawn.append(card)
+        self.emit("draw", ev.drew_unforeseen, self.cards, player, tuple(drawn))
 
     def _discard_customer(self, customer: Customer) -> None:
         """A customer who leaves: its cards and the unforeseen cards on it are discarded."""
@@ -814,9 +855,25 @@ class SouvlakiState(State):
         for kind in customer.attached:
             self._discards[UNFORESEEN][kind] += 1
 
-    def change_reputation(self, player: int, amount: int) -> None:
-        """SW-4.9: reputation never goes below 0."""
-        self._reputation[player] = max(0, self._reputation[player] + amount)
+    def change_reputation(self, player: int, amount: int, why: str | None = None) -> None:
+        """SW-4.9: reputation never goes below 0. With `why`, the change is an event."""
+        before = self._reputation[player]
+        self._reputation[player] = max(0, before + amount)
+        if why is not None:
+            now = self._reputation[player]
+            self.emit("reputation", ev.reputation, player, now - before, now, why)
+
+    def change_money(self, player: int, amount: int, why: str) -> None:
+        """An effect's money (ruling: an effect takes no more money than a player has)."""
+        before = self._money[player]
+        self._money[player] = max(0, before + amount)
+        now = self._money[player]
+        self.emit("money", ev.money, player, now - before, now, why)
+
+    def describe_action(self, action: Action, viewer: int) -> str:
+        """Which food card chance took is told in the events, to those who may know it."""
+        hidden = isinstance(action, SouvlakiAction) and action.kind == RANDOM
+        return "chance" if hidden else action.notation
 
 
 _HANDLERS = {

@@ -1,0 +1,103 @@
+"""Café International events in words. Hands are public (CI-S.1), so every viewer reads the same
+words: the cards a player draws are named to everyone.
+
+Each function is the wording of one kind of event, called with the event's facts and the viewer;
+the state emits them (`State.emit`) with card and table indices, so nothing is formatted unless
+somebody reads the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kafeneio.core.events import seat
+from kafeneio.games.cafe.board import load_board
+
+Args = tuple[Any, ...]
+
+
+def _card(card: int) -> str:
+    return load_board().card_text(card)
+
+
+def _table(table: int) -> str:
+    return load_board().tables[table].id
+
+
+def _points(gain: int) -> str:
+    return f"{gain:+d} point{'' if abs(gain) == 1 else 's'}"
+
+
+def placed(args: Args, viewer: int) -> str:
+    player, card, chair, gain = args
+    return f"{seat(player)} seats {_card(card)} on chair {chair + 1}: {_points(gain)}"
+
+
+def danced(args: Args, viewer: int) -> str:
+    player, table, gain = args
+    return f"{seat(player)} fills table {_table(table)} for a dance (CI-V.2): {_points(gain)}"
+
+
+def went_to_bar(args: Args, viewer: int) -> str:
+    player, card, place, value = args
+    return f"{seat(player)} sends {_card(card)} to bar seat {place + 1}: {_points(value)}"
+
+
+def thrown_out(args: Args, viewer: int) -> str:
+    player, value = args
+    return f"{seat(player)} cannot pay the {value} of that bar seat and is out of the game (CI-M.3)"
+
+
+def swapped(args: Args, viewer: int) -> str:
+    player, card, chair, joker = args
+    return (
+        f"{seat(player)} puts {_card(card)} on chair {chair + 1} and takes the joker "
+        f"{_card(joker)} into their hand (CI-M.4)"
+    )
+
+
+def drew(args: Args, viewer: int) -> str:
+    player, cards = args
+    if not cards:
+        return f"{seat(player)} draws no card: the bag is empty"
+    return f"{seat(player)} draws {', '.join(_card(card) for card in cards)}"
+
+
+def target_lowered(args: Args, viewer: int) -> str:
+    player, tables, target = args
+    what = "a single-nation table" if tables == 1 else f"{tables} single-nation tables"
+    return f"{seat(player)} completed {what}: their hand target is now {target} (CI-D.2)"
+
+
+def passed(args: Args, viewer: int) -> str:
+    (player,) = args
+    return f"{seat(player)} has no move and passes (CI-M.5)"
+
+
+def birthday(args: Args, viewer: int) -> str:
+    player, table = args
+    if table < 0:
+        return f"{seat(player)} chooses no birthday table (CI-V.1)"
+    return f"{seat(player)} chooses table {_table(table)} as the birthday table (CI-V.1)"
+
+
+def game_over(args: Args, viewer: int) -> str:
+    (reason,) = args
+    return f"The game ends: {reason}"
+
+
+def penalty(args: Args, viewer: int) -> str:
+    player, cards, jokers, loss = args
+    held = []
+    if cards:
+        held.append(f"{cards} card{'' if cards == 1 else 's'}")
+    if jokers:
+        held.append(f"{jokers} joker{'' if jokers == 1 else 's'}")
+    return f"{seat(player)} loses {loss} for {' and '.join(held)} left in hand (CI-E.2)"
+
+
+def result(args: Args, viewer: int) -> str:
+    winners, scores = args
+    names = " and ".join(seat(p) for p in winners)
+    verb = "share the win" if len(winners) > 1 else "wins"
+    return f"{names} {verb} with {scores[winners[0]]} points (CI-E.3)"

@@ -1,0 +1,192 @@
+"""Souvlaki Wars events in words, as each viewer may see them.
+
+Food and unforeseen hands are private (SW-S.4): a card drawn is named to its owner and counted
+to everyone else, and which card a Ninja or Rats took is told only to the players concerned
+(SW-E.11, SW-E.15). Everything else (money, reputation, queues, cards played) is public.
+
+Each function is the wording of one kind of event, called with the event's facts and the
+viewer; the state emits them (`State.emit`), so nothing is formatted unless somebody reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kafeneio.core.events import seat
+from kafeneio.games.souvlaki.cards import CardSet
+from kafeneio.games.souvlaki.customer import Customer
+
+Args = tuple[Any, ...]
+
+
+def customer_text(cards: CardSet, customer: Customer) -> str:
+    """A customer as the queues show it: its card (or cards), and what kind of order it is."""
+    texts = " + ".join(cards.customers[kind].text for kind in customer.cards) or "BIG"
+    if customer.big >= 0:
+        return f"Big Phone Order {texts}"
+    return f"phone order {texts}" if customer.phone else texts
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
+def _signed(amount: int, what: str) -> str:
+    return f"{amount:+d} {what}"
+
+
+def drew_food(args: Args, viewer: int) -> str:
+    cards, player, kinds = args
+    if viewer == player:
+        names = ", ".join(cards.foods[kind].text for kind in kinds)
+        return f"You draw {names}" if kinds else "You draw no food card: none is left"
+    return f"{seat(player)} draws {_count(len(kinds), 'food card')}"
+
+
+def drew_unforeseen(args: Args, viewer: int) -> str:
+    cards, player, kinds = args
+    if viewer == player:
+        names = ", ".join(cards.unforeseen[kind].name for kind in kinds)
+        return f"You draw the unforeseen {names}" if kinds else "You draw no unforeseen card"
+    return f"{seat(player)} draws {_count(len(kinds), 'unforeseen card')}"
+
+
+def mulligan(args: Args, viewer: int) -> str:
+    player, redraw = args
+    if redraw:
+        return f"{seat(player)} discards their food cards and draws 5 new ones (SW-S.6)"
+    return f"{seat(player)} keeps their food cards (SW-S.6)"
+
+
+def operating_cost(args: Args, viewer: int) -> str:
+    player, cost, money = args
+    return f"{seat(player)} pays the operating cost of {cost}: {money} money left (SW-1.1)"
+
+
+def loan(args: Args, viewer: int) -> str:
+    player, amount = args
+    return f"{seat(player)} takes a loan of {amount} (SW-1.5)"
+
+
+def bought(args: Args, viewer: int) -> str:
+    player, cost, count = args
+    return f"{seat(player)} buys supplies for {cost}: {_count(count, 'food card')} (SW-1.3)"
+
+
+def advertised(args: Args, viewer: int) -> str:
+    player, cost, gain = args
+    return f"{seat(player)} advertises for {cost}: {_signed(gain, 'reputation')} (SW-1.3)"
+
+
+def discarded(args: Args, viewer: int) -> str:
+    cards, player, kind = args
+    return f"{seat(player)} discards {cards.foods[kind].text}: too many food cards (SW-1.4)"
+
+
+def picked(args: Args, viewer: int) -> str:
+    player, slot, text = args
+    return f"{seat(player)} drafts {text} from slot {slot + 1} (SW-2.3)"
+
+
+def left_in_row(args: Args, viewer: int) -> str:
+    (text,) = args
+    return f"Nobody drafted {text}: it is discarded (SW-2.11)"
+
+
+def phone_order(args: Args, viewer: int) -> str:
+    player, text = args
+    return f"{seat(player)} receives a {text} (SW-2.6)"
+
+
+def used(args: Args, viewer: int) -> str:
+    player, name, on = args
+    return f"{seat(player)} plays the unforeseen {name}{f' on {on}' if on else ''} (SW-3.1)"
+
+
+def cancelled(args: Args, viewer: int) -> str:
+    player, name = args
+    return f"{seat(player)}'s {name} is cancelled by Change of Plans (SW-E.1)"
+
+
+def money(args: Args, viewer: int) -> str:
+    player, amount, now, why = args
+    return f"{seat(player)}: {_signed(amount, 'money')} ({why}), now {now}"
+
+
+def reputation(args: Args, viewer: int) -> str:
+    player, amount, now, why = args
+    return f"{seat(player)}: {_signed(amount, 'reputation')} ({why}), now {now}"
+
+
+def took(args: Args, viewer: int) -> str:
+    """A random food card taken from `victim`: by `taker` (a Ninja) or discarded (Rats)."""
+    cards, victim, taker, kind = args
+    if viewer in (victim, taker):
+        card = cards.foods[kind].text
+        if taker < 0:
+            return f"Rats take {card} from {_whose(victim, viewer)} hand (SW-E.15)"
+        return f"{_who(taker, viewer)} steals {card} from {_whose(victim, viewer)} hand (SW-E.11)"
+    if taker < 0:
+        return f"Rats take a food card from {seat(victim)}'s hand (SW-E.15)"
+    return f"{seat(taker)} steals a food card from {seat(victim)}'s hand (SW-E.11)"
+
+
+def _who(player: int, viewer: int) -> str:
+    return "You" if player == viewer else seat(player)
+
+
+def _whose(player: int, viewer: int) -> str:
+    return "your" if player == viewer else f"{seat(player)}'s"
+
+
+def played(args: Args, viewer: int) -> str:
+    cards, player, kind = args
+    return f"{seat(player)} plays {cards.foods[kind].text} (SW-4.2)"
+
+
+def served(args: Args, viewer: int) -> str:
+    player, text, paid, gain = args
+    return (
+        f"{seat(player)} serves {text}: {_signed(paid, 'money')}, "
+        f"{_signed(gain, 'reputation')} (SW-4.3)"
+    )
+
+
+def sent_away(args: Args, viewer: int) -> str:
+    player, text, loss = args
+    return f"{seat(player)} sends {text} away: {_signed(-loss, 'reputation')} (SW-4.6)"
+
+
+def treat(args: Args, viewer: int) -> str:
+    (player,) = args
+    return f"{seat(player)} treats the queue with the food left over: +1 reputation (SW-4.4)"
+
+
+def annoyed(args: Args, viewer: int) -> str:
+    player, text = args
+    return f"{text} in {seat(player)}'s queue was not served and is annoyed (SW-4.7)"
+
+
+def walked_out(args: Args, viewer: int) -> str:
+    player, text, loss = args
+    return (
+        f"{text} walks out of {seat(player)}'s shop annoyed: "
+        f"{_signed(-loss, 'reputation')} (SW-4.8)"
+    )
+
+
+def round_over(args: Args, viewer: int) -> str:
+    (number,) = args
+    return f"Round {number} is over (SW-5.1)"
+
+
+def game_over(args: Args, viewer: int) -> str:
+    (reason,) = args
+    return f"The game ends: {reason}"
+
+
+def result(args: Args, viewer: int) -> str:
+    winners, sums = args
+    names = " and ".join(seat(p) for p in winners)
+    verb = "share the win" if len(winners) > 1 else "wins"
+    return f"{names} {verb} with money + reputation {sums[winners[0]]} (SW-5.3)"
