@@ -17,14 +17,28 @@ Words = Callable[[tuple[Any, ...], int], "str | None"]
 """A game's wording of one kind of event: (args, viewer) -> text, or None if hidden."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. `kind` names it for machines (``score``, ``draw``...), `args`
-    holds its facts (player indices, card texts, amounts) and `words` tells it to a viewer."""
+class Event(tuple[Any, ...]):
+    """One thing that happened: ``Event((kind, args, words))``. `kind` names it for machines
+    (``place``, ``draw``...), `args` holds its facts (player indices, card kinds, amounts) and
+    `words` tells it to a viewer. A plain tuple underneath: events are made on every action,
+    and nothing is cheaper to make."""
 
-    kind: str
-    args: tuple[Any, ...]
-    words: Words
+    __slots__ = ()
+
+    @property
+    def kind(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def words(self) -> Words:
+        return self[2]  # type: ignore[no-any-return]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        return self  # immutable facts and a module-level function
 
     def text_for(self, viewer: int) -> str | None:
         """The event in words for `viewer` (a player or `SPECTATOR`); None if hidden from them."""

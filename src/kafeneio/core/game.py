@@ -234,6 +234,7 @@ class State(ABC):
     _ply: int
     _sampled: bool
     _emitted: Emitted
+    _quiet: bool
     _legal: tuple[Action, ...] | None
     _legal_by_code: Mapping[int, Action]
 
@@ -275,6 +276,7 @@ class State(ABC):
         self._ply = 0
         self._sampled = False
         self._emitted = []
+        self._quiet = False
         self._legal = None
         self._legal_by_code = {}
 
@@ -299,18 +301,25 @@ class State(ABC):
         """At a chance node: each outcome with its probability."""
         raise IllegalActionError("not a chance node")
 
-    def apply(self, action: Action) -> list[Event]:
-        """Play `action`; returns the events it caused. An illegal or forged action raises
+    def apply(self, action: Action) -> Sequence[Event]:
+        """Play `action`; returns the events it caused (read them, do not change the list: the
+        history keeps it). An illegal or forged action raises
         `IllegalActionError` and changes nothing. The interned legal action with the same code
         is what is performed, so a caller's copy can never carry other fields in."""
-        legal = self._legal_match(action)
+        if self._legal is None:
+            self.legal_actions()
+        try:
+            legal = self._legal_by_code[action.code]
+        except (KeyError, AttributeError, TypeError):  # not legal, or not an action at all
+            legal = None
+        if legal is not action:  # identity first: actions are interned
+            legal = self._legal_match(action)
         mover = self.current_player()
         self._legal = None
-        self._emitted = []
+        events: list[Event] = []
+        self._emitted = events
         self._perform(legal)
-        events = self._emitted
-        self._emitted = []
-        self._trail = Link((self._trail, legal, mover, tuple(events)))
+        self._trail = Link((self._trail, legal, mover, events))  # kept as made: never changed
         self._ply += 1
         return events
 
@@ -338,7 +347,19 @@ class State(ABC):
 
     def emit(self, kind: str, words: Words, *args: Any) -> None:
         """Record an event of the action being performed (called from `_perform`)."""
-        self._emitted.append(Event(kind, args, words))
+        if not self._quiet:
+            self._emitted.append(Event((kind, args, words)))
+
+    def quiet(self, quiet: bool = True) -> Self:
+        """Stop (or resume) collecting events, and return this state. Events are words for
+        people; search and simulations that never read them play faster without. A
+        determinized sample is quiet from the start: it is a world that did not happen."""
+        self._quiet = quiet
+        return self
+
+    @property
+    def is_quiet(self) -> bool:
+        return self._quiet
 
     def apply_notation(self, text: str) -> Action:
         """Parse `text` and apply it; returns the action."""
@@ -404,6 +425,7 @@ class State(ABC):
         raises `KafeneioError`."""
         sample = self._determinize(self.check_viewer(player), rng)
         sample._sampled = True  # its seed would rebuild the truth: a sample has no record
+        sample._quiet = True
         sample._legal = None
         if self.HIDDEN_HISTORY:
             sample._trail = None

@@ -77,14 +77,12 @@ def customer_misfit(
 def play_card(state: SouvlakiState, owner: int, action: SouvlakiAction) -> None:
     """Play unforeseen kind `action.card` from `owner`'s hand on `action.targets`."""
     card = action.card
-    name = state.cards.unforeseen[card].name
     state._unforeseen[owner][card] -= 1
-    targets = action.notation.split(maxsplit=2)[2:]  # "use <card> <targets>"
-    state.emit("use", ev.used, owner, name, targets[0] if targets else "")
+    state.emit("use", ev.used, state.cards, owner, action)
     if state._cancels:  # SW-E.1, SW-U.1: cancelled by an earlier Change of Plans
         state._cancels -= 1
         state._discards[UNFORESEEN][card] += 1
-        state.emit("cancelled", ev.cancelled, owner, name)
+        state.emit("cancelled", ev.cancelled, state.cards, owner, card)
         return
     state._effect = (card, owner, action.targets, 0)
     run_effects(state)

@@ -84,27 +84,31 @@ def discarded(args: Args, viewer: int) -> str:
 
 
 def picked(args: Args, viewer: int) -> str:
-    player, slot, text = args
-    return f"{seat(player)} drafts {text} from slot {slot + 1} (SW-2.3)"
+    cards, player, slot, card = args
+    return f"{seat(player)} drafts {cards.customers[card].text} from slot {slot + 1} (SW-2.3)"
 
 
 def left_in_row(args: Args, viewer: int) -> str:
-    (text,) = args
-    return f"Nobody drafted {text}: it is discarded (SW-2.11)"
+    cards, card = args
+    return f"Nobody drafted {cards.customers[card].text}: it is discarded (SW-2.11)"
 
 
 def phone_order(args: Args, viewer: int) -> str:
-    player, text = args
-    return f"{seat(player)} receives a {text} (SW-2.6)"
+    player, customer = args
+    return f"{seat(player)} receives a {customer_text(*customer)} (SW-2.6)"
 
 
 def used(args: Args, viewer: int) -> str:
-    player, name, on = args
-    return f"{seat(player)} plays the unforeseen {name}{f' on {on}' if on else ''} (SW-3.1)"
+    cards, player, action = args
+    name = cards.unforeseen[action.card].name
+    targets = action.notation.split(maxsplit=2)[2:]  # "use <card> <targets>"
+    on = f" on {targets[0]}" if targets else ""
+    return f"{seat(player)} plays the unforeseen {name}{on} (SW-3.1)"
 
 
 def cancelled(args: Args, viewer: int) -> str:
-    player, name = args
+    cards, player, card = args
+    name = cards.unforeseen[card].name
     return f"{seat(player)}'s {name} is cancelled by Change of Plans (SW-E.1)"
 
 
@@ -145,15 +149,16 @@ def played(args: Args, viewer: int) -> str:
 
 
 def served(args: Args, viewer: int) -> str:
-    player, text, paid, gain = args
+    player, customer, paid, gain = args
     return (
-        f"{seat(player)} serves {text}: {_signed(paid, 'money')}, "
+        f"{seat(player)} serves {customer_text(*customer)}: {_signed(paid, 'money')}, "
         f"{_signed(gain, 'reputation')} (SW-4.3)"
     )
 
 
 def sent_away(args: Args, viewer: int) -> str:
-    player, text, loss = args
+    player, customer, loss = args
+    text = customer_text(*customer)
     return f"{seat(player)} sends {text} away: {_signed(-loss, 'reputation')} (SW-4.6)"
 
 
@@ -163,14 +168,15 @@ def treat(args: Args, viewer: int) -> str:
 
 
 def annoyed(args: Args, viewer: int) -> str:
-    player, text = args
+    player, customer = args
+    text = customer_text(*customer)
     return f"{text} in {seat(player)}'s queue was not served and is annoyed (SW-4.7)"
 
 
 def walked_out(args: Args, viewer: int) -> str:
-    player, text, loss = args
+    player, customer, loss = args
     return (
-        f"{text} walks out of {seat(player)}'s shop annoyed: "
+        f"{customer_text(*customer)} walks out of {seat(player)}'s shop annoyed: "
         f"{_signed(-loss, 'reputation')} (SW-4.8)"
     )
 

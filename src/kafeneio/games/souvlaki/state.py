@@ -582,8 +582,7 @@ class SouvlakiState(State):
         player = self._to_move
         card = self._row[action.slot]
         self._row[action.slot] = -1
-        text = self.cards.customers[card].text
-        self.emit("pick", ev.picked, player, action.slot, text)
+        self.emit("pick", ev.picked, self.cards, player, action.slot, card)
         if not self.cards.customers[card].big:
             self._queues[player].append(make_customer(self.cards, (card,), phone=False))
         elif self.options.big_phone_order_draw == "draft":
@@ -599,7 +598,7 @@ class SouvlakiState(State):
         for card in self._row:
             if card >= 0:
                 self._discards[CUSTOMERS][card] += 1
-                self.emit("leftover", ev.left_in_row, self.cards.customers[card].text)
+                self.emit("leftover", ev.left_in_row, self.cards, card)
         self._row = []
         for player in self._order[: self.num_players]:
             waiting = self._queues[player]
@@ -623,7 +622,7 @@ class SouvlakiState(State):
             return
         customer = make_customer(self.cards, tuple(kinds), phone=True, big=big)
         self._queues[player].append(customer)
-        self.emit("phone", ev.phone_order, player, ev.customer_text(self.cards, customer))
+        self.emit("phone", ev.phone_order, player, (self.cards, customer))
 
     def add_phone_order(self, player: int) -> None:
         """SW-2.6: the top customer card joins the end of the queue as a phone order."""
@@ -634,7 +633,7 @@ class SouvlakiState(State):
         if card >= 0:
             customer = make_customer(self.cards, (card,), phone=True)
             self._queues[player].append(customer)
-            self.emit("phone", ev.phone_order, player, ev.customer_text(self.cards, customer))
+            self.emit("phone", ev.phone_order, player, (self.cards, customer))
 
     def _ordinary_phone_orders(self) -> int:
         return sum(c.phone and c.big < 0 for queue in self._queues for c in queue)
@@ -715,7 +714,7 @@ class SouvlakiState(State):
         self._money[player] += paid
         gain = max(0, customer.influence + self._served_reputation[player])
         self.change_reputation(player, gain)
-        self.emit("serve", ev.served, player, ev.customer_text(self.cards, customer), paid, gain)
+        self.emit("serve", ev.served, player, (self.cards, customer), paid, gain)
         self._served += 1
         self._discard_customer(customer)
 
@@ -724,7 +723,7 @@ class SouvlakiState(State):
         player = self._to_move
         customer = self._queues[player].pop(action.slot)
         self.change_reputation(player, -SEND_AWAY_COST)
-        text = ev.customer_text(self.cards, customer)
+        text = (self.cards, customer)
         self.emit("send", ev.sent_away, player, text, SEND_AWAY_COST)
         self._discard_customer(customer)
 
@@ -747,7 +746,7 @@ class SouvlakiState(State):
         for player in self._order:
             staying = []
             for customer in self._queues[player]:
-                text = ev.customer_text(self.cards, customer)
+                text = (self.cards, customer)  # put in words only when read
                 if customer.annoyed:
                     loss = max(LEAVING_LOSS_MINIMUM, 2 * customer.influence)
                     self.change_reputation(player, -loss)
@@ -832,7 +831,7 @@ class SouvlakiState(State):
             hand[card] += 1
             drawn.append(card)
         self._food_size[player] += len(drawn)
-        self.emit("draw", ev.drew_food, self.cards, player, tuple(drawn))
+        self.emit("draw", ev.drew_food, self.cards, player, drawn)  # fresh, never changed
 
     def _draw_unforeseen(self, player: int, count: int) -> None:
         hand = self._unforeseen[player]
