@@ -116,6 +116,8 @@ def test_the_loader_rejects_a_missing_or_empty_directory(tmp_path: Path) -> None
         load_cards(tmp_path / "nowhere")
     with pytest.raises(CardDataError, match="holds none of"):
         load_cards(tmp_path)
+    with pytest.raises(CardDataError, match="is a path, not -1"):
+        load_cards(-1)  # type: ignore[arg-type]  # as a malformed record's options may say
 
 
 @pytest.mark.rule("SW-3.2")

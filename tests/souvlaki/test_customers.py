@@ -79,31 +79,33 @@ def test_customers_from_earlier_rounds_stay_ahead() -> None:
     assert queue_text(state, 0) == ["GSD 4/2 annoyed", "GG 3/2", "F 1/1", "SF 1/2 phone"]
 
 
+BIG_ROW = ["G 2/1", "BIG", "S 2/1", "F 1/1", "D 1/0"]
+"""A draft row with a Big Phone Order in slot 2, for P2 to take."""
+AFTER_THE_ROW = ["SF 1/2", "GG 3/2", "SS 3/2", "GF 2/2"]
+
+
 @pytest.mark.rule("SW-2.7")
 @pytest.mark.rule("SW-2.9")
-def test_a_drafted_big_phone_order_is_two_cards_drawn_at_once() -> None:
-    state = draft_of_two(["BIG", *ROW_OF_FIVE[:4], "GG 3/2", "SS 3/2", "SF 1/2", "GF 2/2"])
-    play(state, "pick 1")
-    assert queue_text(state, 0) == ["GGSS 6/4 phone big"]  # drawn face up when drafted
-    play(state, "pick 2", "pick 3", "pick 4")
-    assert queue_text(state, 0) == ["GGSS 6/4 phone big", "F 1/1", "SF 1/2 phone"]
-    assert queue_text(state, 1) == ["G 2/1", "S 2/1", "GF 2/2 phone"]
+def test_a_drafted_big_phone_order_keeps_its_place_and_draws_in_the_phone_step() -> None:
+    state = draft_of_two(BIG_ROW + AFTER_THE_ROW)
+    play(state, "pick 1", "pick 2")  # P2 drafts the Big Phone Order
+    waiting = state.observation(0)["queues"][1][0]
+    assert waiting["waiting"] and waiting["big"] and waiting["cards"] == []  # nothing drawn yet
+    play(state, "pick 3", "pick 4")
+    # Phone step, in reputation order: P1's phone order (SF), then P2's Big Phone Order (GG and
+    # SS) in its drafted place ahead of the later pick, then P2's ordinary phone order (GF).
+    assert queue_text(state, 0) == ["G 2/1", "F 1/1", "SF 1/2 phone"]
+    assert queue_text(state, 1) == ["GGSS 6/4 phone big", "S 2/1", "GF 2/2 phone"]
 
 
 @pytest.mark.rule("SW-2.7")
-def test_the_phone_step_option_draws_the_big_order_before_the_ordinary_phone_order() -> None:
-    state = draft_of_two(
-        ["BIG", "G 2/1", "S 2/1", "F 1/1", "D 1/0", "GG 3/2", "SS 3/2", "SF 1/2", "GF 2/2"],
-        options={"big_phone_order_draw": "phone-step"},
-    )
-    play(state, "pick 1")
-    waiting = state.observation(0)["queues"][0][0]
-    assert waiting["waiting"] and waiting["big"] and waiting["cards"] == []
-    play(state, "pick 2", "pick 3", "pick 4")
-    # the big order keeps its drafted place; its cards came in the phone step, before P1's
-    # ordinary phone order
-    assert queue_text(state, 0) == ["GGSS 6/4 phone big", "F 1/1", "SF 1/2 phone"]
-    assert queue_text(state, 1) == ["G 2/1", "S 2/1", "GF 2/2 phone"]
+def test_the_draft_option_draws_a_big_phone_order_face_up_when_drafted() -> None:
+    state = draft_of_two(BIG_ROW + AFTER_THE_ROW, options={"big_phone_order_draw": "draft"})
+    play(state, "pick 1", "pick 2")
+    assert queue_text(state, 1) == ["GGSF 4/4 phone big"]  # SF and GG, drawn face up at once
+    play(state, "pick 3", "pick 4")
+    assert queue_text(state, 0) == ["G 2/1", "F 1/1", "SS 3/2 phone"]
+    assert queue_text(state, 1) == ["GGSF 4/4 phone big", "S 2/1", "GF 2/2 phone"]
 
 
 @pytest.mark.rule("SW-2.8")
@@ -129,7 +131,10 @@ def test_a_big_phone_order_drawn_for_a_phone_order_is_replaced() -> None:
 
 @pytest.mark.rule("SW-2.10")
 def test_a_big_phone_order_drawn_for_a_big_phone_order_is_replaced() -> None:
-    state = draft_of_two(["BIG", *ROW_OF_FIVE[:4], "BIG", "GG 3/2", "SS 3/2"])
+    state = draft_of_two(
+        ["BIG", *ROW_OF_FIVE[:4], "BIG", "GG 3/2", "SS 3/2"],
+        options={"big_phone_order_draw": "draft"},
+    )
     play(state, "pick 1")
     assert queue_text(state, 0) == ["GGSS 6/4 phone big"]
     assert state.observation(0)["discards"]["customers"] == {"BIG": 1}

@@ -27,10 +27,15 @@ def maria(**kwargs: Any) -> SouvlakiState:
 
 
 @pytest.mark.rule("SW-4.10")
-def test_the_rulebook_serving_example() -> None:
+@pytest.mark.rule("SW-4.2")
+def test_the_rulebook_serving_example_all_three_cards_then_serve() -> None:
     state = maria()
     assert state.current_player() == 0
-    play(state, "play GF", "play S", "serve", "play GD", "serve")
+    # In the rulebook's order: all three cards first (the gyros + soft drink card feeds the
+    # second customer's second gyros once the pool is shared out in queue order), then serve.
+    play(state, "play GF", "play S")
+    assert "play GD" in legal(state)
+    play(state, "play GD", "serve", "serve")
     assert "serve" not in legal(state)  # the phone order needs a second souvlaki
     assert not any(move.startswith("play") for move in legal(state))
     play(state, "finish")
@@ -40,17 +45,24 @@ def test_the_rulebook_serving_example() -> None:
     assert queue_text(state, 0) == ["SD 2/1 phone annoyed"]
 
 
+@pytest.mark.rule("SW-4.10")
+def test_the_serving_example_in_the_needed_option_plays_and_serves_in_turn() -> None:
+    state = maria(options={"food_play": "needed"})
+    play(state, "play GF", "play S")
+    assert "play GD" not in legal(state)  # nothing on it that the first customer lacks
+    play(state, "serve", "play GD", "serve", "finish")
+    assert (state.money(0), state.reputation(0)) == (10 + 4, 10 + 5)
+
+
 @pytest.mark.rule("SW-4.1")
 def test_only_the_first_customer_can_be_served() -> None:
     state = position(
         queues=[["GG 3/2", "S 2/1"], []], food_hands=[["S", "G"], []], reputation=[10, 5]
     )
-    assert legal(state) == {"play G", "send 1", "send 2", "finish"}
-    with pytest.raises(IllegalActionError) as error:
-        play(state, "play S")  # the souvlaki customer is second in line
-    assert error.value.rule == "SW-4.2"
-    play(state, "play G")
-    with pytest.raises(IllegalActionError) as error:
+    assert legal(state) == {"play G", "play S", "send 1", "send 2", "finish"}
+    play(state, "play S")  # the pool now holds the second customer's order
+    assert "serve" not in legal(state)
+    with pytest.raises(IllegalActionError, match="lacks GG for the first customer") as error:
         play(state, "serve")
     assert error.value.rule == "SW-4.2"
 
@@ -70,13 +82,37 @@ def test_one_pool_feeds_several_customers_and_one_customer_takes_from_several_ca
 
 
 @pytest.mark.rule("SW-4.2")
-def test_a_card_is_played_only_for_a_food_the_first_customer_still_lacks() -> None:
-    state = position(queues=[["GF 2/2"], []], food_hands=[["G", "S", "GD"], []], reputation=[9, 5])
-    assert legal(state) == {"play G", "play GD", "send 1", "finish"}
+def test_a_card_is_played_for_a_food_a_waiting_customer_lacks_once_the_pool_is_shared_out() -> None:
+    state = position(
+        queues=[["G 2/1", "GS 3/1"], []], food_hands=[["G", "G", "G", "D"], []], reputation=[9, 5]
+    )
+    assert legal(state) == {"play G", "send 1", "send 2", "finish"}  # nobody orders a drink
+    play(state, "play G")  # the first customer's gyros
+    assert "play G" in legal(state)  # the second customer still lacks one
     play(state, "play G")
-    assert "play GD" not in legal(state)  # the customer has its gyros already
-    with pytest.raises(IllegalActionError, match="lacks"):
+    assert "play G" not in legal(state)  # two gyros in the pool, two ordered
+    for move in ("play G", "play D"):
+        before = state.clone()
+        with pytest.raises(IllegalActionError, match="no food that a waiting customer") as error:
+            play(state, move)
+        assert error.value.rule == "SW-4.2"
+        assert state == before
+
+
+@pytest.mark.rule("SW-4.2")
+def test_the_needed_option_plays_only_for_a_food_the_first_customer_still_lacks() -> None:
+    state = position(
+        queues=[["GF 2/2", "G 2/1"], []],
+        food_hands=[["G", "S", "GD"], []],
+        reputation=[9, 5],
+        options={"food_play": "needed"},
+    )
+    assert legal(state) == {"play G", "play GD", "send 1", "send 2", "finish"}
+    play(state, "play G")
+    assert "play GD" not in legal(state)  # the first customer has its gyros already
+    with pytest.raises(IllegalActionError, match="the first customer still lacks") as error:
         play(state, "play GD")
+    assert error.value.rule == "SW-4.2"
 
 
 @pytest.mark.rule("SW-4.2")
@@ -88,6 +124,34 @@ def test_the_any_card_option_plays_any_food_card() -> None:
         options={"food_play": "any"},
     )
     assert {"play G", "play S"} <= legal(state)
+
+
+@pytest.mark.rule("SW-4.2")
+@pytest.mark.parametrize("food_play", ["queue", "needed", "any"])
+def test_every_refused_play_names_the_reason_move_generation_applies(food_play: str) -> None:
+    """Move generation and the refusal share one predicate: a play is legal exactly when the
+    state gives no refusal, and a refused one raises that refusal's rule and words."""
+    state = position(
+        queues=[["GF 2/2", "SS 3/2"], []],
+        food_hands=[["G", "S", "GD", "FD", "SS"], []],
+        reputation=[9, 5],
+        options={"food_play": food_play},
+    )
+    for move in ("play G", "play FD", "play SS", "serve", "play S", "finish"):
+        legal_now = legal(state)
+        for card in state.cards.foods:
+            action = state.game.parse_action(f"play {card.text}")
+            refusal = state.play_refusal(0, action.food)
+            assert (refusal is None) == (action.notation in legal_now)
+            if refusal is not None:
+                with pytest.raises(IllegalActionError) as error:
+                    state.apply(action)
+                assert (error.value.rule, str(error.value)) == (
+                    refusal[0],
+                    f"{action}: {refusal[1]} ({refusal[0]})",
+                )
+        if move in legal_now:
+            play(state, move)
 
 
 @pytest.mark.rule("SW-4.3")

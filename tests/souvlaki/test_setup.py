@@ -246,7 +246,7 @@ def test_seat_order_breaks_a_tie_of_starting_reputation_too(tmp_path: Path) -> N
 
 def test_options_are_checked_and_listed() -> None:
     schema = GAME.options_schema()
-    assert schema["round_limit"] == 30 and schema["food_play"] == "needed"
+    assert schema["round_limit"] == 30 and schema["food_play"] == "queue"
     for bad in (
         {"speed": 2},
         {"food_play": "some"},

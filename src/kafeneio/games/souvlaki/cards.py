@@ -256,6 +256,8 @@ def load_cards(directory: Path | str | None) -> CardSet:
     """The built-in cards, with each file found in `directory` replacing the built-in one."""
     if directory is None:
         return builtin_cards()
+    if not isinstance(directory, str | Path):  # e.g. a malformed record's options
+        raise CardDataError(f"a card directory is a path, not {directory!r}")
     path = Path(directory)
     if not path.is_dir():
         raise CardDataError(f"card directory {path} does not exist")

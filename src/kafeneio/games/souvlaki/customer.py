@@ -17,8 +17,9 @@ class Customer:
     """One order in a queue. Immutable: a change makes a new one, so cloning a queue is cheap.
 
     A Big Phone Order (SW-2.7) is one customer made of the cards in `cards`, with `big` the
-    index of its Big Phone Order card; before its cards are drawn (rules option
-    ``big_phone_order_draw = "phone-step"``) it is `waiting` and orders nothing.
+    index of its Big Phone Order card; from the draft until its cards are drawn in the
+    phone-order step (the default ``big_phone_order_draw = "phone-step"``) it is `waiting` and
+    orders nothing.
     """
 
     cards: tuple[int, ...]

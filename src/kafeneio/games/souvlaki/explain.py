@@ -12,6 +12,7 @@ from kafeneio.games.souvlaki.actions import (
     DISCARD,
     DONE,
     FINISH,
+    MAX_QUEUE,
     PASS,
     PICK,
     PLAY,
@@ -23,6 +24,7 @@ from kafeneio.games.souvlaki.actions import (
 )
 from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.effects import customer_misfit
+from kafeneio.games.souvlaki.legality import send_refusal, serve_refusal
 
 if TYPE_CHECKING:
     from kafeneio.games.souvlaki.state import SouvlakiState
@@ -168,29 +170,15 @@ def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
 
 
 def _service(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
-    queue = state._queues[player]
+    queue = state.queue(player)
+    refusal = None
     if action.kind == PLAY:
-        kind = state.game.food_kinds.get(action.food, -1)
-        if kind < 0 or not state._food[player][kind]:
-            return IllegalActionError(f"{action}: that card is not in your hand", "SW-4.2")
-        if not queue:
-            return IllegalActionError(f"{action}: no customer is waiting", "SW-4.2")
-        return IllegalActionError(
-            f"{action}: the card holds no food the first customer still lacks from the pool",
-            "SW-4.2",
-        )
-    if action.kind == SERVE:
-        if not queue:
-            return IllegalActionError("serve: no customer is waiting", "SW-4.1")
-        order, pool = queue[0].order, state._pool
-        missing = tuple(max(0, order[f] - pool[f]) for f in range(4))
-        return IllegalActionError(
-            f"serve: the pool lacks {foods_text((missing[0], missing[1], missing[2], missing[3]))}"
-            " for the first customer",
-            "SW-4.2",
-        )
-    if action.kind == SEND:
-        if action.slot >= len(queue):
-            return IllegalActionError(f"{action}: the queue has {len(queue)} customers", "SW-4.6")
-        return IllegalActionError(f"{action}: only the first customer may be sent away", "SW-4.6")
-    return _wrong_phase(state, action)
+        refusal = state.play_refusal(player, action.food)
+    elif action.kind == SERVE:
+        refusal = serve_refusal(queue, state.pool)
+    elif action.kind == SEND:
+        refusal = send_refusal(action.slot, len(queue), state.options.send_away, MAX_QUEUE)
+    if refusal is None:
+        return _wrong_phase(state, action)
+    rule, reason = refusal
+    return IllegalActionError(f"{action}: {reason}", rule)

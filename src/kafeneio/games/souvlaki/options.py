@@ -19,8 +19,8 @@ class SouvlakiOptions(RulesOptions):
         "tie_break": ("seat", "reverse-seat"),
         "hand_limit_discard": ("choose", "random"),
         "loan_trigger": ("cannot-pay", "no-money"),
-        "big_phone_order_draw": ("draft", "phone-step"),
-        "food_play": ("needed", "any"),
+        "big_phone_order_draw": ("phone-step", "draft"),
+        "food_play": ("queue", "needed", "any"),
         "send_away": ("any", "first"),
     }
     BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {
@@ -63,12 +63,14 @@ class SouvlakiOptions(RulesOptions):
     """SW-1.6: what each loan takes from money for the win check."""
     loan_in_tiebreak: bool = True
     """SW-1.6 ruling: the loan penalty also counts in the tie-break sum of SW-5.3."""
-    big_phone_order_draw: str = "draft"
-    """SW-2.7 ruling: a Big Phone Order's 2 cards are drawn when it is drafted (``draft``) or
-    in the phone-order step, just before that player's ordinary phone order (``phone-step``)."""
-    food_play: str = "needed"
-    """SW-4.2 ruling: ``needed`` (a food card may be played only if it holds a food the first
-    customer still lacks from the pool) or ``any`` (any food card, at any time in service)."""
+    big_phone_order_draw: str = "phone-step"
+    """SW-2.7 ruling: a drafted Big Phone Order keeps its drafted place and its 2 cards are drawn
+    in the phone-order step, just before that player's ordinary phone order (``phone-step``),
+    or face up as soon as it is drafted (``draft``)."""
+    food_play: str = "queue"
+    """SW-4.2 ruling: a food card may be played when it holds a food that some waiting customer
+    lacks once the pool is shared out to the queue in order (``queue``); only a food the first
+    customer still lacks from the pool (``needed``); or any food card at any time (``any``)."""
     send_away: str = "any"
     """SW-4.6 ruling: a customer at ``any`` position may be sent away, or only the ``first``."""
     phone_markers: int = 0

@@ -45,6 +45,13 @@ from kafeneio.games.souvlaki.customer import (
     waiting_big_order,
 )
 from kafeneio.games.souvlaki.explain import why_illegal
+from kafeneio.games.souvlaki.legality import (
+    Refusal,
+    play_refusal,
+    sendable,
+    serve_refusal,
+    wanted_foods,
+)
 from kafeneio.games.souvlaki.observe import observe
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.setup import CUSTOMERS, FOOD, UNFORESEEN, Position, parse_setup
@@ -337,6 +344,22 @@ class SouvlakiState(State):
     def reputation(self, player: int) -> int:
         return self._reputation[player]
 
+    @property
+    def pool(self) -> list[int]:
+        """The foods of the cards played this service, per food (SW-4.2)."""
+        return list(self._pool)
+
+    def play_refusal(self, player: int, food: int) -> Refusal | None:
+        """SW-4.2: why `player` may not play the food card of contents code `food` now; None
+        when they may (the predicate move generation applies)."""
+        kind = self.game.food_kinds.get(food, -1)
+        held = self._food[player][kind] if kind >= 0 else 0
+        holds = self.game.food_holds[kind] if kind >= 0 else ()
+        food_play = self.options.food_play
+        return play_refusal(
+            food_play, held, holds, wanted_foods(self._queues[player], self._pool, food_play)
+        )
+
     # --- legal actions --------------------------------------------------------------------
     def _generate(self) -> list[SouvlakiAction]:
         player = self._to_move
@@ -379,23 +402,17 @@ class SouvlakiState(State):
         queue = self._queues[player]
         actions = []
         if queue:
-            order, pool = queue[0].order, self._pool
-            lacking = [
-                order[0] - pool[0],
-                order[1] - pool[1],
-                order[2] - pool[2],
-                order[3] - pool[3],
-            ]
-            any_card = self.options.food_play == "any"
+            options = self.options
+            food_play = options.food_play
+            wanted = wanted_foods(queue, self._pool, food_play)
             holds = self.game.food_holds
             plays = self.game.play_actions
             for kind, count in enumerate(self._food[player]):
-                if count and (any_card or any(lacking[food] > 0 for food in holds[kind])):
+                if count and play_refusal(food_play, count, holds[kind], wanted) is None:
                     actions.append(plays[kind])
-            if max(lacking) <= 0:
+            if serve_refusal(queue, self._pool) is None:
                 actions.append(space.serve)
-            sendable = 1 if self.options.send_away == "first" else min(len(queue), MAX_QUEUE)
-            actions.extend(space.send[:sendable])
+            actions.extend(space.send[: sendable(len(queue), options.send_away, MAX_QUEUE)])
         actions.append(space.finish)
         return actions
 
@@ -585,10 +602,10 @@ class SouvlakiState(State):
         self.emit("pick", ev.picked, self.cards, player, action.slot, card)
         if not self.cards.customers[card].big:
             self._queues[player].append(make_customer(self.cards, (card,), phone=False))
-        elif self.options.big_phone_order_draw == "draft":
-            self._add_big_order(player, card)
-        else:
+        elif self.options.big_phone_order_draw == "phone-step":  # its cards come later
             self._queues[player].append(waiting_big_order(card))
+        else:  # rules option: drawn face up at once
+            self._add_big_order(player, card)
         self._turn += 1
         if max(self._row) < 0:
             self._turn = len(self._order)
@@ -604,7 +621,7 @@ class SouvlakiState(State):
             waiting = self._queues[player]
             self._queues[player] = []
             for customer in waiting:
-                if customer.waiting:  # rules option: its cards come in the phone step
+                if customer.waiting:  # SW-2.7: a Big Phone Order's cards, in its place
                     self._add_big_order(player, customer.big)
                 else:
                     self._queues[player].append(customer)

@@ -1,0 +1,99 @@
+"""The service rules that both move generation and refusal explanation apply (SW-4.1, SW-4.2,
+SW-4.6): each is one predicate returning None when the action is legal, else the rule it breaks
+and why, so the legal moves and the error a player sees can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kafeneio.games.souvlaki.cards import Foods, foods_text
+from kafeneio.games.souvlaki.customer import Customer
+
+Refusal = tuple[str, str]
+"""The id of the rule an action breaks and the reason, in words."""
+
+NOT_IN_HAND: Refusal = ("SW-4.2", "that card is not in your hand")
+NOBODY_WAITING_FOR_FOOD: Refusal = ("SW-4.2", "no customer is waiting")
+NOBODY_TO_SERVE: Refusal = ("SW-4.1", "no customer is waiting")
+ONLY_THE_FIRST: Refusal = ("SW-4.6", "only the first customer may be sent away")
+PLAY_REASONS = {
+    "queue": "the card holds no food that a waiting customer still lacks, once the pool is shared"
+    " out to the queue in order",
+    "needed": "the card holds no food the first customer still lacks from the pool",
+}
+"""Why a food card that helps nobody may not be played, under each `food_play` option."""
+
+
+def wanted_foods(queue: Sequence[Customer], pool: Sequence[int], food_play: str) -> Foods | None:
+    """SW-4.2: how many more of each food the waiting customers lack from the pool; None when
+    nobody waits.
+
+    ``queue`` (the default): the pool is shared out to the waiting customers in queue order, each
+    taking what it orders while the pool lasts. Each food is shared out on its own, so some
+    customer lacks a food exactly when the whole queue orders more of it than the pool holds.
+    ``needed``: what the first customer lacks. ``any``: the same as ``queue`` (it is not asked).
+    """
+    if not queue:
+        return None
+    if food_play == "needed":
+        order = queue[0].order
+        return (order[0] - pool[0], order[1] - pool[1], order[2] - pool[2], order[3] - pool[3])
+    ordered = [0, 0, 0, 0]
+    for customer in queue:
+        order = customer.order
+        ordered[0] += order[0]
+        ordered[1] += order[1]
+        ordered[2] += order[2]
+        ordered[3] += order[3]
+    return (ordered[0] - pool[0], ordered[1] - pool[1], ordered[2] - pool[2], ordered[3] - pool[3])
+
+
+def play_refusal(
+    food_play: str, held: int, holds: Sequence[int], wanted: Foods | None
+) -> Refusal | None:
+    """SW-4.2: may a food card (`held` copies in hand, holding the foods `holds`) be played,
+    `wanted` being `wanted_foods` of the queue and pool?"""
+    if not held:
+        return NOT_IN_HAND
+    if wanted is None:
+        return NOBODY_WAITING_FOR_FOOD
+    if food_play == "any":
+        return None
+    for food in holds:
+        if wanted[food] > 0:
+            return None
+    return ("SW-4.2", PLAY_REASONS[food_play])
+
+
+def serve_refusal(queue: Sequence[Customer], pool: Sequence[int]) -> Refusal | None:
+    """SW-4.1, SW-4.2: the first customer is served when the pool holds its whole order."""
+    if not queue:
+        return NOBODY_TO_SERVE
+    order = queue[0].order
+    missing = (
+        max(0, order[0] - pool[0]),
+        max(0, order[1] - pool[1]),
+        max(0, order[2] - pool[2]),
+        max(0, order[3] - pool[3]),
+    )
+    if max(missing) <= 0:
+        return None
+    return ("SW-4.2", f"the pool lacks {foods_text(missing)} for the first customer")
+
+
+def sendable(queue_length: int, send_away: str, most: int) -> int:
+    """SW-4.6: how many positions from the front may be sent away (at most `most`, the
+    positions the action encoding names)."""
+    if send_away == "first":
+        return min(queue_length, 1)
+    return min(queue_length, most)
+
+
+def send_refusal(slot: int, queue_length: int, send_away: str, most: int) -> Refusal | None:
+    """SW-4.6: may the customer at position `slot` (from 0) be sent away?"""
+    if slot < sendable(queue_length, send_away, most):
+        return None
+    if slot >= queue_length:
+        return ("SW-4.6", f"the queue has {queue_length} customers")
+    return ONLY_THE_FIRST
