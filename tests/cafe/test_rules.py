@@ -9,6 +9,7 @@ IN2 has 19, 20 (shared with IN1), 21 and 22.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -543,12 +544,28 @@ def test_an_exchange_that_breaks_the_gender_rule_or_the_wrong_chair_is_refused()
     chairs = {16: "USf", 17: "USf", 15: "Jm", **ELSEWHERE}
     state = new_position([["USf", "USm", "AFm"], ["AFf"]], chairs)
     assert "swap USm@15" in legal(state)
-    for move in ("swap USf@15", "swap USf@16"):  # a third lady; a chair with no joker
+    reasons = {"swap USf@15": "US1 would seat 3 of one gender (CI-T.3)", "swap USf@16": "no joker"}
+    for move, reason in reasons.items():  # a third lady; a chair with no joker
         before = state.clone()
-        with pytest.raises(IllegalActionError) as err:
+        with pytest.raises(IllegalActionError, match=re.escape(reason)) as err:
             state.apply_notation(move)
         assert err.value.rule == "CI-M.4"
         assert state == before
+
+
+@pytest.mark.rule("CI-M.4")
+def test_the_own_gender_option_lets_only_the_jokers_gender_take_its_place() -> None:
+    chairs = {16: "USf", 17: "USm", 15: "Jm", **ELSEWHERE}
+    hands = [["USf", "DEm", "INf", "AFm"], ["AFf"]]
+    state = new_position(hands, chairs, {"joker_exchange": "own-gender"})
+    assert {a for a in legal(state) if a.startswith("swap")} == {"swap DEm@15"}
+    before = state.clone()
+    with pytest.raises(IllegalActionError, match="only its own gender") as err:
+        state.apply_notation("swap USf@15")  # legal by default (the test above)
+    assert err.value.rule == "CI-M.4"
+    assert state == before
+    play(state, "swap DEm@15")
+    assert chair_guest(state, 15) == "DEm"
 
 
 @pytest.mark.rule("CI-M.5")
@@ -580,6 +597,26 @@ def test_when_every_player_in_turn_passes_the_game_ends() -> None:
     assert state.is_terminal()
     assert state.scores() == [-10, -10]
     assert state.winners() == [0, 1]
+
+
+@pytest.mark.rule("CI-M.5")
+@pytest.mark.rule("CI-M.3")
+def test_the_game_ends_when_every_player_still_in_it_has_passed_in_succession() -> None:
+    # Player 0 is thrown out at the bar (CI-M.3); then the two players still in the game hold
+    # only joker men that fit nowhere, and pass: two passes end it, not three.
+    board = full_board()
+    assert board.pop(16)[-1] == "f"
+    bar = ["GBf", "GBf", "INf", "INf", "DEm", "DEm"]  # seat 7 costs 4
+    state = new_position([["USm"], ["Jm"], ["Jm"]], board, bar=bar, scores=[3, 10, 10])
+    assert legal(state) == {"USm@bar"}  # US1 holds 2 men already
+    play(state, "USm@bar")
+    assert state.observation(0)["out"] == [True, False, False]
+    assert legal(state) == {"pass"}
+    play(state, "pass")
+    assert not state.is_terminal() and state.current_player() == 2
+    play(state, "pass")
+    assert state.is_terminal()
+    assert state.scores() == [3, 10 - 10, 10 - 10]
 
 
 # --- Scoring (CI-P) ------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from kafeneio.games.cafe.actions import (
     SWAP,
     CafeAction,
 )
-from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import geometry
 
 if TYPE_CHECKING:
@@ -147,11 +146,8 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
 
 
 def _swap(state: CafeState, action: CafeAction) -> IllegalActionError:
-    chair = action.chair
-    if state._seat[chair] < 0 or not is_joker(state._seat[chair]):
-        return IllegalActionError(f"{action}: chair {chair + 1} holds no joker", "CI-M.4")
-    return IllegalActionError(
-        f"{action}: after the swap a table of chair {chair + 1} would break nationality, "
-        "gender or groups",
-        "CI-M.4",
-    )
+    refusal = state.swap_refusal(action.card, action.chair)
+    if refusal is None:  # cannot happen: the action would be legal
+        return IllegalActionError(f"no rule forbids {action} here")
+    rule, reason = refusal
+    return IllegalActionError(f"{action}: {reason}", rule)

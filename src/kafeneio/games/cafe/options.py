@@ -19,6 +19,7 @@ class CafeOptions(RulesOptions):
         "bar_unpaid": ("eliminate", "forbid"),
         "bar_draw": ("one", "extra"),
         "single_nation_draw": ("drop", "choose"),
+        "joker_exchange": ("any-gender", "own-gender"),
     }
     BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {"hand_size": (1, 10)}
 
@@ -29,11 +30,15 @@ class CafeOptions(RulesOptions):
     """CI-M.3: ``eliminate`` (a player who cannot pay a red bar seat is out of the game) or
     ``forbid`` (a bar seat the player cannot pay is not a legal move)."""
     bar_draw: str = "one"
-    """CI-D.3: ``one`` (draw one card, as the rulebook says, whatever the hand target) or
-    ``extra`` (draw two: the hand grows by one)."""
+    """CI-D.3 ruling (a): ``one`` (exactly one card, as the rulebook says, even when the hand is
+    above its target: it is not a refill to the target); option (b): ``extra`` (two cards, so
+    the hand grows by one)."""
     single_nation_draw: str = "drop"
     """CI-D.2: ``drop`` (completing a single-nation table lowers the hand target for good, as the
     ruling says) or ``choose`` (the player decides: ``draw fewer`` or ``draw full``)."""
+    joker_exchange: str = "any-gender"
+    """CI-M.4 ruling: ``any-gender`` (a guest of the other gender may take a joker's place when
+    CI-T.3 and CI-T.4 still hold) or ``own-gender`` (only a guest of the joker's gender)."""
     joker_native_both: bool = True
     """CI-P.3: a joker on a shared chair counts as a native of both its tables; false: of
     neither."""

@@ -54,6 +54,8 @@ COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_MAN: 2}
 MateMemo = list[list[int] | None]
 """Per move generation, at ``table * 2 + gender``: the chairs of the table where a guest from
 the hand of the other gender than `gender` fits (None: not yet looked at)."""
+Refusal = tuple[str, str]
+"""The id of the rule an action breaks and the reason, in words."""
 FULL_TABLE_NATIVE_VALUE = 8
 DANCE_VALUE, DANCE_NATIVE_VALUE = 20, 40
 CARD_PENALTY, JOKER_PENALTY = 5, 10
@@ -411,7 +413,7 @@ class CafeState(State):
                 actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
         for chair in self._jokers_seated:
             for card in kinds:
-                if card < JOKER_LADY and self._swap_fits(card, chair):
+                if card < JOKER_LADY and self.swap_refusal(card, chair) is None:
                     actions.append(space.swap[card][chair])
         if self.options.dance:
             actions.extend(self._dances(space, hand))
@@ -560,29 +562,49 @@ class CafeState(State):
         finally:
             self._take(card, chair)
 
-    def _swap_fits(self, card: int, chair: int) -> bool:
-        """CI-M.4: after the swap, nationality, gender and groups hold at the chair's tables."""
+    def swap_refusal(self, card: int, chair: int) -> Refusal | None:
+        """CI-M.4: why `card` may not take the place of the joker on `chair`; None when it may
+        (after the swap CI-T.2-T.4 hold at the chair's tables; the option ``joker_exchange``
+        may ask for the joker's own gender). Move generation and refusals both ask this."""
+        board = self.game.board
+        joker = self._seat[chair]
+        if joker < 0 or not is_joker(joker):
+            return ("CI-M.4", f"chair {chair + 1} holds no joker")
+        if is_joker(card):
+            return ("CI-M.4", "a joker is exchanged for a guest, not for another joker")
+        if self.options.joker_exchange == "own-gender" and card & 1 != joker & 1:
+            who = "man" if joker & 1 else "lady"
+            return ("CI-M.4", f"the joker is a {who}, and only its own gender may replace it")
         geo = geometry()
         if not geo.chair_nations[chair] >> nation_of(card) & 1:
-            return False
+            return ("CI-M.4", f"{board.card_text(card)} is of another nation (CI-T.2)")
         tables = geo.chair_tables[chair]
-        joker = self._seat[chair]
         grouped = [self._table_ok(t) for t in tables]  # only an opening lone guest is not
         self._take(joker, chair)
         self._put(card, chair)
         try:
-            for table, was_ok in zip(tables, grouped, strict=True):
-                if table in self._dance_tables:
-                    broken = card & 1 != joker & 1  # the dance table keeps its one gender
-                else:
-                    crowded = self._ladies[table] > 2 or self._men[table] > 2
-                    broken = crowded or (was_ok and not self._table_ok(table))
-                if broken:
-                    return False
-            return True
+            why = self._swap_breaks(tables, grouped, card & 1 != joker & 1)
+            return None if why is None else ("CI-M.4", f"after the swap {why}")
         finally:
             self._take(card, chair)
             self._put(joker, chair)
+
+    def _swap_breaks(
+        self, tables: tuple[int, ...], grouped: list[bool], other_gender: bool
+    ) -> str | None:
+        """What a swap just made breaks at the chair's `tables` (None: nothing): the gender
+        rule first, as it holds after every placement (CI-T.6), then the groups."""
+        ids = self.game.board.tables
+        for table in tables:
+            if table in self._dance_tables:  # a dance table keeps its one gender (CI-V.2)
+                if other_gender:
+                    return f"{ids[table].id} would mix genders at a dance table (CI-V.2)"
+            elif self._ladies[table] > 2 or self._men[table] > 2:
+                return f"{ids[table].id} would seat 3 of one gender (CI-T.3)"
+        for table, was_ok in zip(tables, grouped, strict=True):
+            if table not in self._dance_tables and was_ok and not self._table_ok(table):
+                return f"{ids[table].id} would be left without an allowed group (CI-T.4)"
+        return None
 
     def _dances(self, space: ActionSpace, hand: list[int]) -> list[CafeAction]:
         """CI-V.2: every way to fill a table with 3 or 4 guests of one gender from the hand."""
