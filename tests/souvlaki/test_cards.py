@@ -39,6 +39,15 @@ def test_every_entry_says_whether_the_rulebook_confirms_it() -> None:
     assert {card.text for card in CARDS.foods if card.confirmed} == {"S", "GF", "GD"}
 
 
+@pytest.mark.rule("SW-E.5")
+@pytest.mark.rule("SW-U.5")
+def test_generous_tips_amount_is_the_rulebooks() -> None:
+    """ "θα δώσει τα 2": the only unforeseen effect the rulebook gives is the tip of 2."""
+    confirmed = {kind.id: kind for kind in CARDS.unforeseen if "effects" in kind.confirmed}
+    assert list(confirmed) == ["generous-tip"]
+    assert [(e.do, e.amount) for e in confirmed["generous-tip"].effects] == [("tip", 2)]
+
+
 @pytest.mark.parametrize(
     ("name", "text", "expected"),
     [
