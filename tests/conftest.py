@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(os.environ.get("KAFENEIO_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+"""../shared beside the checkout, or where KAFENEIO_SHARED says (a git worktree elsewhere)."""
 
 
 @pytest.fixture
