@@ -91,6 +91,25 @@ def test_a_purchase_needs_enough_money() -> None:
 
 
 @pytest.mark.rule("SW-1.3")
+@pytest.mark.parametrize("money", [3, 5, 20])
+def test_a_purchase_is_offered_exactly_when_no_refusal_applies(money: int) -> None:
+    """Move generation and the refusal share one predicate (rule and reason)."""
+    state = maintenance(money=[money, 20], options={"shops": ["pita", "thanasis"]})
+    for move in ("buy", "advertise", "buy", "advertise", "buy"):
+        kind = state.game.parse_action(move).kind
+        refusal = state.purchase_refusal(0, kind)
+        assert (refusal is None) == (move in legal(state))
+        if refusal is None:
+            play(state, move)
+            continue
+        before = state.clone()
+        with pytest.raises(IllegalActionError) as error:
+            play(state, move)
+        assert str(error.value) == f"{move}: {refusal[1]} ({refusal[0]})"
+        assert state == before
+
+
+@pytest.mark.rule("SW-1.3")
 def test_the_debt_option_lets_purchases_take_money_below_0() -> None:
     state = maintenance(
         money=[3, 20], options={"shops": ["express", "thanasis"], "purchases_into_debt": True}

@@ -114,23 +114,11 @@ def _mulligan(state: SouvlakiState, action: SouvlakiAction, player: int) -> Ille
 
 
 def _maintenance(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
-    shop = state.cards.shops[state._shops[player]]
-    money = state._money[player]
-    if action.kind == BUY:
-        if not state._buys_left:
-            times = "twice" if shop.supplies_per_round == 2 else "once"
-            return IllegalActionError(
-                f"buy: {shop.name} may buy supplies {times} a round, and has", "SW-1.3"
-            )
-        return IllegalActionError(
-            f"buy: supplies cost {shop.supplies_cost} and {shop.name} has {money}", "SW-1.3"
-        )
-    if action.kind == ADVERTISE:
-        if state._advertised:
-            return IllegalActionError("advertise: advertising is bought once a round", "SW-1.3")
-        return IllegalActionError(
-            f"advertise: it costs {shop.advertising_cost} and {shop.name} has {money}", "SW-1.3"
-        )
+    if action.kind in (BUY, ADVERTISE):
+        refusal = state.purchase_refusal(player, action.kind)
+        if refusal is not None:
+            rule, reason = refusal
+            return IllegalActionError(f"{action}: {reason}", rule)
     return _wrong_phase(state, action)
 
 

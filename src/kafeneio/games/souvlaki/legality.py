@@ -1,4 +1,4 @@
-"""The service rules that both move generation and refusal explanation apply (SW-4.1, SW-4.2,
+"""The rules that both move generation and refusal explanation apply (SW-1.3, SW-4.1, SW-4.2,
 SW-4.6): each is one predicate returning None when the action is legal, else the rule it breaks
 and why, so the legal moves and the error a player sees can never disagree.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kafeneio.games.souvlaki.cards import Foods, foods_text
+from kafeneio.games.souvlaki.cards import Foods, Shop, foods_text
 from kafeneio.games.souvlaki.customer import Customer
 
 Refusal = tuple[str, str]
@@ -23,6 +23,26 @@ PLAY_REASONS = {
     "needed": "the card holds no food the first customer still lacks from the pool",
 }
 """Why a food card that helps nobody may not be played, under each `food_play` option."""
+
+
+def buy_refusal(shop: Shop, money: int, buys_left: int, into_debt: bool) -> Refusal | None:
+    """SW-1.3: supplies are bought once a round (twice for a shop that may), with the money for
+    them unless the option ``purchases_into_debt`` allows less."""
+    if not buys_left:
+        times = "twice" if shop.supplies_per_round == 2 else "once"
+        return ("SW-1.3", f"{shop.name} may buy supplies {times} a round, and has")
+    if not into_debt and money < shop.supplies_cost:
+        return ("SW-1.3", f"supplies cost {shop.supplies_cost} and {shop.name} has {money}")
+    return None
+
+
+def advertise_refusal(shop: Shop, money: int, advertised: bool, into_debt: bool) -> Refusal | None:
+    """SW-1.3: advertising is bought once a round, with the money for it (see `buy_refusal`)."""
+    if advertised:
+        return ("SW-1.3", "advertising is bought once a round")
+    if not into_debt and money < shop.advertising_cost:
+        return ("SW-1.3", f"it costs {shop.advertising_cost} and {shop.name} has {money}")
+    return None
 
 
 def wanted_foods(queue: Sequence[Customer], pool: Sequence[int], food_play: str) -> Foods | None:

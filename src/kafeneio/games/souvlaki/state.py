@@ -47,6 +47,8 @@ from kafeneio.games.souvlaki.customer import (
 from kafeneio.games.souvlaki.explain import why_illegal
 from kafeneio.games.souvlaki.legality import (
     Refusal,
+    advertise_refusal,
+    buy_refusal,
     play_refusal,
     sendable,
     serve_refusal,
@@ -349,6 +351,15 @@ class SouvlakiState(State):
         """The foods of the cards played this service, per food (SW-4.2)."""
         return list(self._pool)
 
+    def purchase_refusal(self, player: int, kind: int) -> Refusal | None:
+        """SW-1.3: why `player` may not buy supplies (`kind` BUY) or advertise (ADVERTISE) in
+        this maintenance; None when they may (the predicate move generation applies)."""
+        shop = self.cards.shops[self._shops[player]]
+        money, debt = self._money[player], self.options.purchases_into_debt
+        if kind == BUY:
+            return buy_refusal(shop, money, self._buys_left, debt)
+        return advertise_refusal(shop, money, self._advertised, debt)
+
     def play_refusal(self, player: int, food: int) -> Refusal | None:
         """SW-4.2: why `player` may not play the food card of contents code `food` now; None
         when they may (the predicate move generation applies)."""
@@ -387,12 +398,10 @@ class SouvlakiState(State):
     def _maintenance_actions(self, player: int) -> list[SouvlakiAction]:
         """SW-1.3: supplies (twice for a shop that may), advertising once, then done."""
         space = self.game.space
-        shop = self.cards.shops[self._shops[player]]
-        money, debt = self._money[player], self.options.purchases_into_debt
         actions = [space.done]
-        if self._buys_left and (debt or money >= shop.supplies_cost):
+        if self.purchase_refusal(player, BUY) is None:
             actions.append(space.buy)
-        if not self._advertised and (debt or money >= shop.advertising_cost):
+        if self.purchase_refusal(player, ADVERTISE) is None:
             actions.append(space.advertise)
         return actions
 
