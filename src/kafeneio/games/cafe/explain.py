@@ -68,10 +68,14 @@ def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
     missing = _not_in_hand(state, action.card)
     if missing:
         return missing
-    if kind == BAR:  # a full bar has ended the game (CI-E.1): only paying can stop it
-        return IllegalActionError(f"{action}: the player cannot pay for this bar seat", "CI-M.3")
-    if kind == SWAP:
-        return _swap(state, action)
+    if kind in (BAR, SWAP):
+        refusal = (
+            state.bar_refusal() if kind == BAR else state.swap_refusal(action.card, action.chair)
+        )
+        if refusal is None:  # cannot happen: the action would be legal
+            return IllegalActionError(f"no rule forbids {action} here")
+        rule, reason = refusal
+        return IllegalActionError(f"{action}: {reason}", rule)
     return _placement(state, action, second=False)
 
 
@@ -143,11 +147,3 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         f"{action}: a table would be left without an allowed group (a lady and a man){hint}",
         "CI-T.4",
     )
-
-
-def _swap(state: CafeState, action: CafeAction) -> IllegalActionError:
-    refusal = state.swap_refusal(action.card, action.chair)
-    if refusal is None:  # cannot happen: the action would be legal
-        return IllegalActionError(f"no rule forbids {action} here")
-    rule, reason = refusal
-    return IllegalActionError(f"{action}: {reason}", rule)

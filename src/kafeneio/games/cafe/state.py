@@ -406,11 +406,8 @@ class CafeState(State):
             else:
                 chairs = self._move_starts(card, mates[1 - (card & 1)], memo)
             actions += [row[chair] for chair in chairs]
-        if not self.bar_full:
-            value = self.options.bar_values[len(self._bar)]
-            can_pay = self._scores[self._player] + value >= 0
-            if can_pay or self.options.bar_unpaid == "eliminate":
-                actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
+        if self.bar_refusal() is None:
+            actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
         for chair in self._jokers_seated:
             for card in kinds:
                 if card < JOKER_LADY and self.swap_refusal(card, chair) is None:
@@ -561,6 +558,21 @@ class CafeState(State):
             return all(self._table_ok(t) for t in touched)
         finally:
             self._take(card, chair)
+
+    def bar_refusal(self) -> Refusal | None:
+        """CI-M.2, CI-M.3: why the player to move may not seat a guest at the bar now; None when
+        they may. Move generation and refusals both ask this."""
+        seat = len(self._bar)
+        if self.bar_full:  # then the game has ended (CI-E.1)
+            return ("CI-E.1", f"all {seat} bar seats are taken")
+        value, score = self.options.bar_values[seat], self._scores[self._player]
+        if score + value < 0 and self.options.bar_unpaid == "forbid":
+            return (
+                "CI-M.3",
+                f"bar seat {seat + 1} costs {-value} and P{self._player + 1} has {score} "
+                "(option bar_unpaid = forbid)",
+            )
+        return None
 
     def swap_refusal(self, card: int, chair: int) -> Refusal | None:
         """CI-M.4: why `card` may not take the place of the joker on `chair`; None when it may
