@@ -1,0 +1,42 @@
+"""The doc pages: each states every rules option with its current default, and works in a plain
+clone (no links outside the repository)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kafeneio.games import get_game
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGES = {"cafe": "cafe-international.md", "souvlaki": "souvlaki-wars.md"}
+OPTION_ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (.+?) \| ", re.M)
+"""A row of a page's options table: the option name(s), then the default(s)."""
+
+
+def documented_defaults(page: str) -> dict[str, object]:
+    text = (DOCS / page).read_text(encoding="utf-8")
+    section = text.split("## Rules options", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, object] = {}
+    for names_cell, default_cell in OPTION_ROW.findall(section):
+        names = [name.strip("`") for name in names_cell.split(", ")]
+        cells = [default_cell] if len(names) == 1 else default_cell.split(", ")
+        for name, cell in zip(names, cells, strict=True):
+            found[name] = json.loads(cell.strip().strip("`"))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_options_table_gives_every_option_with_its_default(name: str) -> None:
+    assert documented_defaults(PAGES[name]) == get_game(name).options.to_dict()
+
+
+@pytest.mark.parametrize("page", sorted(PAGES.values()))
+def test_a_page_links_nothing_outside_the_repository(page: str) -> None:
+    text = (DOCS / page).read_text(encoding="utf-8")
+    assert "../shared" not in text and "../seeds" not in text
+    for target in re.findall(r"\]\(([^)#]+)\)", text):  # relative links must exist in the clone
+        assert target.startswith("http") or (DOCS / target).exists(), target
