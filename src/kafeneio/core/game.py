@@ -239,9 +239,10 @@ class State(ABC):
     _legal_by_code: Mapping[int, Action]
 
     NOT_COMPARED: ClassVar[frozenset[str]] = frozenset(
-        {"game", "_legal", "_legal_by_code", "_emitted", "_trail"}
+        {"game", "_legal", "_legal_by_code", "_emitted", "_trail", "_quiet"}
     )
-    """Fields that are configuration or caches; the history is compared by its actions."""
+    """Fields that are configuration, caches or how the state reports; the history is compared
+    by its actions."""
     HIDDEN_HISTORY: ClassVar[bool] = False
     """The history holds outcomes some players may not see: a determinized sample drops it."""
     _shallow: ClassVar[tuple[str, ...]] = ()
@@ -312,7 +313,7 @@ class State(ABC):
             legal = self._legal_by_code[action.code]
         except (KeyError, AttributeError, TypeError):  # not legal, or not an action at all
             legal = None
-        if legal is not action:  # identity first: actions are interned
+        if legal is not action or legal is None:  # identity first: actions are interned
             legal = self._legal_match(action)
         mover = self.current_player()
         self._legal = None
@@ -483,13 +484,15 @@ class State(ABC):
         """Pickling keeps the fields; the game pickles by name and options (see `Game`)."""
         fields = self.__dict__.copy()
         fields["_legal"], fields["_legal_by_code"] = None, {}
-        fields["_trail"] = _unwind(self._trail)  # flat: a long chain would nest too deep
+        # Flat, and actions by code: a long chain would nest too deep, and codes are small.
+        fields["_trail"] = [(a.code, mover, events) for a, mover, events in _unwind(self._trail)]
         return fields
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
         trail: Trail = None
-        for action, mover, events in fields["_trail"]:
-            trail = Link((trail, action, mover, events))
+        decode = fields["game"].decode_action
+        for code, mover, events in fields["_trail"]:
+            trail = Link((trail, decode(code), mover, events))
         fields["_trail"] = trail
         self.__dict__.update(fields)
 

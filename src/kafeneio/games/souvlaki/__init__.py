@@ -32,8 +32,9 @@ from kafeneio.games.souvlaki.state import SouvlakiState
 
 __all__ = ["CardDataError", "SouvlakiAction", "SouvlakiGame", "SouvlakiOptions", "SouvlakiState"]
 
-ENGINE_VERSION = 1
-"""Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`)."""
+ENGINE_VERSION = 2
+"""Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`). 2: the
+SW-4.2 default became `queue` and the SW-2.7 default `phone-step` (the rules-spec corrections)."""
 
 
 class SouvlakiGame(Game):

@@ -214,6 +214,13 @@ class CardSet:
     digest: str = ""
     """SHA-256 of the four files' texts: a changed card file is detected, not replayed."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its user files (the built-in set by name), so that a pickled state or
+        game stays small; loading rebuilds it and checks it the same way."""
+        if not self.user_texts:
+            return (builtin_cards, ())
+        return (_cards_again, (dict(self.user_texts), self.directory))
+
     def shop_index(self, shop_id: str) -> int:
         for index, shop in enumerate(self.shops):
             if shop.id == shop_id:
@@ -309,6 +316,10 @@ def cards_from_texts(
         digest.update(f"{name}\0{texts[name]}\0".encode())
     user = tuple(sorted(user_texts.items()))
     return CardSet(shops, customers, foods, unforeseen, directory, user, digest.hexdigest())
+
+
+def _cards_again(user_texts: Mapping[str, str], directory: str | None) -> CardSet:
+    return cards_from_texts(user_texts, directory)
 
 
 def _builtin_text(name: str) -> str:

@@ -1,0 +1,225 @@
+"""The contract every registered game keeps (after pgx's `api_test`): metadata, actions, viewers,
+seeds, events, copies, records. Parametrised over the registry, so a third game gets it free."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+import random
+import warnings
+
+import pytest
+
+from kafeneio.core import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    KafeneioError,
+    RecordError,
+    State,
+    ViewerError,
+)
+from kafeneio.core.play import Step, play, random_player
+from kafeneio.core.record import replay
+from kafeneio.games import load_record
+
+from .conftest import finished_game, random_states
+
+PLAYERS = [2, 3, 4]
+
+
+def test_the_metadata_declares_what_algorithms_branch_on(game: Game) -> None:
+    info = game.info
+    assert info.chance_mode in ("deterministic", "explicit", "sampled")
+    assert 2 <= info.min_players <= info.max_players
+    assert info.rule_prefix and info.engine_version >= 1
+    assert info.min_utility < info.max_utility and info.max_game_length > 0
+    seen_chance = False
+    for seed in range(3):
+        state = finished_game(game, info.max_players, seed)
+        assert state.ply <= info.max_game_length, "the declared maximum game length holds"
+        returns = state.returns()
+        assert all(info.min_utility <= r <= info.max_utility for r in returns)
+        seen_chance |= any(entry.player == CHANCE for entry in state.history_for(SPECTATOR))
+    assert not seen_chance or info.chance_nodes, "a game with chance nodes declares them"
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_every_attribute_of_a_state_is_a_declared_field(game: Game, players: int) -> None:
+    """Clone and equality follow the declared fields: an undeclared one would be left out."""
+    for state in random_states(game, players, seed=players, every=25):
+        assert set(vars(state)) == type(state).declared
+        for sample in (state.clone(), state.determinize(0, random.Random(0))):
+            assert set(vars(sample)) == type(state).declared
+
+
+@pytest.mark.parametrize("bad", [None, "USm@16", 3, object(), True])
+def test_what_is_not_an_action_is_refused_and_changes_nothing(game: Game, bad: object) -> None:
+    state = game.new_state(2, seed=5)
+    before, record = state.clone(), state.to_record()
+    with pytest.raises(IllegalActionError):
+        state.apply(bad)  # type: ignore[arg-type]
+    assert state == before and state.to_record() == record and state.ply == 0
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_forged_action_is_refused_and_changes_nothing(game: Game, players: int) -> None:
+    """A copy of a legal action with one field altered has the legal code but is not it."""
+    forged = 0
+    for state in random_states(game, players, seed=11, every=9):
+        for action in state.legal_actions()[:6]:
+            for field in dataclasses.fields(action):
+                value = getattr(action, field.name)
+                if field.name in ("code", "notation") or not isinstance(value, int):
+                    continue
+                fake = dataclasses.replace(action, **{field.name: value + 1})
+                before = state.clone()
+                with pytest.raises(IllegalActionError, match="forged"):
+                    state.apply(fake)
+                assert state == before
+                forged += 1
+    assert forged > 20
+
+
+def test_the_interned_action_is_performed_for_an_equal_copy(game: Game) -> None:
+    state = game.new_state(2, seed=3)
+    action = state.legal_actions()[0]
+    copy = dataclasses.replace(action)
+    assert copy is not action
+    state.apply(copy)
+    assert state.history[0] is action
+
+
+@pytest.mark.parametrize("viewer", [-1, -2, -4, 2, 99, True, None, "0", 0.0])
+def test_viewers_are_the_players_and_the_spectator(game: Game, viewer: object) -> None:
+    state = game.new_state(2, seed=1)
+    for look in (
+        state.observation,
+        state.history_for,
+        lambda v: game.render(state, v),
+        lambda v: state.determinize(v, random.Random(0)),
+    ):
+        with pytest.raises(ViewerError, match="SPECTATOR"):
+            look(viewer)
+    assert state.observation(SPECTATOR) is not None
+    assert game.render(state, SPECTATOR)
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True, b"x", -1, 2**63, [1]])
+def test_a_seed_is_a_whole_number_in_range(game: Game, seed: object) -> None:
+    with pytest.raises(KafeneioError, match="seed"):
+        game.new_state(2, seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_same_seed_and_actions_give_the_same_game(game: Game) -> None:
+    one, two = finished_game(game, 3, 42), finished_game(game, 3, 42)
+    assert one == two and one.to_record() == two.to_record()
+    assert finished_game(game, 3, 43).to_record() != one.to_record()
+    unseeded = game.new_state(2)
+    assert replay(game, json.loads(json.dumps(unseeded.to_record()))) == unseeded
+
+
+def test_options_belong_to_the_game(game: Game) -> None:
+    with pytest.raises(TypeError):
+        game.new_state(2, 7)  # type: ignore[misc]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        state = game.new_state(2, {}, seed=1)  # the old form still works, with a warning
+    assert caught and issubclass(caught[0].category, DeprecationWarning)
+    assert state.options == game.options
+    assert state.to_record()["options"] == game.options.to_dict()
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_records_are_self_contained_and_versioned(game: Game, players: int) -> None:
+    state = finished_game(game, players, 7)
+    record = json.loads(json.dumps(state.to_record()))
+    assert record["version"] == 2 and record["engine"] == game.info.engine_version
+    assert load_record(record) == state
+    other = {**record, "engine": game.info.engine_version + 1}
+    assert load_record(other) == state  # the same actions replay; only a failure is refused
+    broken = {**other, "actions": [*record["actions"][:3], "nonsense"]}
+    with pytest.raises(RecordError, match="engine version"):
+        load_record(broken)
+
+
+def test_the_play_loop_tells_every_decision_and_resolves_chance(game: Game) -> None:
+    rng = random.Random(4)
+    state = game.new_state(4, seed=4)
+    steps: list[Step] = []
+    play(state, [random_player(rng)] * 4, rng, on_step=steps.append)
+    assert state.current_player() == TERMINAL and len(steps) == state.ply
+    assert [s.ply for s in steps] == list(range(state.ply))
+    assert all(s.action is a for s, a in zip(steps, state.history, strict=True))
+    assert {s.player for s in steps} <= {CHANCE, 0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_events_are_told_in_words_to_every_viewer(game: Game, players: int) -> None:
+    state = finished_game(game, players, 9)
+    for viewer in [SPECTATOR, *range(players)]:
+        history = state.history_for(viewer)
+        assert [entry.ply for entry in history] == list(range(state.ply))
+        assert all(isinstance(text, str) and text for e in history for text in e.events)
+        assert any("game ends" in text for text in history[-1].events), "why the game ended"
+        json.dumps([entry.to_dict() for entry in history])
+
+
+def test_a_quiet_state_plays_the_same_game_without_events(game: Game) -> None:
+    loud, quiet = game.new_state(2, seed=8), game.new_state(2, seed=8).quiet()
+    rng_a, rng_b = random.Random(1), random.Random(1)
+    play(loud, [random_player(rng_a)] * 2, rng_a)
+    play(quiet, [random_player(rng_b)] * 2, rng_b)
+    assert loud == quiet
+    assert not any(entry.events for entry in quiet.history_for(SPECTATOR))
+    assert any(entry.events for entry in loud.history_for(SPECTATOR))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_pickled_state_is_equal_and_does_not_copy_its_game(game: Game, players: int) -> None:
+    assert len(pickle.dumps(game)) < 2_000, "a game pickles by name, options and card files"
+    assert pickle.loads(pickle.dumps(game)).options == game.options
+    for state in random_states(game, players, seed=2, every=40):
+        again = pickle.loads(pickle.dumps(state))
+        assert again == state and again.history_for(0) == state.history_for(0)
+    fresh = game.new_state(players, seed=2)
+    assert len(pickle.dumps(fresh)) < 12_000
+
+
+def test_refusals_name_a_rule_of_the_games_own_prefix(game: Game) -> None:
+    prefix = game.info.rule_prefix + "-"
+    refused = 0
+    rng = random.Random(0)
+    for state in random_states(game, 3, seed=5, every=5):
+        if state.is_terminal():
+            continue
+        legal = {a.code for a in state.legal_actions()}
+        for _ in range(20):
+            code = rng.randrange(game.info.num_distinct_actions)
+            if code in legal:
+                continue
+            try:
+                action = game.decode_action(code)
+            except KafeneioError:
+                continue
+            with pytest.raises(IllegalActionError) as err:
+                state.apply(action)
+            assert err.value.rule is None or err.value.rule.startswith(prefix)
+            refused += err.value.rule is not None
+    assert refused > 20
+
+
+def test_a_sample_is_quiet_has_no_record_and_keeps_the_turn(game: Game) -> None:
+    for state in random_states(game, 3, seed=6, every=30):
+        for player in range(3):
+            sample = state.determinize(player, random.Random(player))
+            assert sample.is_quiet and sample.current_player() == state.current_player()
+            with pytest.raises(KafeneioError):
+                sample.to_record()
+
+
+def check_state_untouched(state: State, before: State) -> None:
+    assert state == before

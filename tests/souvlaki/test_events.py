@@ -1,0 +1,81 @@
+"""Souvlaki Wars events: what each viewer is told, and nothing hidden from them (SW-S.4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kafeneio.bots import make_bot
+from kafeneio.core import SPECTATOR, Event
+from kafeneio.core.play import Step, play
+from kafeneio.games import get_game
+
+GAME = get_game("souvlaki")
+
+
+def _played(players: int, seed: int) -> list[Step]:
+    steps: list[Step] = []
+    state = GAME.new_state(players, seed=seed)
+    bots = [make_bot("heuristic", seed + p) for p in range(players)]
+    play(state, bots, random.Random(seed), on_step=steps.append)
+    return steps
+
+
+def _other_cards(event: Event) -> Event:
+    """The same event with other cards in it: what a viewer who may not see them must not tell
+    apart."""
+    cards, player, *rest = event.args
+    if event.kind == "draw":
+        (kinds,) = rest
+        return Event((event.kind, (cards, player, [(k + 1) % 3 for k in kinds]), event.words))
+    taker, kind = rest
+    return Event((event.kind, (cards, player, taker, (kind + 1) % 3), event.words))
+
+
+@pytest.mark.rule("SW-S.4")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_card_drawn_or_taken_is_named_only_to_those_who_see_it(players: int) -> None:
+    told = 0
+    for step in _played(players, seed=players):
+        for event in step.events:
+            if event.kind not in ("draw", "take"):
+                continue
+            _, holder, *rest = event.args
+            sees = {holder} | ({rest[0]} if event.kind == "take" else set())
+            for viewer in [SPECTATOR, *range(players)]:
+                if viewer not in sees:
+                    assert event.text_for(viewer) == _other_cards(event).text_for(viewer)
+                    told += 1
+    assert told > 50
+
+
+def test_the_owner_reads_their_own_cards_and_the_others_a_count() -> None:
+    steps = _played(2, seed=1)
+    draws = [e for s in steps for e in s.events if e.kind == "draw" and e.args[2]]
+    event = draws[0]
+    cards, holder, kinds = event.args
+    mine = event.text_for(holder)
+    theirs = event.text_for(1 - holder)
+    assert mine is not None and theirs is not None
+    assert all(cards.foods[k].text in mine for k in kinds) or "unforeseen" in mine
+    assert str(len(kinds)) in theirs
+
+
+@pytest.mark.rule("SW-E.11")
+def test_a_ninja_steal_is_told_in_full_to_thief_and_victim_only() -> None:
+    from kafeneio.games.souvlaki import events as words
+
+    cards = GAME.cards
+    event = Event(("take", (cards, 1, 0, 2), words.took))
+    card = cards.foods[2].text
+    assert card in (event.text_for(0) or "") and card in (event.text_for(1) or "")
+    assert card not in (event.text_for(2) or "") and "a food card" in (event.text_for(2) or "")
+    assert "a food card" in (event.text_for(SPECTATOR) or "")
+
+
+def test_why_the_game_ended_and_who_won_are_told() -> None:
+    last = _played(3, seed=5)[-1]
+    texts = [e.text_for(SPECTATOR) for e in last.events]
+    assert any(t and t.startswith("The game ends") for t in texts)
+    assert any(t and ("wins" in t or "share the win" in t) for t in texts)
