@@ -99,11 +99,14 @@ class Game(ABC):
         """A game is immutable configuration: deep copies of states share it."""
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled by name, options and record data, so that a pickled state stays small."""
-        from kafeneio.games import game_from_parts  # the registry builds on this module
+    @classmethod
+    def from_parts(cls, options: Mapping[str, Any], data: Mapping[str, Any]) -> Self:
+        """The game of these options and record data (see `record_data`)."""
+        return cls(options)
 
-        return (game_from_parts, (self.info.name, self.options.to_dict(), self.record_data()))
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by options and record data, so that a pickled state stays small."""
+        return (type(self).from_parts, (self.options.to_dict(), self.record_data()))
 
     def new_state(
         self,

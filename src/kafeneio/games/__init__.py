@@ -15,7 +15,7 @@ Options = Mapping[str, Any]
 def _cafe(options: Options, data: Options) -> Game:
     from kafeneio.games.cafe import CafeGame
 
-    return CafeGame(options)
+    return CafeGame.from_parts(options, data)
 
 
 def _souvlaki(options: Options, data: Options) -> Game:

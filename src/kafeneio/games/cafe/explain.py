@@ -28,7 +28,7 @@ def why_illegal(state: CafeState, action: Any) -> IllegalActionError:
         return IllegalActionError(f"{action!r} is not a Café International action")
     if state.is_terminal():
         return IllegalActionError(f"{action} is not possible: the game is over", "CI-E.1")
-    phase = state._phase()
+    phase = state.phase
     if phase == "birthday":
         return IllegalActionError(
             f"{action}: first choose the birthday table (birthday US1) or decline (birthday none)",
@@ -87,19 +87,19 @@ def _dance(state: CafeState, action: CafeAction) -> IllegalActionError:
             held = f"{hand[card]} × {board.card_text(card)}"
             return IllegalActionError(f"{action}: the hand holds {held}, not {count}")
     for _, chair in action.placements:
-        if state._seat[chair] >= 0:
+        if state.chair(chair) >= 0:
             return IllegalActionError(f"{action}: chair {chair + 1} is taken", "CI-T.1")
     table = board.tables[action.table]
     gender = action.placements[0][0] & 1
     for chair in table.chairs:
-        seated = state._seat[chair]
+        seated = state.chair(chair)
         if seated >= 0 and seated & 1 != gender:
             return IllegalActionError(
                 f"{action}: {table.id} already seats a guest of the other gender; a dance fills "
                 "a table with 4 ladies or 4 men",
                 "CI-V.2",
             )
-    if len(action.placements) + sum(state._seat[c] >= 0 for c in table.chairs) != 4:
+    if len(action.placements) + sum(state.chair(c) >= 0 for c in table.chairs) != 4:
         return IllegalActionError(f"{action}: a dance fills all 4 chairs of {table.id}", "CI-V.2")
     return IllegalActionError(
         f"{action}: the dance breaks gender or groups at a table beside it (CI-T.3, CI-T.4)",
@@ -128,8 +128,8 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
     board = state.game.board
     geo = geometry()
     text = board.card_text(card)
-    if state._seat[chair] >= 0:
-        taken = board.card_text(state._seat[chair])
+    if state.chair(chair) >= 0:
+        taken = board.card_text(state.chair(chair))
         return IllegalActionError(f"{action}: chair {chair + 1} is taken by {taken}", "CI-T.1")
     tables = geo.chair_tables[chair]
     if chair not in geo.chairs_for_card[card]:
@@ -137,7 +137,7 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         return IllegalActionError(
             f"{action}: chair {chair + 1} belongs to {ids}; {text} is of another nation", "CI-T.2"
         )
-    if not state._gender_fits(card, chair):
+    if not state.gender_fits(card, chair):
         who = "men" if card & 1 else "ladies"
         return IllegalActionError(
             f"{action}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"

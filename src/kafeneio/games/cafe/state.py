@@ -324,7 +324,7 @@ class CafeState(State):
             "game": "cafe",
             "player": player,
             "to_move": self.current_player(),
-            "phase": self._phase(),
+            "phase": self.phase,
             "turn": self._turns,
             "chairs": [text(card) if card >= 0 else None for card in self._seat],
             "bar": [text(card) for card in self._bar],
@@ -368,7 +368,20 @@ class CafeState(State):
         """CI-D.2: the table holds 4 guests, all of its nation (jokers count, CI-P.3)."""
         return self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4
 
-    def _phase(self) -> str:
+    @property
+    def phase(self) -> str:
+        """What the mover decides now: ``turn``, ``second`` (a second guest or ``end``),
+        ``draw`` (CI-D.2 option), ``birthday`` (CI-V.1) or ``over``."""
+        return self._phase_name()
+
+    def chair(self, chair: int) -> int:
+        """The card on `chair` (0-based), or -1 while it is free."""
+        return self._seat[chair]
+
+    def gender_fits(self, card: int, chair: int) -> bool:
+        return self._gender_fits(card, chair)
+
+    def _phase_name(self) -> str:
         if self._over:
             return "over"
         if self._birthday_chooser >= 0:

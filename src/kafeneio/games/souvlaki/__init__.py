@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from kafeneio.core.errors import KafeneioError, RecordError
 from kafeneio.core.game import JSON, Game, GameInfo, State
@@ -81,7 +81,7 @@ class SouvlakiGame(Game):
         )
 
     @classmethod
-    def from_parts(cls, options: Mapping[str, Any], data: Mapping[str, Any]) -> SouvlakiGame:
+    def from_parts(cls, options: Mapping[str, Any], data: Mapping[str, Any]) -> Self:
         """The game of the command line (``cards_dir`` among the options) or of a record
         (``cards`` in its data: the user's files and the set's hash)."""
         options = dict(options)

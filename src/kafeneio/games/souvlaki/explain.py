@@ -46,7 +46,7 @@ def why_illegal(state: SouvlakiState, action: Any) -> IllegalActionError:
     player = state.current_player()
     if player == CHANCE or action.kind == RANDOM:
         return _chance(state, action, player)
-    if state._food_size[player] > state.options.hand_limit:
+    if state.food_count(player) > state.options.hand_limit:
         return _hand_limit(state, action, player)
     if action.kind == DISCARD:
         return IllegalActionError(
@@ -80,15 +80,16 @@ def _wrong_phase(state: SouvlakiState, action: SouvlakiAction) -> IllegalActionE
 
 def _chance(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
     rule = "SW-1.4"
-    if state._effect is not None:
-        rule = state.cards.unforeseen[state._effect[0]].rule or "SW-3.1"
+    card = state.pending_unforeseen
+    if card >= 0:
+        rule = state.cards.unforeseen[card].rule or "SW-3.1"
     if player != CHANCE:
         return IllegalActionError(
             f"{action}: only chance picks a random food card, and none is being picked", "SW-E.11"
         )
     if action.kind != RANDOM:
         return IllegalActionError(f"{action}: a random food card is being picked first", rule)
-    victim = state._random_tasks[0][0]
+    victim = state.chance_victim
     return IllegalActionError(
         f"{action}: player {victim + 1} holds no {foods_text(foods_of_code(action.food))} card",
         rule,
@@ -99,7 +100,7 @@ def _hand_limit(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
     limit = state.options.hand_limit
     if action.kind != DISCARD:
         return IllegalActionError(
-            f"{action}: player {player + 1} holds {state._food_size[player]} food cards and must "
+            f"{action}: player {player + 1} holds {state.food_count(player)} food cards and must "
             f"first discard down to {limit}",
             "SW-1.4",
         )
@@ -134,7 +135,7 @@ def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
     if action.kind != USE:
         return _wrong_phase(state, action)
     kind = state.cards.unforeseen[action.card]
-    if not state._unforeseen[player][action.card]:
+    if not state.unforeseen_count(player, action.card):
         return IllegalActionError(f"{action}: {kind.name} is not in your hand", "SW-3.1")
     target, targets = kind.target, action.targets
     rule = kind.rule or "SW-3.2"
@@ -144,11 +145,11 @@ def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
         return IllegalActionError(f"{action}: {kind.name} targets an opponent, not you", "SW-3.2")
     for i in range(0, len(targets), 2):
         owner, position = targets[i], targets[i + 1]
-        if owner >= state.num_players or position >= len(state._queues[owner]):
+        if owner >= state.num_players or position >= state.queue_length(owner):
             return IllegalActionError(
                 f"{action}: there is no customer p{owner + 1}.{position + 1}", "SW-3.2"
             )
-        customer = state._queues[owner][position]
+        customer = state.queue(owner)[position]
         misfit = customer_misfit(target, player, owner, position, customer)
         if misfit:
             return IllegalActionError(

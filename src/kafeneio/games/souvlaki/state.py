@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
-from kafeneio.games.souvlaki import effects
 from kafeneio.games.souvlaki import events as ev
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
@@ -44,6 +43,7 @@ from kafeneio.games.souvlaki.customer import (
     make_customer,
     waiting_big_order,
 )
+from kafeneio.games.souvlaki.effects import UnforeseenEffects
 from kafeneio.games.souvlaki.explain import why_illegal
 from kafeneio.games.souvlaki.legality import (
     Refusal,
@@ -69,7 +69,7 @@ START_FOOD, START_UNFORESEEN = 5, 3
 TURN_ENDING = frozenset({KEEP, REDRAW, DONE, PICK, USE, PASS, FINISH})
 
 
-class SouvlakiState(State):
+class SouvlakiState(UnforeseenEffects, State):
     """A position of Souvlaki Wars."""
 
     game: SouvlakiGame
@@ -340,6 +340,27 @@ class SouvlakiState(State):
     def queue(self, player: int) -> list[Customer]:
         return list(self._queues[player])
 
+    def queue_length(self, player: int) -> int:
+        return len(self._queues[player])
+
+    def food_count(self, player: int) -> int:
+        """How many food cards `player` holds (public: hand sizes are seen)."""
+        return self._food_size[player]
+
+    def unforeseen_count(self, player: int, card: int) -> int:
+        """How many unforeseen cards of kind `card` `player` holds (private to `player`)."""
+        return self._unforeseen[player][card]
+
+    @property
+    def pending_unforeseen(self) -> int:
+        """The unforeseen kind whose effect waits for chance, or -1."""
+        return self._effect[0] if self._effect is not None else -1
+
+    @property
+    def chance_victim(self) -> int:
+        """At a chance node: the player a food card is taken from."""
+        return self._random_tasks[0][0]
+
     def money(self, player: int) -> int:
         return self._money[player]
 
@@ -393,7 +414,7 @@ class SouvlakiState(State):
             return self._maintenance_actions(player)
         if phase == NEW_CUSTOMERS:
             return [space.pick[slot] for slot, card in enumerate(self._row) if card >= 0]
-        return [space.pass_, *effects.legal_uses(self, player)]
+        return [space.pass_, *self.legal_uses(player)]
 
     def _maintenance_actions(self, player: int) -> list[SouvlakiAction]:
         """SW-1.3: supplies (twice for a shop that may), advertising once, then done."""
@@ -438,7 +459,7 @@ class SouvlakiState(State):
                     return
                 del self._random_tasks[0]  # the hand is empty: nothing left to take
             if self._effect is not None:
-                effects.run_effects(self)
+                self.run_effects()
                 continue
             over = self._over_hand_limit()
             if over >= 0:
@@ -688,7 +709,7 @@ class SouvlakiState(State):
         self._cancels = 0
 
     def _use(self, action: SouvlakiAction) -> None:
-        effects.play_card(self, self._to_move, action)
+        self.play_card(self._to_move, action)
         self._turn += 1
 
     def _pass(self, action: SouvlakiAction) -> None:
