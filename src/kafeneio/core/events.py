@@ -9,7 +9,7 @@ follow the game's privacy: a card drawn is named to its owner and counted to eve
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,23 @@ class Event(tuple[Any, ...]):
     def text_for(self, viewer: int) -> str | None:
         """The event in words for `viewer` (a player or `SPECTATOR`); None if hidden from them."""
         return self.words(self.args, viewer)
+
+
+class EventLog(list[Any]):
+    """The events of one action. It holds them as plain ``(kind, args, words)`` tuples, the
+    cheapest thing to make on every action, and hands them out as `Event`s when read."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Event]:
+        return map(Event, super().__iter__())
+
+    def __getitem__(self, index: Any) -> Any:
+        item = super().__getitem__(index)
+        return [Event(raw) for raw in item] if isinstance(index, slice) else Event(item)
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)

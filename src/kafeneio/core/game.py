@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError, ViewerError
-from kafeneio.core.events import Event, HistoryEntry, Words
+from kafeneio.core.events import Event, EventLog, HistoryEntry, Words
 from kafeneio.core.options import RulesOptions
 
 CHANCE = -1
@@ -200,7 +200,7 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     return rng.choices([action for action, _ in outcomes], [p for _, p in outcomes])[0]
 
 
-Emitted = list[Event]
+Emitted = EventLog
 """The events of the action being performed. Declared by this alias so that clones share it:
 `apply` gives every action a fresh list."""
 
@@ -279,7 +279,7 @@ class State(ABC):
         self._trail = None
         self._ply = 0
         self._sampled = False
-        self._emitted = []
+        self._emitted = EventLog()
         self._quiet = False
         self._legal = None
         self._legal_by_code = {}
@@ -320,7 +320,7 @@ class State(ABC):
             legal = self._legal_match(action)
         mover = self.current_player()
         self._legal = None
-        events: list[Event] = []
+        events = EventLog()
         self._emitted = events
         self._perform(legal)
         self._trail = Link((self._trail, legal, mover, events))  # kept as made: never changed
@@ -352,7 +352,7 @@ class State(ABC):
     def emit(self, kind: str, words: Words, *args: Any) -> None:
         """Record an event of the action being performed (called from `_perform`)."""
         if not self._quiet:
-            self._emitted.append(Event((kind, args, words)))
+            self._emitted.append((kind, args, words))  # an `Event` once read (`EventLog`)
 
     def quiet(self, quiet: bool = True) -> Self:
         """Stop (or resume) collecting events, and return this state. Events are words for
