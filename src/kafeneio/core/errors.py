@@ -37,3 +37,15 @@ class RecordError(KafeneioError):
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
         super().__init__(f"action {index}: {message}" if index is not None else message)
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """`value` as an error message quotes it: its repr, cut to `limit` characters.
+
+    Bad input can be huge or deep (a number of 5,000 digits or a list nested 100,000 deep,
+    whose repr Python refuses to make; a megabyte of text): a message names it, briefly."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -26,6 +26,7 @@ from functools import cache
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import KafeneioError, NotationError
+from kafeneio.core.notation import check_code, notation_words, whole_number
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
     NUM_CARD_TYPES,
@@ -91,8 +92,7 @@ class ActionSpace:
     draw_full: CafeAction
 
     def decode(self, code: int) -> CafeAction:
-        if not isinstance(code, int) or not 0 <= code < NUM_ACTIONS:
-            raise NotationError(f"action code {code!r} is outside 0..{NUM_ACTIONS - 1}")
+        check_code(code, NUM_ACTIONS)
         if code < BAR_BASE:
             return self.place[code // NUM_CHAIRS][code % NUM_CHAIRS]
         if code < SWAP_BASE:
@@ -177,7 +177,7 @@ class ActionSpace:
 
     def parse(self, text: str) -> CafeAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""
-        words = text.strip().split()
+        words = notation_words(text)
         try:
             return self._parse_words(words)
         except NotationError:
@@ -233,9 +233,7 @@ class ActionSpace:
         where = match.group(2).lower()
         if where == "bar":
             return card, None
-        if not where.isdigit() or not 1 <= int(where) <= NUM_CHAIRS:
-            raise NotationError(f"{where!r} is not a chair: chairs are numbered 1 to {NUM_CHAIRS}")
-        return card, int(where) - 1
+        return card, whole_number(where, 1, NUM_CHAIRS, "chair") - 1
 
 
 @cache

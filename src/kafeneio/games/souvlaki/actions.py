@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import NotationError
+from kafeneio.core.notation import check_code, notation_words, whole_number
 from kafeneio.games.souvlaki.cards import (
     MAX_UNFORESEEN_KINDS,
     CardSet,
@@ -207,8 +208,7 @@ class ActionSpace:
         return action
 
     def decode(self, code: int) -> SouvlakiAction:
-        if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_ACTIONS:
-            raise NotationError(f"action code {code!r} is outside 0..{NUM_ACTIONS - 1}")
+        check_code(code, NUM_ACTIONS)
         if code < DISCARD_BASE:
             return self._by_word_code[code]
         if code < PICK_BASE:
@@ -232,7 +232,7 @@ class ActionSpace:
 
     def parse(self, text: str) -> SouvlakiAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""
-        words = text.strip().split()
+        words = notation_words(text)
         if not words:
             raise NotationError("empty move: type a move like 'pick 3', 'play GF' or 'help'")
         head = words[0].lower()
@@ -248,13 +248,15 @@ class ActionSpace:
             return self.food_action(FOOD_VERBS[head], foods_code(foods))
         if head in ("pick", "send") and len(words) == 2:
             limit = MAX_ROW if head == "pick" else MAX_QUEUE
-            number = _number(words[1], limit, "slot" if head == "pick" else "queue position")
+            number = whole_number(
+                words[1], 1, limit, "slot" if head == "pick" else "queue position"
+            )
             return (self.pick if head == "pick" else self.send)[number - 1]
         if head == "use" and len(words) >= 2:
             return self._parse_use(words[1], words[2:])
         raise NotationError(
-            f"{text.strip()!r} is not a move; moves look like keep, redraw, buy, advertise, done, "
-            "discard GF, pick 3, use CARD [p2 | p2.3], pass, play GF, serve, send 2, finish"
+            f"{' '.join(words)!r} is not a move; moves look like keep, redraw, buy, advertise, "
+            "done, discard GF, pick 3, use CARD [p2 | p2.3], pass, play GF, serve, send 2, finish"
         )
 
     def _parse_use(self, card_id: str, words: list[str]) -> SouvlakiAction:
@@ -275,22 +277,16 @@ class ActionSpace:
         return self.use(card, tuple(index for target in named for index in target))
 
 
-def _number(word: str, limit: int, what: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= limit:
-        raise NotationError(f"{word!r} is not a {what}: they are numbered 1 to {limit}")
-    return int(word)
-
-
 def _target_word(word: str) -> tuple[int, ...]:
     """``p2`` → (1,); ``p2.3`` → (1, 2)."""
     text = word.lower()
     if not text.startswith("p"):
         raise NotationError(f"{word!r} is not a target: write a player p2 or a customer p2.3")
     player, _, position = text[1:].partition(".")
-    index = _number(player, MAX_PLAYERS, "player") - 1
+    index = whole_number(player, 1, MAX_PLAYERS, "player") - 1
     if not position:
         return (index,)
-    return index, _number(position, MAX_QUEUE, "queue position") - 1
+    return index, whole_number(position, 1, MAX_QUEUE, "queue position") - 1
 
 
 def _target_help(target: Target) -> str:

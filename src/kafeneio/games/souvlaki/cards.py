@@ -4,6 +4,10 @@ The package ships the four files in ``cards/`` (../shared/rules/souvlaki-wars-ca
 may point the game at a directory of their own files with the same names: each file found there
 replaces the built-in one. The loader checks every entry and names the file, the entry and the
 field of the first problem it finds, so a user typing in the printed cards can fix their file.
+
+Every number in a card file has a bound, checked when the file is loaded, so that no file can
+make a game exhaust memory or loop for ever: the `MAX_...` constants below (the shipped cards
+stay far inside them). A file is at most `MAX_FILE_BYTES` long, UTF-8 TOML.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kafeneio.core.errors import KafeneioError
+from kafeneio.core.errors import KafeneioError, shown
 
 FOOD_LETTERS = "GSFD"
 """G pita gyros, S souvlaki (kalamaki), F fries, D soft drink (SW-0.2), in notation order."""
@@ -26,6 +30,22 @@ MAX_FOOD_PER_CARD = 3
 """At most 3 of one food on a food card: the action encoding gives each food 2 bits."""
 MAX_UNFORESEEN_KINDS = 32
 """Unforeseen kinds a card set may hold: the action encoding reserves this many."""
+MAX_COUNT = 100
+"""The most copies of one card an entry's ``count`` may give."""
+MAX_DECK = 500
+"""The most cards a deck (customers, food or unforeseen cards, all entries together) may hold."""
+MAX_SHOPS = 32
+MAX_VALUE = 100
+"""The largest money, reputation or influence figure (costs, starting values, rewards) and the
+largest size of an effect's money or reputation ``amount`` (which may be negative)."""
+MAX_CARDS = 10
+"""The most cards one action or effect deals (supplies, draw-food, phone-order, ...) and the
+most times supplies may be bought in a round."""
+MAX_ORDER = 9
+"""The most foods one customer orders."""
+MAX_ID_LENGTH = 40
+"""Ids are short: they are typed in the notation (``use queue-jump p2.3``)."""
+MAX_FILE_BYTES = 1_000_000
 FILES = ("shops.toml", "customers.toml", "foods.toml", "unforeseen.toml")
 SOURCES = ("rulebook", "reconstruction")
 
@@ -73,10 +93,10 @@ def foods_text(foods: Foods) -> str:
 def parse_foods(text: str) -> Foods:
     """The foods written `text` (letters G, S, F, D in any order and case); `ValueError` else."""
     counts = [0, 0, 0, 0]
-    for letter in text.upper():
-        index = FOOD_LETTERS.find(letter)
+    for letter in text:
+        index = FOOD_LETTERS.find(letter.upper()) if letter.isascii() else -1
         if index < 0:
-            raise ValueError(f"{text!r} is not foods: use the letters G, S, F, D (like GGF)")
+            raise ValueError(f"{shown(text)} is not foods: use the letters G, S, F, D (like GGF)")
         counts[index] += 1
     if not any(counts):
         raise ValueError("no food named: use the letters G, S, F, D (like GGF)")
@@ -264,7 +284,7 @@ def load_cards(directory: Path | str | None) -> CardSet:
     if directory is None:
         return builtin_cards()
     if not isinstance(directory, str | Path):  # e.g. a malformed record's options
-        raise CardDataError(f"a card directory is a path, not {directory!r}")
+        raise CardDataError(f"a card directory is a path, not {shown(directory)}")
     path = Path(directory)
     if not path.is_dir():
         raise CardDataError(f"card directory {path} does not exist")
@@ -275,12 +295,7 @@ def load_cards(directory: Path | str | None) -> CardSet:
 
 
 def _load(directory: str | None, user_files: Mapping[str, Path]) -> CardSet:
-    texts = {}
-    for name, file in user_files.items():
-        try:
-            texts[name] = file.read_text(encoding="utf-8")
-        except OSError as err:
-            raise CardDataError(f"{file}: cannot read it: {err.strerror}") from None
+    texts = {name: _read_user_file(file) for name, file in user_files.items()}
     labels = {name: str(file) for name, file in user_files.items()}
     return cards_from_texts(texts, directory, labels)
 
@@ -294,7 +309,14 @@ def cards_from_texts(
     built-in ones; `labels` name the files in errors."""
     unknown = set(user_texts) - set(FILES)
     if unknown:
-        raise CardDataError(f"card files are {', '.join(FILES)}, not {', '.join(sorted(unknown))}")
+        names = ", ".join(shown(name) for name in sorted(map(str, unknown)))
+        raise CardDataError(f"card files are {', '.join(FILES)}, not {names}")
+    for name, text in user_texts.items():
+        label = (labels or {}).get(name, name)
+        if not isinstance(text, str):
+            raise CardDataError(f"{label}: a card file is TOML text, not {shown(text)}")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            raise CardDataError(f"{label}: a card file is at most {MAX_FILE_BYTES:,} bytes")
     texts = {
         name: user_texts[name] if name in user_texts else _builtin_text(name) for name in FILES
     }
@@ -305,11 +327,17 @@ def cards_from_texts(
             return label, tomllib.loads(texts[name])
         except tomllib.TOMLDecodeError as err:
             raise CardDataError(f"{label}: not valid TOML: {err}") from None
+        except RecursionError:
+            raise CardDataError(f"{label}: its tables and lists are nested too deep") from None
 
-    shops = _entries(*read("shops.toml"), "shop", _shop, lambda shop: shop.id)
-    customers = _entries(*read("customers.toml"), "customer", _customer, lambda card: card.text)
-    foods = _entries(*read("foods.toml"), "food", _food, lambda card: card.foods)
-    unforeseen = _entries(*read("unforeseen.toml"), "unforeseen", _unforeseen, lambda u: u.id)
+    shops = _entries(*read("shops.toml"), "shop", _shop, lambda shop: shop.id, lambda _: 1)
+    customers = _entries(
+        *read("customers.toml"), "customer", _customer, lambda card: card.text, _count
+    )
+    foods = _entries(*read("foods.toml"), "food", _food, lambda card: card.foods, _count)
+    unforeseen = _entries(
+        *read("unforeseen.toml"), "unforeseen", _unforeseen, lambda u: u.id, _count
+    )
     _check_set(shops, customers, unforeseen)
     digest = hashlib.sha256()
     for name in FILES:
@@ -326,7 +354,26 @@ def _builtin_text(name: str) -> str:
     return resources.files(__package__).joinpath("cards", name).read_text("utf-8")
 
 
+def _read_user_file(file: Path) -> str:
+    """The text of a user's card file: at most `MAX_FILE_BYTES`, UTF-8."""
+    try:
+        with file.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise CardDataError(f"{file}: cannot read it: {err.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CardDataError(f"{file}: a card file is at most {MAX_FILE_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CardDataError(f"{file}: not UTF-8 text (byte {err.start})") from None
+
+
 T = TypeVar("T")
+
+
+def _count(card: CustomerCard | FoodCard | UnforeseenKind) -> int:
+    return card.count
 
 
 class _Entry:
@@ -356,9 +403,12 @@ class _Entry:
 
     def identifier(self, field: str) -> str:
         value = self.text(field)
-        if not value or value != value.lower() or not all(c.isalnum() or c == "-" for c in value):
+        allowed = "abcdefghijklmnopqrstuvwxyz0123456789-"
+        if not 0 < len(value) <= MAX_ID_LENGTH or not all(c in allowed for c in value):
             raise self.error(
-                field, f"must be lower-case letters, digits and hyphens, not {value!r}"
+                field,
+                f"must be 1 to {MAX_ID_LENGTH} lower-case ASCII letters, digits and hyphens, "
+                f"not {shown(value)}",
             )
         return value
 
@@ -373,19 +423,25 @@ class _Entry:
     def text(self, field: str, default: str | None = None) -> str:
         value = self.get(field, default)
         if not isinstance(value, str):
-            raise self.error(field, f"must be a string, not {value!r}")
+            raise self.error(field, f"must be a string, not {shown(value)}")
         return value
 
-    def number(self, field: str, low: int, default: int | None = None) -> int:
+    def number(self, field: str, low: int, high: int, default: int | None = None) -> int:
         value = self.get(field, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise self.error(field, f"must be a whole number ≥ {low}, not {value!r}")
+        return self.bounded(field, value, low, high)
+
+    def bounded(self, field: str, value: Any, low: int, high: int) -> int:
+        """`value` if it is a whole number from `low` to `high`; the error names `field`."""
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.error(
+                field, f"must be a whole number from {low} to {high}, not {shown(value)}"
+            )
         return value
 
     def choice(self, field: str, choices: tuple[str, ...], default: str | None = None) -> str:
         value = self.text(field, default)
         if value not in choices:
-            raise self.error(field, f"must be one of {', '.join(choices)}, not {value!r}")
+            raise self.error(field, f"must be one of {', '.join(choices)}, not {shown(value)}")
         return value
 
     def foods(self, field: str, most: int | None) -> Foods:
@@ -419,8 +475,12 @@ def _entries(
     section: str,
     build: Callable[[_Entry], T],
     key: Callable[[T], object],
+    size: Callable[[T], int],
 ) -> tuple[T, ...]:
-    """Build every entry of `section`; two entries with the same `key` are an error."""
+    """Build every entry of `section`; two entries with the same `key` are an error, and so are
+    more than `MAX_DECK` cards (by `size`) or `MAX_SHOPS` shops in all."""
+    most = MAX_SHOPS if section == "shop" else MAX_DECK
+    total = 0
     unknown = sorted(set(data) - {section})
     if unknown:
         raise CardDataError(f"{file}: unknown table {unknown[0]!r}; it holds [[{section}]] entries")
@@ -437,6 +497,10 @@ def _entries(
             raise entry.error(None, "repeats an earlier entry's card; raise that entry's count")
         seen.add(key(card))
         built.append(card)
+        total += size(card)
+        if total > most:
+            field = None if section == "shop" else "count"
+            raise entry.error(field, f"makes more than {most} {section} cards in all")
     return tuple(built)
 
 
@@ -449,14 +513,14 @@ def _shop(entry: _Entry) -> Shop:
         name=name,
         greek=entry.text("greek", name),
         nickname=entry.text("nickname", ""),
-        start_money=entry.number("start_money", 0),
-        start_reputation=entry.number("start_reputation", 0),
-        operating_cost=entry.number("operating_cost", 0),
-        supplies_cost=entry.number("supplies_cost", 0),
-        supplies_cards=entry.number("supplies_cards", 1),
-        supplies_per_round=entry.number("supplies_per_round", 0, 1),
-        advertising_cost=entry.number("advertising_cost", 0),
-        advertising_reputation=entry.number("advertising_reputation", 1),
+        start_money=entry.number("start_money", 0, MAX_VALUE),
+        start_reputation=entry.number("start_reputation", 0, MAX_VALUE),
+        operating_cost=entry.number("operating_cost", 0, MAX_VALUE),
+        supplies_cost=entry.number("supplies_cost", 0, MAX_VALUE),
+        supplies_cards=entry.number("supplies_cards", 1, MAX_CARDS),
+        supplies_per_round=entry.number("supplies_per_round", 0, MAX_CARDS, 1),
+        advertising_cost=entry.number("advertising_cost", 0, MAX_VALUE),
+        advertising_reputation=entry.number("advertising_reputation", 1, MAX_VALUE),
         source=source,
         confirmed=confirmed,
     )
@@ -467,18 +531,20 @@ def _customer(entry: _Entry) -> CustomerCard:
     big = entry.get("big_phone_order", False)
     if not isinstance(big, bool):
         raise entry.error("big_phone_order", f"must be true or false, not {big!r}")
-    count = entry.number("count", 1)
+    count = entry.number("count", 1, MAX_COUNT)
     if big:
         return CustomerCard(NO_FOOD, 0, 0, True, count, source, confirmed)
     order = entry.foods("order", None)
-    money, influence = entry.number("money", 0), entry.number("influence", 0)
+    if sum(order) > MAX_ORDER:
+        raise entry.error("order", f"a customer orders at most {MAX_ORDER} foods")
+    money, influence = entry.number("money", 0, MAX_VALUE), entry.number("influence", 0, MAX_VALUE)
     return CustomerCard(order, money, influence, False, count, source, confirmed)
 
 
 def _food(entry: _Entry) -> FoodCard:
     source, confirmed = entry.source()
     foods = entry.foods("foods", MAX_FOOD_PER_CARD)
-    return FoodCard(foods, entry.number("count", 1), source, confirmed)
+    return FoodCard(foods, entry.number("count", 1, MAX_COUNT), source, confirmed)
 
 
 def _unforeseen(entry: _Entry) -> UnforeseenKind:
@@ -492,7 +558,7 @@ def _unforeseen(entry: _Entry) -> UnforeseenKind:
         name=name,
         greek=entry.text("greek", name),
         rule=entry.text("rule", ""),
-        count=entry.number("count", 1),
+        count=entry.number("count", 1, MAX_COUNT),
         text=entry.text("text", name),
         target=target,
         effects=effects,
@@ -528,10 +594,10 @@ def _effects(entry: _Entry, target: Target) -> tuple[Effect, ...]:
         inner = entry.nested(field, item)
         do = inner.choice("do", EFFECTS)
         amount = inner.get("amount", 1)
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise inner.error("amount", f"must be a whole number, not {amount!r}")
-        if do in COUNTED_EFFECTS and amount < 1:
-            raise inner.error("amount", f"{do} needs an amount of at least 1")
+        if do in COUNTED_EFFECTS:  # a number of cards
+            inner.bounded("amount", amount, 1, MAX_CARDS)
+        else:
+            inner.bounded("amount", amount, -MAX_VALUE, MAX_VALUE)
         to = inner.choice("to", ("target", "you"), "target")
         inner.done()
         _check_effect_fits(inner, do, to, target)

@@ -1,0 +1,50 @@
+"""What every game's notation parser checks first: the text of a move, its numbers, its codes.
+
+A move is short plain ASCII text. Checking that once, before any game-specific parsing, means
+the parsers never meet what Python's string methods treat in surprising ways: digits that
+``str.isdigit()`` accepts but ``int()`` refuses (``²``), digits of other scripts (``١٦``,
+full-width ``１``), letters whose ``upper()`` is two letters (``ß``), or numbers of thousands of
+digits that ``int()`` refuses to convert.
+"""
+
+from __future__ import annotations
+
+from kafeneio.core.errors import NotationError, shown
+
+MAX_NOTATION_LENGTH = 200
+"""The longest move text a parser reads; the longest real move (a Café dance) is about 40."""
+MAX_NUMBER_DIGITS = 6
+"""The most digits a number in a move may have (with leading zeros); every number is small."""
+
+
+def notation_words(text: object) -> list[str]:
+    """The words of a move's text; `NotationError` unless it is short ASCII text."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move is text in the game's notation, not a {type(text).__name__}")
+    if len(text) > MAX_NOTATION_LENGTH:
+        raise NotationError(
+            f"a move is at most {MAX_NOTATION_LENGTH} characters long, not {len(text)}"
+        )
+    if not text.isascii():
+        raise NotationError(
+            "a move is written with plain ASCII letters, digits and punctuation (like the "
+            "notation in 'help'); this text holds other characters"
+        )
+    return text.split()
+
+
+def whole_number(word: str, least: int, most: int, what: str) -> int:
+    """`word` as a number from `least` to `most`: ASCII digits only, else `NotationError`."""
+    digits = word.isascii() and word.isdigit() and len(word) <= MAX_NUMBER_DIGITS
+    if not digits or not least <= int(word) <= most:
+        raise NotationError(
+            f"{shown(word)} is not a {what}: {what}s are numbered {least} to {most}"
+        )
+    return int(word)
+
+
+def check_code(code: object, num_actions: int) -> int:
+    """`code` if it is a whole number in the action space (a bool is not a code)."""
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < num_actions:
+        raise NotationError(f"action code {shown(code)} is outside 0..{num_actions - 1}")
+    return code
