@@ -1,13 +1,27 @@
-"""The `kafeneio` command: play in the terminal, replay records, benchmark the engines."""
+"""The `kafeneio` command: play in the terminal, replay records, benchmark the engines.
+
+Bad input never prints a traceback: every command runs under `guarded`, which turns the
+package's own errors (`KafeneioError`) into ``error: ...`` on one line and exit code 2. The
+parsers, the record reader, the options and the card loader raise those errors for every input
+they refuse, so nothing else needs catching here.
+
+Seats are P1-P4 on screen and in every message; in JSON and the Python API they are the
+indices 0-3 (P1 is 0). ``--viewer`` takes the index, as the JSON it shapes does.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import math
 import os
 import random
 import sys
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -16,6 +30,7 @@ from rich.table import Table
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
+from kafeneio.core.errors import RecordError, shown
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
@@ -28,6 +43,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+cards_app = typer.Typer(help="Souvlaki Wars card files.", no_args_is_help=True)
+app.add_typer(cards_app, name="cards")
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -35,11 +52,56 @@ HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
   moves   list the legal moves         board   show the board again
   help    this text                    quit    stop (the record is still written)"""
+MAX_BENCH_SECONDS = 3600.0
+MAX_WORKERS = 64
+FLAG = ""
+"""The metavar of a flag: help shows no value after it."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    errors.print(f"error: {message}", markup=False)
+    """Print `message` as one line on stderr; the `Exit` to raise."""
+    errors.print(f"error: {' '.join(message.split())}", markup=False)
     return typer.Exit(code)
+
+
+def guarded(command: Callable[P, R]) -> Callable[P, R]:
+    """`command`, with the package's errors (bad input) printed by `fail`, exit code 2."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except KafeneioError as err:
+            raise fail(str(err)) from None
+
+    return run
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        from kafeneio import __version__
+
+        console.print(f"kafeneio {__version__}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            metavar=FLAG,
+            callback=version_callback,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Café International and Souvlaki Wars: play, replay, benchmark and simulate."""
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -48,29 +110,42 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep or not name:
-            raise fail(f"option {pair!r} must be written name=value")
+            raise KafeneioError(f"option {shown(pair)} must be written name=value")
         try:
             options[name] = json.loads(text)
         except json.JSONDecodeError:
             options[name] = text
+        except RecursionError:
+            raise KafeneioError(f"option {shown(name)}: its value is nested too deep") from None
+        except ValueError:  # a number of more digits than Python converts
+            raise KafeneioError(f"option {shown(name)}: its value is a number too long") from None
     return options
 
 
 @app.command()
 def games() -> None:
-    """List the games, their player counts and rules options."""
+    """List the games, their player counts, and every rules option: what it does, its values."""
     for name in sorted(GAMES):
         game = get_game(name)
         info = game.info
         console.print(
             f"[bold]{name}[/bold]: {info.title}, {info.min_players}-{info.max_players} players"
         )
+        options = type(game.options)
         for option, default in game.options_schema().items():
-            value = json.dumps(default, ensure_ascii=False, separators=(",", ":"))
-            console.print(f"  -o {option}={value}", markup=False)
+            value = (
+                default if isinstance(default, str) else json.dumps(default, separators=(",", ":"))
+            )
+            console.print(f"  -o {option}={value}    ({options.allowed(option)})", markup=False)
+            text = options.DESCRIPTIONS.get(option, "")
+            console.print(
+                textwrap.fill(text, 96, initial_indent=" " * 6, subsequent_indent=" " * 6),
+                markup=False,
+            )
 
 
 @app.command()
+@guarded
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
     players: Annotated[
@@ -88,8 +163,16 @@ def play(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
     ] = None,
-    record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
-    quiet: Annotated[bool, typer.Option(help="Bots only: print just the result.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="Write the game record to this file (checked before play starts)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", metavar=FLAG, help="Overwrite an existing --record file.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", metavar=FLAG, help="Bots only: print just the result.")
+    ] = False,
     start: Annotated[
         Path | None,
         typer.Option("--from", help="Go on from a record: its options, setup and actions."),
@@ -101,23 +184,27 @@ def play(
     """Play a game in the terminal, against bots or friends at one keyboard."""
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    try:
-        options = parse_options(option or [])
-        if cards is not None:
-            options["cards_dir"] = str(cards)
-        game = get_game(game_name, options)
-        if start is None:
-            count = players or (len(seats.split(",")) if seats else 2)
-            state = game.new_state(count, seed=seed)
-        else:
-            source = read_record_file(start)
-            state = load_record(source)
-            if state.game.info.name != game.info.name:
-                raise KafeneioError(f"{start} is a record of {state.game.info.title}")
-            seats = seats or ",".join(source.get("seats") or []) or None
-        seat_names = _seat_names(seats, state.num_players)
-    except KafeneioError as err:
-        raise fail(str(err)) from None
+    if record is not None:
+        _check_writable(record, force)
+    options = parse_options(option or [])
+    if cards is not None:
+        _check_takes_cards(game_name)
+        options["cards_dir"] = str(cards)
+    game = get_game(game_name, options)
+    if start is None:
+        count = players if players is not None else (len(seats.split(",")) if seats else 2)
+        state = game.new_state(count, seed=seed)
+    else:
+        source = read_record_file(start)
+        state = load_record(source)
+        if state.game.info.name != game.info.name:
+            raise KafeneioError(f"{start} is a record of {state.game.info.title}")
+        seats = seats or ",".join(source.get("seats") or []) or None
+    seat_names = _seat_names(seats, state.num_players)
+    if quiet and HUMAN in seat_names:
+        raise KafeneioError("--quiet is for bots only: a human seat needs to see the game")
+    if HUMAN in seat_names:
+        _enable_line_editing()
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
     console.print(
         f"{game.info.title}, {state.num_players} players: "
@@ -137,9 +224,48 @@ def play(
             console.print(f"Record written to {record}", markup=False)
 
 
+def _check_writable(record: Path, force: bool) -> None:
+    """Refuse a --record path that cannot be written, or would overwrite a file unasked."""
+    if record.is_dir():
+        raise KafeneioError(f"--record {record} is a directory; name a file")
+    if record.exists() and not force:
+        raise KafeneioError(f"--record {record} exists; add --force to overwrite it")
+    folder = record.parent
+    if not folder.is_dir():
+        raise KafeneioError(f"cannot write the record to {record}: no directory {folder}")
+    if not os.access(folder, os.W_OK) or (record.exists() and not os.access(record, os.W_OK)):
+        raise KafeneioError(f"cannot write the record to {record}: permission denied")
+
+
+def _check_takes_cards(game_name: str) -> None:
+    """--cards replaces a game's card files: only a game whose records carry its cards
+    (`Game.record_data`) has them."""
+    game = get_game(game_name)
+    if "cards" not in game.record_data():
+        with_cards = [get_game(name) for name in sorted(GAMES)]
+        titles = " and ".join(g.info.title for g in with_cards if "cards" in g.record_data())
+        raise KafeneioError(
+            f"--cards is for {titles}: {game.info.title} has no card files to replace"
+        )
+
+
+def _enable_line_editing() -> None:
+    """Line editing and history at the prompt, where the standard library has readline."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # not on every platform (Windows)
+            import readline  # noqa: F401  # importing it is what makes input() edit lines
+
+
+def ask(prompt: str) -> str:
+    """A line typed at `prompt`: through `input` on a terminal, so readline knows the prompt."""
+    if sys.stdin.isatty():
+        return input(prompt)
+    return console.input(prompt)
+
+
 def _seat_names(seats: str | None, players: int) -> list[str]:
     names = [HUMAN] + ["random"] * (players - 1) if seats is None else seats.split(",")
-    names = [name.strip() for name in names]
+    names = [name.strip().lower() for name in names]
     if len(names) != players:
         raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
     for name in names:
@@ -207,7 +333,7 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
     """Read one legal decision; None when the player quits."""
     while True:
         try:
-            text = console.input(f"P{player + 1}> ").strip()
+            text = ask(f"P{player + 1}> ").strip()
         except (EOFError, KeyboardInterrupt):
             console.print()
             return None
@@ -257,16 +383,40 @@ def _print_result(state: State) -> None:
 
 
 @app.command()
+@guarded
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            metavar=FLAG,
+            help="Print one JSON object, with the final observation of the --viewer.",
+        ),
+    ] = False,
+    viewer: Annotated[
+        int | None,
+        typer.Option(
+            help="Show the position as this player sees it: the index 0-3 as in JSON (P1 is "
+            "0). Default: what everyone sees."
+        ),
+    ] = None,
+    upto: Annotated[
+        int | None,
+        typer.Option(help="Stop after action K (counted from 0, as error messages count)."),
+    ] = None,
 ) -> None:
     """Replay a game record and show the final position (exit code 2 if the record is bad)."""
     try:
         record = read_record_file(file)
-        state = load_record(record)
+        state = load_record(_cut(record, upto))
+        seen_by = _viewer(viewer, state.num_players)
     except KafeneioError as err:
-        raise fail(str(err)) from None
+        if not as_json:
+            raise
+        index, rule = (err.index, err.rule) if isinstance(err, RecordError) else (None, None)
+        sys.stdout.write(json.dumps({"error": str(err), "index": index, "rule": rule}) + "\n")
+        raise typer.Exit(2) from None
     game = state.game
     if as_json:
         summary = {
@@ -279,28 +429,77 @@ def replay(
             "decisions": state.ply,
             "finished": state.is_terminal(),
             "options": record.get("options", {}),
+            "upto": upto,
+            "viewer": viewer,
+            "observation": state.observation(seen_by),
         }
         sys.stdout.write(json.dumps(summary) + "\n")
         return
-    console.print(game.render(state, SPECTATOR), markup=False)
+    console.print(game.render(state, seen_by), markup=False)
     console.print(f"{state.ply} actions replayed.", markup=False)
     if state.is_terminal():
         _print_result(state)
 
 
+def _cut(record: dict[str, Any], upto: int | None) -> dict[str, Any]:
+    """`record` with only its actions 0 to `upto`."""
+    actions = record.get("actions")
+    if upto is None or not isinstance(actions, list):
+        return record
+    if not 0 <= upto < len(actions):
+        last = f"0 to {len(actions) - 1}" if actions else "none: it has no actions"
+        raise KafeneioError(f"--upto {upto}: the record's actions are numbered {last}")
+    return {**record, "actions": actions[: upto + 1]}
+
+
+def _viewer(viewer: int | None, players: int) -> int:
+    if viewer is None:
+        return SPECTATOR
+    if not 0 <= viewer < players:
+        raise KafeneioError(
+            f"--viewer {viewer}: the players of this record are 0 to {players - 1} (P1 is 0)"
+        )
+    return viewer
+
+
+@cards_app.command(name="export")
+@guarded
+def cards_export(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the files.")],
+    force: Annotated[
+        bool, typer.Option("--force", metavar=FLAG, help="Overwrite files already there.")
+    ] = False,
+) -> None:
+    """Write Souvlaki Wars' shipped card files to DIR, to edit into a set of your own (then
+    play with --cards DIR)."""
+    from kafeneio.games.souvlaki.cards import export_builtin
+
+    for path in export_builtin(directory, force):
+        console.print(f"wrote {path}", markup=False)
+
+
 @app.command(name="bench")
+@guarded
 def bench_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
-    seconds: Annotated[float, typer.Option(help="How long to play random games.")] = 5.0,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            help=f"How long to play random games (more than 0, at most {MAX_BENCH_SECONDS:.0f})."
+        ),
+    ] = 5.0,
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object.")
+    ] = False,
 ) -> None:
     """Random play on one core: decisions/s, games/s, and the cost of clone and determinize."""
-    try:
-        result = run_bench(get_game(game_name), players, seconds, seed)
-    except KafeneioError as err:
-        raise fail(str(err)) from None
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
+        raise KafeneioError(
+            f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
+        )
+    result = run_bench(get_game(game_name), players, seconds, seed)
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
         return
@@ -317,6 +516,7 @@ def bench_command(
 
 
 @app.command(name="simulate")
+@guarded
 def simulate_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
     games: Annotated[int, typer.Option(help="Number of games.")] = 100,
@@ -333,25 +533,28 @@ def simulate_command(
     deal_roles: Annotated[
         bool, typer.Option(help="Deal each game's roles (Souvlaki Wars: shops) at random.")
     ] = False,
-    workers: Annotated[int, typer.Option(help="Worker processes (same result).")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    workers: Annotated[
+        int, typer.Option(help=f"Worker processes, 1 to {MAX_WORKERS} (same result).")
+    ] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object.")
+    ] = False,
 ) -> None:
     """Play many bot games: win shares by seat and by role (shop), mean scores and lengths."""
     names = [name.strip() for name in seats.split(",")]
-    players = players or (len(names) if len(names) > 1 else 2)
+    if players is None:
+        players = len(names) if len(names) > 1 else 2
     if len(names) == 1:
-        names *= players
-    try:
-        names = _seat_names(",".join(names), players)
-        if HUMAN in names:
-            raise KafeneioError(f"simulate plays bots only: {', '.join(sorted(BOTS))}")
-        if games < 1 or workers < 1:
-            raise KafeneioError("--games and --workers must be at least 1")
-        report = simulate(
-            game_name, names, games, seed, parse_options(option or []), deal_roles, workers
-        )
-    except KafeneioError as err:
-        raise fail(str(err)) from None
+        names *= max(players, 1)
+    names = _seat_names(",".join(names), players)
+    if HUMAN in names:
+        raise KafeneioError(f"simulate plays bots only: {', '.join(sorted(BOTS))}")
+    if games < 1 or not 1 <= workers <= MAX_WORKERS:
+        raise KafeneioError(f"--games must be at least 1 and --workers from 1 to {MAX_WORKERS}")
+    game = get_game(game_name)
+    report = simulate(
+        game.info.name, names, games, seed, parse_options(option or []), deal_roles, workers
+    )
     if as_json:
         sys.stdout.write(json.dumps(report.to_dict()) + "\n")
         return

@@ -31,11 +31,13 @@ class OptionsError(KafeneioError):
 class RecordError(KafeneioError):
     """A malformed game record, or one whose actions do not replay.
 
-    `index` is the position (0-based) of the offending action, when the problem is an action.
+    `index` is the position (0-based) of the offending action, when the problem is an action;
+    `rule` the id of the rule that refused it, when one did.
     """
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, rule: str | None = None) -> None:
         self.index = index
+        self.rule = rule
         super().__init__(f"action {index}: {message}" if index is not None else message)
 
 

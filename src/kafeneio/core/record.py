@@ -7,26 +7,34 @@ and the same actions. Format::
      "options": {...}, "seed": 7, "setup": null, "seats": ["human", "random"],
      "actions": ["USm@16", "USf@17", ...]}
 
-Exactly one of `seed` and `setup` is set. `seats` is optional metadata. `engine` is the game's
-engine version (`GameInfo.engine_version`): a record of another version replays only if its
-actions are still legal, and says so. A game may add fields of its own (`Game.record_data`:
-Souvlaki Wars' card set), so that a record replays on any machine. Version 1 records (no
-`engine`, engine 1) are still read.
+Exactly one of `seed` and `setup` is set. `seats` is optional metadata: one name a player.
+`engine` is the game's engine version (`GameInfo.engine_version`): a record of another version
+replays only if its actions are still legal, and says so. A game may add fields of its own
+(`Game.record_data`: Souvlaki Wars' card set), so that a record replays on any machine.
+Version 1 records (no `engine`, engine 1) are still read.
+
+A record file is at most `MAX_RECORD_BYTES` of UTF-8 JSON, nested at most `MAX_DEPTH` deep; a
+file that is not is refused with `RecordError` before anything reads its fields.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kafeneio.core.errors import KafeneioError, RecordError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, RecordError, shown
 from kafeneio.core.game import JSON, Game, State, check_seed
 
 FORMAT = "kafeneio-record"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
+MAX_RECORD_BYTES = 50_000_000
+MAX_DEPTH = 32
+"""Records are shallow (a setup's lists of lists); a deeper one is not a record, and could
+overflow the stack of whatever walks it."""
 
 
 def make_record(state: State, seed: int | None, setup: Mapping[str, Any] | None) -> JSON:
@@ -50,14 +58,47 @@ def make_record(state: State, seed: int | None, setup: Mapping[str, Any] | None)
 def read_record_file(path: Path) -> JSON:
     """The JSON object in `path`; `RecordError` if it cannot be read or is not an object."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
         raise RecordError(f"cannot read {path}: {err.strerror}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path} is longer than a record may be ({MAX_RECORD_BYTES:,} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path} is not UTF-8 text (byte {err.start})") from None
+    return parse_record_text(text, str(path))
+
+
+def parse_record_text(text: str, name: str = "the record") -> JSON:
+    """The record object written `text`; `RecordError` naming `name` if it is not one."""
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise RecordError(f"{path} is not JSON: {err}") from None
+        raise RecordError(f"{name} is not JSON: {err}") from None
+    except RecursionError:
+        raise RecordError(f"{name} is nested deeper than a record ({MAX_DEPTH} levels)") from None
+    except ValueError:  # a number of more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(f"{name} holds a number of more than {limit} digits") from None
     if not isinstance(data, dict):
-        raise RecordError(f"{path} holds a JSON {type(data).__name__}, not a record object")
+        raise RecordError(f"{name} holds a JSON {type(data).__name__}, not a record object")
+    if _depth(data) > MAX_DEPTH:
+        raise RecordError(f"{name} is nested deeper than a record ({MAX_DEPTH} levels)")
     return data
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and objects nest in `data` (walked without recursion)."""
+    deepest, pending = 0, [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            items = value.values() if isinstance(value, dict) else value
+            pending.extend((item, depth + 1) for item in items)
+    return deepest
 
 
 def check_header(record: JSON, game: Game) -> None:
@@ -65,18 +106,18 @@ def check_header(record: JSON, game: Game) -> None:
     if record.get("format") != FORMAT:
         raise RecordError(f"field 'format' must be {FORMAT!r}")
     if record.get("game") != game.info.name:
-        raise RecordError(f"field 'game' is {record.get('game')!r}, not {game.info.name!r}")
+        raise RecordError(f"field 'game' is {shown(record.get('game'))}, not {game.info.name!r}")
     if record.get("version") not in READABLE_VERSIONS:
-        raise RecordError(f"field 'version' must be {VERSION}, not {record.get('version')!r}")
+        raise RecordError(f"field 'version' must be {VERSION}, not {shown(record.get('version'))}")
     engine = record.get("engine", 1)
     if type(engine) is not int or engine < 1:
-        raise RecordError(f"field 'engine' must be a whole number ≥ 1, not {engine!r}")
+        raise RecordError(f"field 'engine' must be a whole number ≥ 1, not {shown(engine)}")
     players = record.get("players")
     info = game.info
     if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
         raise RecordError(
             f"field 'players' must be a whole number from {info.min_players} to "
-            f"{info.max_players}, not {players!r}"
+            f"{info.max_players}, not {shown(players)}"
         )
     if not isinstance(record.get("options", {}), dict):
         raise RecordError("field 'options' must be an object")
@@ -93,6 +134,19 @@ def check_header(record: JSON, game: Game) -> None:
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("field 'actions' must be a list of strings in the game's notation")
+    check_seats(record.get("seats"), players)
+
+
+def check_seats(seats: Any, players: int) -> None:
+    """`seats`, if set, names each of `players` seats with a string."""
+    if seats is None:
+        return
+    named = isinstance(seats, list) and all(isinstance(name, str) for name in seats)
+    if not named or len(seats) != players:
+        raise RecordError(
+            f"field 'seats' must be a list of {players} seat names (like \"human\"), "
+            f"not {shown(seats)}"
+        )
 
 
 def engine_note(game: Game, record: JSON) -> str | None:
@@ -128,9 +182,10 @@ def replay(game: Game, record: JSON) -> State:
         raise RecordError(f"cannot set up the game: {err}{suffix}") from None
     for index, text in enumerate(record["actions"]):
         if state.is_terminal():
-            raise RecordError(f"{text!r} comes after the end of the game{suffix}", index)
+            raise RecordError(f"{shown(text)} comes after the end of the game{suffix}", index)
         try:
             state.apply(state.parse_legal(text))
         except KafeneioError as err:
-            raise RecordError(f"{text!r}: {err}{suffix}", index) from None
+            rule = err.rule if isinstance(err, IllegalActionError) else None
+            raise RecordError(f"{shown(text)}: {err}{suffix}", index, rule) from None
     return state

@@ -273,6 +273,23 @@ class CardSet:
         raise KafeneioError(f"there is no unforeseen card {card_id!r}")
 
 
+def export_builtin(directory: Path, overwrite: bool = False) -> list[Path]:
+    """Write the shipped card files into `directory` (made if missing), as a starting point for
+    a set of one's own; `CardDataError` rather than overwrite a file unless `overwrite`."""
+    targets = [directory / name for name in FILES]
+    existing = [str(path) for path in targets if path.exists()]
+    if existing and not overwrite:
+        raise CardDataError(f"{', '.join(existing)}: already there; add --force to overwrite")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for path in targets:
+            text = resources.files(__package__).joinpath("cards", path.name).read_text("utf-8")
+            path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CardDataError(f"cannot write the card files to {directory}: {err.strerror}") from None
+    return targets
+
+
 @cache
 def builtin_cards() -> CardSet:
     """The card set shipped with the package."""

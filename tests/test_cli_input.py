@@ -1,0 +1,258 @@
+"""The command line given bad input (issues 7 and 9): exit code 2 and one line ``error: ...``,
+never a traceback; and the command-line conveniences a new player asked for."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from kafeneio import __version__, cli
+from kafeneio.cli import app
+from kafeneio.games import load_record
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def refused(result: Result, *fragments: str) -> str:
+    """The one-line error of a refused command; it must exit 2 without a traceback."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def souvlaki_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    args = ["play", "souvlaki", "--seats", "random,random", "--seed", "4", "--quiet"]
+    result = run(*args, "--record", str(path))
+    assert result.exit_code == 0, result.output
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
+
+
+def write(tmp_path: Path, content: str | bytes | dict[str, Any], name: str = "r.json") -> Path:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+# --- records --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"game": "caf\xe9"}', "not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than a record"),
+        ('{"game": "cafe", "seed": ' + "7" * 5000 + "}", "more than 4300 digits"),
+        ('{"setup": ' + "[" * 100 + "]" * 100 + "}", "nested deeper than a record"),
+    ],
+)
+def test_replay_of_a_file_that_is_no_record_exits_2_with_one_line(
+    tmp_path: Path, content: str | bytes, problem: str
+) -> None:
+    path = write(tmp_path, content)
+    refused(run("replay", str(path)), problem)
+    refused(run("play", "cafe", "--from", str(path)), problem)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("options.cards_dir", 5, "a card directory is a path"),
+        ("options.cards_dir", ["cards"], "a card directory is a path"),
+        ("seats", [1, 2], "field 'seats'"),
+        ("seats", 5, "field 'seats'"),
+        ("seats", ["random"], "field 'seats'"),
+        ("players", 10**100, "field 'players'"),
+    ],
+)
+def test_a_record_with_a_malformed_field_is_refused_by_replay_and_play_from(
+    tmp_path: Path, souvlaki_record: dict[str, Any], field: str, value: Any, problem: str
+) -> None:
+    record = json.loads(json.dumps(souvlaki_record))
+    if field.startswith("options."):
+        record["options"][field.split(".")[1]] = value
+    else:
+        record[field] = value
+    path = write(tmp_path, record)
+    refused(run("replay", str(path)), problem)
+    refused(run("play", "souvlaki", "--from", str(path)), problem)
+
+
+def test_replay_json_adds_the_observation_of_the_viewer_up_to_action_k(
+    tmp_path: Path, souvlaki_record: dict[str, Any]
+) -> None:
+    path = write(tmp_path, souvlaki_record)
+    full = json.loads(run("replay", str(path), "--json").stdout)
+    public = full["observation"]
+    assert full["viewer"] is None and public["player"] is None and public["hand"] is None
+    for field in ("money", "reputation", "loans"):
+        assert all(field in player for player in public["players"]), field
+    assert {"phase", "to_move", "round", "queues"} <= set(public)
+    cut = json.loads(run("replay", str(path), "--json", "--upto", "5", "--viewer", "1").stdout)
+    assert cut["decisions"] == 6 and cut["upto"] == 5 and not cut["finished"]
+    state = load_record({**souvlaki_record, "actions": souvlaki_record["actions"][:6]})
+    assert cut["observation"] == json.loads(json.dumps(state.observation(1)))
+    assert cut["observation"] != json.loads(json.dumps(state.observation(0)))
+
+
+def test_replay_refuses_a_viewer_or_upto_outside_the_record(
+    tmp_path: Path, souvlaki_record: dict[str, Any]
+) -> None:
+    path = write(tmp_path, souvlaki_record)
+    refused(run("replay", str(path), "--viewer", "2"), "players of this record are 0 to 1")
+    refused(run("replay", str(path), "--viewer", "-1"), "--viewer -1")
+    last = len(souvlaki_record["actions"]) - 1
+    refused(run("replay", str(path), "--upto", str(last + 1)), f"numbered 0 to {last}")
+    refused(run("replay", str(path), "--upto", "-1"), "--upto -1")
+
+
+def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
+    tmp_path: Path, souvlaki_record: dict[str, Any]
+) -> None:
+    record = json.loads(json.dumps(souvlaki_record))
+    index = next(i for i, text in enumerate(record["actions"]) if text.startswith("pick"))
+    record["actions"][index] = "serve"
+    result = run("replay", str(write(tmp_path, record)), "--json")
+    assert result.exit_code == 2
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"error", "index", "rule"}
+    assert answer["index"] == index and f"action {index}" in answer["error"]
+    assert answer["rule"] and answer["rule"].startswith("SW-")
+    result = run("replay", str(write(tmp_path, b"\xff", "bad.json")), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["index"] is None
+
+
+# --- options and counts ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["play", "cafe", "-o", "x=" + "[" * 100_000], "nested too deep"),
+        (["play", "cafe", "-o", "hand_size=" + "9" * 5000], "a number too long"),
+        (["simulate", "cafe", "-o", "hand_size=" + "9" * 5000], "a number too long"),
+        (["play", "cafe", "-o", "hand_size=" + "9" * 4000], "from 1 to 10"),
+        (["play", "cafe", "--players", "0"], "not 0"),
+        (["play", "cafe", "--players", "0", "--seats", "random"], "not 0"),
+        (["simulate", "cafe", "--players", "0"], "--seats names"),
+        (["simulate", "cafe", "--workers", "100000"], "--workers from 1 to 64"),
+        (["bench", "cafe", "--seconds", "-1"], "--seconds must be more than 0"),
+        (["bench", "cafe", "--seconds", "nan"], "not nan"),
+        (["bench", "cafe", "--seconds", "0"], "not 0.0"),
+        (["bench", "cafe", "--seconds", "inf"], "at most 3600"),
+        (["bench", "chess"], "unknown game 'chess'"),
+        (["play", "cafe", "--seats", "human,random", "--quiet"], "--quiet is for bots only"),
+        (["play", "cafe", "--cards", "."], "--cards is for Souvlaki Wars"),
+        (["play", "souvlaki", "-o", "cards_dir=3"], "a card directory is a path, not 3"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args: list[str], problem: str) -> None:
+    message = refused(run(*args), problem)
+    assert len(message) < 300
+
+
+def test_names_of_games_and_bots_are_read_in_any_case() -> None:
+    result = run("play", "CAFE", "--seats", "Random,GREEDY", "--seed", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "P1 random, P2 greedy" in result.output
+    result = run("simulate", "Souvlaki", "--seats", "Random", "--games", "1", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["game"] == "souvlaki"
+
+
+def test_version_and_flags_in_help() -> None:
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout.strip() == f"kafeneio {__version__}"
+    for command in ("replay", "bench", "simulate"):
+        lines = [line for line in run(command, "--help").stdout.splitlines() if "--json" in line]
+        assert lines and "<bool>" not in lines[0], lines
+    play_help = run("play", "--help").stdout
+    assert "--no-quiet" not in play_help and "--force" in play_help
+
+
+def test_games_says_what_every_option_does_and_its_values() -> None:
+    result = run("games")
+    assert result.exit_code == 0
+    assert "-o bar_draw=one    (one | extra)" in result.stdout
+    assert "CI-D.3: one (draw one card" in result.stdout
+    assert "-o hand_size=5    (a whole number from 1 to 10)" in result.stdout
+    assert "-o round_limit=30    (a whole number from 1 to 1000)" in result.stdout
+    assert "-o shops=null    (null | a list of shop ids" in result.stdout
+
+
+# --- the record file is checked before play -------------------------------------------------
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_play(tmp_path: Path) -> None:
+    prompts: list[str] = []
+    missing = tmp_path / "no" / "such" / "game.json"
+    result = runner.invoke(app, ["play", "cafe", "--record", str(missing)], input="quit\n")
+    refused(result, "no directory", str(missing.parent))
+    assert "P1>" not in result.output and not prompts
+    refused(run("play", "cafe", "--record", str(tmp_path)), "is a directory")
+
+
+def test_an_existing_record_is_overwritten_only_with_force(tmp_path: Path) -> None:
+    path = write(tmp_path, "keep me", "game.json")
+    bots = ["play", "cafe", "--seats", "random,random", "--quiet", "--seed", "1"]
+    refused(run(*bots, "--record", str(path)), "exists", "--force")
+    assert path.read_text() == "keep me"
+    assert run(*bots, "--record", str(path), "--force").exit_code == 0
+    assert json.loads(path.read_text())["seed"] == 1
+
+
+# --- Souvlaki card files --------------------------------------------------------------------
+
+
+def test_cards_export_writes_the_shipped_files_and_they_play(tmp_path: Path) -> None:
+    target = tmp_path / "my-cards"
+    result = run("cards", "export", str(target))
+    assert result.exit_code == 0, result.output
+    package = resources.files("kafeneio.games.souvlaki").joinpath("cards")
+    for name in ("shops.toml", "customers.toml", "foods.toml", "unforeseen.toml"):
+        assert (target / name).read_text() == package.joinpath(name).read_text()
+    refused(run("cards", "export", str(target)), "already there", "--force")
+    assert run("cards", "export", str(target), "--force").exit_code == 0
+    args = ["play", "souvlaki", "--cards", str(target), "--seats", "random,random", "--quiet"]
+    assert run(*args).exit_code == 0
+
+
+# --- the prompt -----------------------------------------------------------------------------
+
+
+class Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_prompt_edits_lines_with_readline_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("readline")
+    monkeypatch.delitem(sys.modules, "readline")
+    monkeypatch.setattr(cli.sys, "stdin", Terminal())
+    cli._enable_line_editing()
+    assert "readline" in sys.modules
+    asked: list[str] = []
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "pass")
+    assert cli.ask("P1> ") == "pass" and asked == ["P1> "]  # readline knows the prompt
