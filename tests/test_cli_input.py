@@ -4,6 +4,7 @@ never a traceback; and the command-line conveniences a new player asked for."""
 from __future__ import annotations
 
 import json
+import random
 import sys
 from importlib import resources
 from pathlib import Path
@@ -14,7 +15,8 @@ from typer.testing import CliRunner, Result
 
 from kafeneio import __version__, cli
 from kafeneio.cli import app
-from kafeneio.games import load_record
+from kafeneio.core import CHANCE, sample_chance
+from kafeneio.games import get_game, load_record
 
 runner = CliRunner()
 
@@ -256,3 +258,37 @@ def test_the_prompt_edits_lines_with_readline_on_a_terminal(
     asked: list[str] = []
     monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "pass")
     assert cli.ask("P1> ") == "pass" and asked == ["P1> "]  # readline knows the prompt
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def test_moves_lists_each_cards_chairs_in_order_with_the_points_they_score() -> None:
+    state = get_game("cafe").new_state(2, seed=7)
+    state.apply_notation("CUf@1")
+    listing = cli.list_moves(state).splitlines()
+    assert listing[0].startswith("10 legal moves")
+    assert "  TRm@ 2 (+2)  3 (+2)  4 (+2)" in listing
+    for line in listing[1:]:
+        card, at, chairs = line.strip().partition("@ ")
+        if not at:
+            continue
+        numbers = [int(word) for word in chairs.split() if word.isdigit()]
+        assert numbers == sorted(numbers)
+        for number in numbers:
+            after = state.clone()
+            after.apply_notation(f"{card}@{number}")
+            gain = after.scores()[0] - state.scores()[0]
+            shown_gain = f"{number} ({gain:+d})" if gain else f"{number}"
+            assert f" {shown_gain}" in f" {chairs}  "
+
+
+def test_moves_says_1_legal_move_in_the_singular() -> None:
+    state = get_game("souvlaki").new_state(2, seed=1)
+    rng = random.Random(0)
+    while len(state.legal_actions()) != 1 or state.current_player() == CHANCE:
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert cli.list_moves(state).startswith("1 legal move (")

@@ -31,6 +31,7 @@ from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import RecordError, shown
+from kafeneio.core.events import Event
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
@@ -279,6 +280,68 @@ class _Quit(Exception):
     """A person at the prompt stopped the game."""
 
 
+Words = Callable[[int], str | None]
+"""A line as one viewer may see it (None: not shown to them)."""
+
+
+class Keyboard:
+    """What the players at one keyboard see. With two or more human seats, the keyboard is handed
+    over between them through a cleared screen, so that nobody sees another human's hand; each
+    human is then shown what they missed, as they may see it."""
+
+    def __init__(self, seats: list[str]) -> None:
+        self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
+        self.hot_seat = len(self.humans) > 1
+        self.seen_by: int | None = None
+        """The human whose view is on the screen (hot-seat only)."""
+        self.missed: dict[int, list[str]] = {p: [] for p in self.humans}
+
+    @property
+    def viewer(self) -> int:
+        """Who is looking at the screen now: the one human, the human who has the keyboard, or
+        everyone (a spectator)."""
+        if self.hot_seat:
+            return self.seen_by if self.seen_by is not None else SPECTATOR
+        return self.humans[0] if self.humans else SPECTATOR
+
+    def say(self, words: Words, author: int | None = None) -> None:
+        """Print `words` as the screen's viewer may see them, and keep them, as each other human
+        may see them, for when that human takes the keyboard (`author` has seen them)."""
+        line = words(self.viewer)
+        if line is not None and author != self.viewer:
+            console.print(line, markup=False)
+        if self.hot_seat:
+            for human, lines in self.missed.items():
+                text = words(human)
+                if text is not None and human not in (author, self.seen_by):
+                    lines.append(text)
+
+    def hand_to(self, player: int) -> bool:
+        """Clear the screen and wait until `player` has the keyboard; False if they quit."""
+        if not self.hot_seat or self.seen_by == player:
+            return True
+        self.clear()
+        try:
+            ask(f"Pass the keyboard to P{player + 1} and press Enter (P{player + 1} only). ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
+        self.clear()
+        self.seen_by = player
+        if self.missed[player]:
+            console.print(f"P{player + 1}, since your last turn:", markup=False)
+            console.print("\n".join(self.missed[player]), markup=False)
+            self.missed[player].clear()
+        return True
+
+    def clear(self) -> None:
+        """Clear the screen and, where the terminal keeps one, its scrollback."""
+        self.seen_by = None
+        if console.is_terminal:
+            console.clear()
+            console.file.write("\x1b[3J")
+
+
 def _play_loop(
     game: Game,
     state: State,
@@ -287,12 +350,15 @@ def _play_loop(
     quiet: bool,
     chance: random.Random,
 ) -> None:
-    humans = [p for p, name in enumerate(seats) if name == HUMAN]
-    viewer = humans[0] if len(humans) == 1 else SPECTATOR
+    keyboard = Keyboard(seats)
     shown_at = [-1]
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
+            if keyboard.seen_by != player:
+                if not keyboard.hand_to(player):
+                    raise _Quit
+                shown_at[0] = -1
             if shown_at[0] != state.ply:
                 console.print("\n" + game.render(state, player), markup=False)
                 shown_at[0] = state.ply
@@ -306,27 +372,35 @@ def _play_loop(
     def tell(step: Step) -> None:
         if quiet:
             return
-        if step.player == CHANCE:  # not which card: only the players concerned may know that
-            console.print("  chance decides", markup=False)
-        elif step.player in bots:
-            console.print(
-                f"  P{step.player + 1} ({seats[step.player]}): {step.action}", markup=False
-            )
+        who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
+        line = f"  {who}: {step.action}" if who else "  chance decides"
+        # not which card chance took: only the players concerned may know that
+        keyboard.say(lambda viewer: line, author=step.player)
         for event in step.events:
-            text = event.text_for(viewer)
-            if text is not None:
-                console.print(f"    {text}", markup=False)
+            keyboard.say(_event_words(event))
 
-    players: dict[int, Player] = {p: human(p) for p in humans}
+    players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
     try:
         play_game(state, players, chance, on_step=tell)
     except _Quit:
         console.print("Stopped.")
         return
+    if keyboard.hot_seat:
+        keyboard.clear()
     if not quiet:
-        console.print("\n" + game.render(state, viewer), markup=False)
+        console.print("\n" + game.render(state, keyboard.viewer), markup=False)
     _print_result(state)
+
+
+def _event_words(event: Event) -> Words:
+    """`event` in words for each viewer, indented under the move that caused it."""
+
+    def words(viewer: int) -> str | None:
+        text = event.text_for(viewer)
+        return f"    {text}" if text is not None else None
+
+    return words
 
 
 def _human_turn(game: Game, state: State, player: int) -> Action | None:
@@ -343,7 +417,7 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
         if command in {"help", "?"}:
             console.print(HELP_TEXT, markup=False)
         elif command == "moves":
-            console.print(_list_moves(state), markup=False)
+            console.print(list_moves(state), markup=False)
         elif command == "board":
             console.print(game.render(state, player), markup=False)
         elif text:
@@ -353,19 +427,31 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
                 console.print(f"Not allowed: {err}", markup=False)
 
 
-def _list_moves(state: State) -> str:
-    """The legal moves, placements of one card on many chairs folded into one line."""
-    notations = [action.notation for action in state.legal_actions()]
-    by_card: dict[str, list[str]] = {}
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def list_moves(state: State) -> str:
+    """The legal moves with the points each would score now (shown where not 0), placements of
+    one card folded into one line with the chairs in order."""
+    player = state.current_player()
+    before = state.scores()[player]
+    by_card: dict[str, list[tuple[int, str]]] = {}
     others = []
-    for notation in notations:
-        card, at, where = notation.partition("@")
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        gain = after.scores()[player] - before
+        points = f" ({gain:+d})" if gain else ""
+        card, at, where = action.notation.partition("@")
         if at and where.isdigit() and " " not in card:
-            by_card.setdefault(card, []).append(where)
+            by_card.setdefault(card, []).append((int(where), f"{where}{points}"))
         else:
-            others.append(notation)
-    lines = [f"{len(notations)} legal moves:"]
-    lines += [f"  {card}@ {' '.join(chairs)}" for card, chairs in sorted(by_card.items())]
+            others.append(action.notation + points)
+    count = len(state.legal_actions())
+    lines = [f"{plural(count, 'legal move')} (with the points each scores, where not 0):"]
+    for card, chairs in sorted(by_card.items()):
+        lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
     if others:
         lines.append("  " + "  ".join(others))
     return "\n".join(lines)
