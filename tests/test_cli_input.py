@@ -79,8 +79,12 @@ def test_replay_of_a_file_that_is_no_record_exits_2_with_one_line(
 @pytest.mark.parametrize(
     ("field", "value", "problem"),
     [
-        ("options.cards_dir", 5, "a card directory is a path"),
-        ("options.cards_dir", ["cards"], "a card directory is a path"),
+        ("options.cards_dir", 5, "cards_dir must be a directory path"),
+        ("options.cards_dir", ["cards"], "cards_dir must be a directory path"),
+        ("cards", {"files": {"shops.toml": 5}}, "field 'cards.files'"),
+        ("cards", {"files": {"shops.toml": "x = " + "[" * 10_000}}, "nested too deep"),
+        ("cards", {"files": {"shops.toml": "#" * 1_000_001}}, "at most 1,000,000 bytes"),
+        ("cards", {"files": {"../../etc/passwd": ""}}, "card files are"),
         ("seats", [1, 2], "field 'seats'"),
         ("seats", 5, "field 'seats'"),
         ("seats", ["random"], "field 'seats'"),
@@ -166,7 +170,7 @@ def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
         (["bench", "chess"], "unknown game 'chess'"),
         (["play", "cafe", "--seats", "human,random", "--quiet"], "--quiet is for bots only"),
         (["play", "cafe", "--cards", "."], "--cards is for Souvlaki Wars"),
-        (["play", "souvlaki", "-o", "cards_dir=3"], "a card directory is a path, not 3"),
+        (["play", "souvlaki", "-o", "cards_dir=3"], "cards_dir must be a directory path"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: list[str], problem: str) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kafeneio.core import Game, KafeneioError, RecordError
+from kafeneio.core import Game, KafeneioError, OptionsError, RecordError
+from kafeneio.core.errors import shown
 from kafeneio.core.game import JSON, State
 from kafeneio.core.record import replay
 
@@ -42,7 +43,7 @@ def game_from_parts(name: str, options: Options, data: Options) -> Game:
         known = ", ".join(sorted(GAMES))
         raise KafeneioError(f"unknown game {name!r}; known games: {known}")
     if not isinstance(options, Mapping):
-        raise KafeneioError("options must be an object of name: value")
+        raise OptionsError(f"{name} options must be an object of name: value, not {shown(options)}")
     return GAMES[name.lower()](options, data)
 
 
