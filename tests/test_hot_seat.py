@@ -52,7 +52,8 @@ class Keyboard:
         assert player == self.owner, f"P{player + 1} typing at P{self.owner}'s screen"
         other = 1 - player
         mine, theirs = hand_line(self.state, player), hand_line(self.state, other)
-        if theirs != mine and theirs in self.text:
+        lines = {line.strip() for line in self.text.splitlines()}
+        if theirs != mine and theirs in lines:  # a whole line: "G" is also the start of "G S"
             self.leaks.append(f"P{player + 1}'s screen shows P{other + 1}'s hand: {theirs}")
         self.prompts += 1
         legal = self.state.legal_actions()
