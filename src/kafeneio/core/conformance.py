@@ -3,14 +3,22 @@
 After OpenSpiel's random-simulation test and TAG's forward-model tester. Any game that
 implements the contract can be run through `check_random_games`; a failure raises
 `ConformanceError` naming the game, the seed, the state index and the broken property.
+
+A game may offer hooks that let the harness check its hidden information more closely (each is
+used when the state has it): `card_counts()` (the cards of each deck in the game, wherever they
+are: a sample and a sample of a sample hold the same), `inconsistencies()` (why the state is an
+impossible world: checked at every state and in every sample) and `knowledge(viewer)` (what the
+viewer knows of other players' hidden pieces, as (owner, piece) pairs: in a sample for player
+p, no other player knows of a third player's pieces anything that p does not know).
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.game import CHANCE, TERMINAL, Game, State, sample_chance
@@ -21,10 +29,29 @@ class ConformanceError(AssertionError):
     """A property of the contract that a state broke."""
 
 
+@runtime_checkable
+class CountsCards(Protocol):
+    def card_counts(self) -> Mapping[str, int]:
+        """How many cards of each deck are in the game, wherever they are."""
+
+
+@runtime_checkable
+class ChecksItself(Protocol):
+    def inconsistencies(self) -> list[str]:
+        """Why the state is an impossible world; empty if it is a possible one."""
+
+
+@runtime_checkable
+class TellsKnowledge(Protocol):
+    def knowledge(self, viewer: int) -> Sequence[tuple[int, Hashable]]:
+        """What `viewer` knows of other players' hidden pieces: (owner, piece) pairs."""
+
+
 def check_state(state: State, rng: random.Random, *, replay_record: bool = True) -> None:
     """Check every property of the contract at one state; raises `ConformanceError`."""
     game = state.game
     before = copy.deepcopy(state)  # independent of `clone`, which is under test too
+    _check_possible(state, "the state")
     _expect(state.clone() == state, "a clone is equal to its original")
     player = state.current_player()
     actions = list(state.legal_actions())
@@ -107,13 +134,54 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
     seen = state.observation(player)
     for _ in range(2):
         sample = state.determinize(player, rng)
-        _expect(sample.observation(player) == seen, f"determinize keeps player {player}'s view")
+        _check_sample(state, sample, player, f"a sample for player {player}")
         _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
         try:
             sample.to_record()
         except KafeneioError:
-            continue
-        raise ConformanceError("a determinized sample has a record that would rebuild the truth")
+            pass
+        else:
+            raise ConformanceError(
+                "a determinized sample has a record that would rebuild the truth"
+            )
+        _expect(sample.observation(player) == seen, f"determinize keeps player {player}'s view")
+        # Search determinizes again inside a sample, for another player's turn.
+        other = rng.randrange(state.num_players)
+        nested = sample.determinize(other, rng)
+        where = f"a sample for player {other} of a sample for player {player}"
+        _check_sample(sample, nested, other, where)
+        _expect(nested.observation(other) == sample.observation(other), f"{where} keeps the view")
+
+
+def _check_sample(truth: State, sample: State, player: int, where: str) -> None:
+    """`sample` is a possible world with as many cards as `truth`, and nobody in it knows of a
+    third player's hidden pieces what `player` does not."""
+    _check_possible(sample, where)
+    if isinstance(truth, CountsCards) and isinstance(sample, CountsCards):
+        counts, sampled = dict(truth.card_counts()), dict(sample.card_counts())
+        _expect(counts == sampled, f"{where} holds {sampled} cards, not {counts}")
+    if not (isinstance(truth, TellsKnowledge) and isinstance(sample, TellsKnowledge)):
+        return
+    known = Counter(truth.knowledge(player))
+    for viewer in range(truth.num_players):
+        if viewer != player:
+            told = Counter(
+                (owner, piece)
+                for owner, piece in sample.knowledge(viewer)
+                if owner not in (player, viewer)
+            )
+            beyond = sorted(told - known, key=repr)
+            _expect(
+                not beyond,
+                f"in {where}, player {viewer} knows {beyond[0] if beyond else ''} "
+                f"which player {player} does not",
+            )
+
+
+def _check_possible(state: State, where: str) -> None:
+    if isinstance(state, ChecksItself):
+        problems = state.inconsistencies()
+        _expect(not problems, f"{where} is an impossible world: {'; '.join(problems)}")
 
 
 def _check_results(state: State) -> None:

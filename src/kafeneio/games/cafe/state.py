@@ -314,6 +314,13 @@ class CafeState(State):
         rng.shuffle(other._bag)
         return other
 
+    def card_counts(self) -> dict[str, int]:
+        """Conformance hook: the guests in the bag, the hands, on chairs and at the bar (a
+        thrown-out player's hand has left play, CI-M.3)."""
+        seated = sum(card >= 0 for card in self._seat)
+        held = sum(map(len, self._hands))
+        return {"guests": len(self._bag) + held + seated + len(self._bar)}
+
     def _observe(self, player: int) -> JSON:
         """Everything but the bag's order: hands are public in Café International (CI-S.1)."""
         board = self.game.board

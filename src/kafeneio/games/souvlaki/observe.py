@@ -135,3 +135,74 @@ def _names(counts: list[int], names: list[str]) -> list[str]:
 
 def _counted(counts: list[int], names: list[str]) -> dict[str, int]:
     return {names[kind]: count for kind, count in enumerate(counts) if count}
+
+
+def where_cards_are(state: SouvlakiState) -> list[list[int]]:
+    """Per deck, how many of each kind are anywhere: deck, hands, row, queues, pool, discards,
+    in play, or on the card being resolved. Equal to the card set's counts in a sound state."""
+    sizes = [len(state.cards.foods), len(state.cards.customers), len(state.cards.unforeseen)]
+    counts = [[0] * size for size in sizes]
+    for deck, cards in enumerate(state._decks):
+        for kind in cards:
+            counts[deck][kind] += 1
+    zones = [
+        (FOOD, [*state._food, state._played, state._discards[FOOD]]),
+        (UNFORESEEN, [*state._unforeseen, state._in_play, state._discards[UNFORESEEN]]),
+        (CUSTOMERS, [state._discards[CUSTOMERS]]),
+    ]
+    for deck, zone_counts in zones:
+        for zone in zone_counts:
+            for kind, count in enumerate(zone):
+                counts[deck][kind] += count
+    for card in state._row:
+        if card >= 0:
+            counts[CUSTOMERS][card] += 1
+    for queue in state._queues:
+        for customer in queue:
+            for kind in (*customer.cards, *((customer.big,) if customer.big >= 0 else ())):
+                counts[CUSTOMERS][kind] += 1
+            for kind in customer.attached:
+                counts[UNFORESEEN][kind] += 1
+    if state._effect is not None:
+        counts[UNFORESEEN][state._effect[0]] += 1
+    return counts
+
+
+def card_counts(state: SouvlakiState) -> dict[str, int]:
+    """How many cards of each deck are in the game, wherever they are."""
+    return {name: sum(kinds) for name, kinds in zip(DECKS, where_cards_are(state), strict=True)}
+
+
+def knowledge(state: SouvlakiState, viewer: int) -> list[tuple[int, str]]:
+    """What `viewer` knows to be in another player's hidden hand: (holder, food card)."""
+    foods = state.cards.foods
+    return [
+        (holder, foods[kind].text) for holder, kind, knower in state._revealed if knower == viewer
+    ]
+
+
+def inconsistencies(state: SouvlakiState) -> list[str]:
+    """What makes `state` an impossible world: a card lost or made up, a hand size that is not
+    its cards, or a player knowing a card to be in a hand that does not hold it."""
+    problems = []
+    totals = (state.cards.foods, state.cards.customers, state.cards.unforeseen)
+    for deck, counts in enumerate(where_cards_are(state)):
+        for kind, count in enumerate(counts):
+            if count != totals[deck][kind].count:
+                problems.append(
+                    f"{DECKS[deck]} kind {kind}: {count} cards, not {totals[deck][kind].count}"
+                )
+    for player, (food, unforeseen) in enumerate(zip(state._food, state._unforeseen, strict=True)):
+        if min(food + unforeseen) < 0 or sum(food) != state._food_size[player]:
+            problems.append(f"player {player}'s hands {food} {unforeseen} are not sound")
+    known: dict[tuple[int, int, int], int] = {}
+    for entry in state._revealed:
+        known[entry] = known.get(entry, 0) + 1
+    for (holder, kind, knower), count in known.items():
+        held = state._food[holder][kind]
+        if held < count:
+            card = state.cards.foods[kind].text
+            problems.append(
+                f"player {knower} knows {count} {card} in player {holder}'s hand: {held}"
+            )
+    return problems

@@ -54,7 +54,7 @@ from kafeneio.games.souvlaki.legality import (
     serve_refusal,
     wanted_foods,
 )
-from kafeneio.games.souvlaki.observe import observe
+from kafeneio.games.souvlaki.observe import card_counts, inconsistencies, knowledge, observe
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.setup import CUSTOMERS, FOOD, UNFORESEEN, Position, parse_setup
 
@@ -273,9 +273,13 @@ class SouvlakiState(UnforeseenEffects, State):
 
     def _determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the
-        reshuffle seed; hand sizes, the multiset of hidden cards and the cards `player` knows
-        to be in another hand (`_revealed`) stay as they are."""
+        reshuffle seed. Hand sizes, the multiset of hidden cards and the cards `player` knows to
+        be in another hand stay as they are. Of what the others know (`_revealed`), the sample
+        keeps only what `player` shares: knowledge of `player`'s own hand, which stays as it is.
+        What a third player saw go into another's hand is dropped: its card is not `player`'s to
+        know, and the holder's hand is resampled."""
         other = self.clone()
+        other._revealed = [entry for entry in self._revealed if player in (entry[0], entry[2])]
         others = [p for p in range(self.num_players) if p != player]
         for deck, hands in ((FOOD, other._food), (UNFORESEEN, other._unforeseen)):
             known = {p: [0] * len(hands[p]) for p in others}
@@ -303,6 +307,18 @@ class SouvlakiState(UnforeseenEffects, State):
         return other
 
     # --- public views used by observation, rendering, explanations and tests --------------
+    def card_counts(self) -> dict[str, int]:
+        """Conformance hook: the cards of each deck in the game, wherever they are."""
+        return card_counts(self)
+
+    def knowledge(self, viewer: int) -> list[tuple[int, str]]:
+        """Conformance hook: what `viewer` knows of other hands, as (holder, food card)."""
+        return knowledge(self, viewer)
+
+    def inconsistencies(self) -> list[str]:
+        """Conformance hook: why this state is an impossible world (empty if it is not)."""
+        return inconsistencies(self)
+
     @property
     def shops(self) -> tuple[int, ...]:
         """Each seat's shop, as an index into the card set's shops."""
