@@ -5,6 +5,7 @@ and the conformance harness catches a sample that breaks any of this."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -12,6 +13,7 @@ import pytest
 
 from kafeneio.core.conformance import ConformanceError, check_state
 from kafeneio.games.souvlaki import SouvlakiState
+from kafeneio.games.souvlaki.setup import FOOD
 
 from .conftest import GAME, play, position
 
@@ -88,52 +90,136 @@ def test_samples_of_samples_keep_every_card_through_random_games() -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
+def determinize_before_issue_7(
+    self: SouvlakiState, player: int, rng: random.Random
+) -> SouvlakiState:
+    """The determinize of before issue 7, verbatim: it kept everyone's knowledge (`_revealed`)
+    while it resampled the holders' hands, and a knower's card missing from the holder's hand
+    was made up in a sample of that sample."""
+    other = self.clone()
+    others = [p for p in range(self.num_players) if p != player]
+    for deck, hands in ((0, other._food), (2, other._unforeseen)):
+        known = {p: [0] * len(hands[p]) for p in others}
+        if deck == 0:
+            for holder, kind, knower in self._revealed:
+                if knower == player:
+                    known[holder][kind] += 1
+        hidden = list(other._decks[deck])
+        for p in others:
+            hidden.extend(
+                kind for kind, count in enumerate(hands[p]) for _ in range(count - known[p][kind])
+            )
+        rng.shuffle(hidden)
+        for p in others:
+            size = sum(hands[p]) - sum(known[p])
+            hands[p] = known[p]
+            for kind in hidden[:size]:
+                hands[p][kind] += 1
+            del hidden[:size]
+        other._decks[deck] = hidden
+    rng.shuffle(other._decks[1])
+    other._shuffle_seed = rng.getrandbits(32)
+    other._legal = None
+    other._sampled = True
+    other._history = []
+    return other
+
+
 @contextmanager
 def old_determinize() -> Iterator[None]:
-    """Monkeypatch in the determinize of before issue 7: the sample kept everyone's knowledge
-    (`_revealed`) while it resampled the holders' hands."""
+    """Monkeypatch in the determinize of before issue 7."""
     honest = SouvlakiState.determinize
-
-    def leaky(self: SouvlakiState, player: int, rng: random.Random) -> SouvlakiState:
-        sample = honest(self, player, rng)
-        sample._revealed = list(self._revealed)
-        return sample
-
-    SouvlakiState.determinize = leaky  # type: ignore[method-assign]
+    SouvlakiState.determinize = determinize_before_issue_7  # type: ignore[method-assign]
     try:
         yield
     finally:
         SouvlakiState.determinize = honest  # type: ignore[method-assign]
 
 
-def test_the_harness_catches_a_sample_that_tells_a_third_players_knowledge() -> None:
-    state = after_a_ninja()
-    check_state(state, random.Random(0), replay_record=False)
-    with old_determinize(), pytest.raises(ConformanceError, match=r"player 2 knows .*SF"):
-        check_state(state, random.Random(0), replay_record=False)
+def harness_failures(state: SouvlakiState, seeds: int) -> list[str]:
+    """What the harness finds at `state` with each of `seeds` random draws."""
+    found = []
+    for seed in range(seeds):
+        try:
+            check_state(state, random.Random(seed), replay_record=False)
+        except ConformanceError as err:
+            found.append(str(err))
+    return found
 
 
-def test_the_harness_catches_an_impossible_sample() -> None:
-    state = after_a_ninja()
-    no_knowledge = SouvlakiState.knowledge
-    SouvlakiState.knowledge = lambda self, viewer: []  # type: ignore[method-assign]
+@contextmanager
+def hooks_off(*names: str) -> Iterator[None]:
+    """Switch off conformance hooks, so that another check has to catch the fault alone."""
+    saved = {name: getattr(SouvlakiState, name) for name in names}
+    quiet = {"knowledge": lambda self, viewer: [], "inconsistencies": lambda self: []}
+    for name in names:
+        setattr(SouvlakiState, name, quiet[name])
     try:
-        with old_determinize(), pytest.raises(ConformanceError, match="impossible world"):
-            for seed in range(20):
-                check_state(state, random.Random(seed), replay_record=False)
+        yield
     finally:
-        SouvlakiState.knowledge = no_knowledge  # type: ignore[method-assign]
+        for name, hook in saved.items():
+            setattr(SouvlakiState, name, hook)
+
+
+def test_the_harness_passes_the_fixed_determinize() -> None:
+    assert harness_failures(after_a_ninja(), 20) == []
+
+
+def test_the_harness_catches_a_sample_that_tells_a_third_players_knowledge() -> None:
+    with old_determinize(), hooks_off("inconsistencies"):
+        found = harness_failures(after_a_ninja(), 5)
+    assert len(found) == 5
+    assert all("in a sample for player 0, player 2 knows (1, 'SF')" in text for text in found)
+
+
+def test_the_harness_catches_a_sample_where_a_knower_sees_a_card_the_hand_lacks() -> None:
+    with old_determinize(), hooks_off("knowledge"):
+        found = harness_failures(after_a_ninja(), 20)
+    assert len(found) == 20  # and the drawn cards do not add up in every one of them
+    assert any("player 2 knows 1 SF in player 1's hand: 0" in text for text in found)
 
 
 def test_the_harness_catches_a_sample_of_a_sample_that_makes_up_a_card() -> None:
     """Only the card count of a nested sample is left to catch it: 73 food cards, not 72."""
-    state = after_a_ninja()
-    hooks = SouvlakiState.knowledge, SouvlakiState.inconsistencies
-    SouvlakiState.knowledge = lambda self, viewer: []  # type: ignore[method-assign]
-    SouvlakiState.inconsistencies = lambda self: []  # type: ignore[method-assign]
-    try:
-        with old_determinize(), pytest.raises(ConformanceError, match="'food': 73"):
-            for seed in range(40):
-                check_state(state, random.Random(seed), replay_record=False)
-    finally:
-        SouvlakiState.knowledge, SouvlakiState.inconsistencies = hooks  # type: ignore[method-assign]
+    with old_determinize(), hooks_off("knowledge", "inconsistencies"):
+        found = harness_failures(after_a_ninja(), 40)
+    assert found and all("of a sample for player" in text for text in found)
+    assert all("'food': 73" in text for text in found)
+
+
+def first_food_reshuffle() -> tuple[SouvlakiState, Counter[int], int]:
+    """A random game of four just after its food deck was reshuffled: the state, the discard
+    pile the new deck was made of (by kind) and the player whose draw made it."""
+    rng = random.Random(0)
+    state = GAME.new_state(4, {"round_limit": 8}, seed=0)
+    while not state.is_terminal():
+        pile = Counter({k: c for k, c in enumerate(state._discards[FOOD]) if c})
+        drawer = state.current_player()
+        state.apply(rng.choice(state.legal_actions()))
+        if state._reshuffles[FOOD]:
+            return state, pile, drawer
+    raise AssertionError("no reshuffle")
+
+
+@pytest.mark.rule("SW-S.3")
+def test_after_a_reshuffle_a_sample_deck_holds_only_cards_of_the_old_discard_pile() -> None:
+    state, pile, drawer = first_food_reshuffle()
+    deck = Counter(state._decks[FOOD])
+    assert deck <= pile and len(state._decks[FOOD]) >= sum(pile.values()) - 2
+    rng = random.Random(5)
+    for player in range(4):
+        for _ in range(20):
+            sample = state.determinize(player, rng)
+            sampled = Counter(sample._decks[FOOD])
+            assert sampled <= pile  # no older hidden card (from a hand) mixed in
+            if player == drawer:  # it knows what it drew, so the deck's cards exactly
+                assert sampled == deck
+            assert sample.inconsistencies() == []
+
+
+def test_before_issue_7_a_sample_deck_mixed_hand_cards_into_a_reshuffled_deck() -> None:
+    state, pile, _ = first_food_reshuffle()
+    rng = random.Random(5)
+    with old_determinize():
+        samples = [state.determinize(player, rng) for player in range(4) for _ in range(5)]
+    assert not any(Counter(sample._decks[FOOD]) <= pile for sample in samples)

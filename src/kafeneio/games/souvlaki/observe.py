@@ -195,6 +195,17 @@ def inconsistencies(state: SouvlakiState) -> list[str]:
     for player, (food, unforeseen) in enumerate(zip(state._food, state._unforeseen, strict=True)):
         if min(food + unforeseen) < 0 or sum(food) != state._food_size[player]:
             problems.append(f"player {player}'s hands {food} {unforeseen} are not sound")
+    for deck, drawn in ((FOOD, state._food_drawn), (UNFORESEEN, state._unforeseen_drawn)):
+        accounted = [0] * len(state._deck_origin[deck])
+        for kind in state._decks[deck]:
+            accounted[kind] += 1
+        for counts in drawn:
+            for kind, count in enumerate(counts):
+                accounted[kind] += count
+        if accounted != state._deck_origin[deck]:
+            problems.append(
+                f"the {DECKS[deck]} deck and the cards drawn from it are not what it was made of"
+            )
     known: dict[tuple[int, int, int], int] = {}
     for entry in state._revealed:
         known[entry] = known.get(entry, 0) + 1

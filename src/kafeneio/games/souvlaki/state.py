@@ -89,6 +89,9 @@ class SouvlakiState(UnforeseenEffects, State):
     _discards: list[list[int]]
     _decks: list[list[int]]
     _reshuffles: list[int]
+    _deck_origin: list[list[int]]
+    _food_drawn: list[list[int]]
+    _unforeseen_drawn: list[list[int]]
     _round: int
     _phase: int
     _order: list[int]
@@ -147,6 +150,17 @@ class SouvlakiState(UnforeseenEffects, State):
             [0] * len(cards.unforeseen),
         ]
         self._reshuffles = [0, 0, 0]
+        self._deck_origin = [
+            [card.count for card in cards.foods],
+            [card.count for card in cards.customers],
+            [kind.count for kind in cards.unforeseen],
+        ]
+        """Per deck, the cards it was made of at the start or at its last reshuffle (public:
+        a reshuffled deck is the discard pile everyone saw, SW-S.3)."""
+        self._food_drawn = [[0] * len(cards.foods) for _ in range(n)]
+        self._unforeseen_drawn = [[0] * len(cards.unforeseen) for _ in range(n)]
+        """Per player, the cards drawn from that deck since `_deck_origin` was set: each player
+        knows their own, so a sample's deck holds only cards that may still be in it."""
         self._round = 0
         self._phase = MULLIGAN
         self._order = []
@@ -221,6 +235,18 @@ class SouvlakiState(UnforeseenEffects, State):
         self._food = position.food_hands
         self._food_size = [sum(hand) for hand in self._food]
         self._unforeseen = position.unforeseen_hands
+        # Nothing is known of the set-up hands' past: as if each was drawn from a deck made of
+        # the deck and the hands.
+        self._food_drawn = [list(hand) for hand in self._food]
+        self._unforeseen_drawn = [list(hand) for hand in self._unforeseen]
+        for deck, hands in ((FOOD, self._food), (UNFORESEEN, self._unforeseen)):
+            origin = [0] * len(hands[0])
+            for kind in self._decks[deck]:
+                origin[kind] += 1
+            for hand in hands:
+                for kind, count in enumerate(hand):
+                    origin[kind] += count
+            self._deck_origin[deck] = origin
         self._queues = position.queues
         self._discards = position.discards
         self._round = position.round
@@ -274,37 +300,56 @@ class SouvlakiState(UnforeseenEffects, State):
     def _determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the
         reshuffle seed. Hand sizes, the multiset of hidden cards and the cards `player` knows to
-        be in another hand stay as they are. Of what the others know (`_revealed`), the sample
-        keeps only what `player` shares: knowledge of `player`'s own hand, which stays as it is.
-        What a third player saw go into another's hand is dropped: its card is not `player`'s to
-        know, and the holder's hand is resampled."""
+        be in another hand stay as they are, and a deck holds only cards it may still hold: of
+        the cards it was made of (all of them, or the discard pile it was reshuffled from), those
+        `player` has not drawn since. What the others drew since is resampled with their hands.
+
+        Of what the others know (`_revealed`), the sample keeps only what `player` shares:
+        knowledge of `player`'s own hand, which stays as it is, and what `player` knows of
+        another's. What a third player saw go into another's hand is dropped: its card is not
+        `player`'s to know, and the holder's hand is resampled."""
         other = self.clone()
         other._revealed = [entry for entry in self._revealed if player in (entry[0], entry[2])]
-        others = [p for p in range(self.num_players) if p != player]
-        for deck, hands in ((FOOD, other._food), (UNFORESEEN, other._unforeseen)):
-            known = {p: [0] * len(hands[p]) for p in others}
-            if deck == FOOD:
-                for holder, kind, knower in self._revealed:
-                    if knower == player:
-                        known[holder][kind] += 1
-            hidden = list(other._decks[deck])
-            for p in others:
-                hidden.extend(
-                    kind
-                    for kind, count in enumerate(hands[p])
-                    for _ in range(count - known[p][kind])
-                )
-            rng.shuffle(hidden)
-            for p in others:
-                size = sum(hands[p]) - sum(known[p])
-                hands[p] = known[p]
-                for kind in hidden[:size]:
-                    hands[p][kind] += 1
-                del hidden[:size]
-            other._decks[deck] = hidden
-        rng.shuffle(other._decks[CUSTOMERS])
+        known = [[0] * len(self.cards.foods) for _ in range(self.num_players)]
+        for holder, kind, knower in self._revealed:
+            if knower == player:
+                known[holder][kind] += 1
+        other._resample_deck(FOOD, player, known, rng)
+        unknown = [[0] * len(self.cards.unforeseen) for _ in range(self.num_players)]
+        other._resample_deck(UNFORESEEN, player, unknown, rng)
+        rng.shuffle(other._decks[CUSTOMERS])  # every other customer card is in sight
         other._shuffle_seed = rng.getrandbits(32)
         return other
+
+    def _resample_deck(
+        self, deck: int, player: int, known: list[list[int]], rng: random.Random
+    ) -> None:
+        """Deal the cards of `deck` hidden from `player` anew: into the deck, from those it may
+        hold, and into the other hands beside the `known` cards; then what the others drew."""
+        hands = self._food if deck == FOOD else self._unforeseen
+        drawn = self._food_drawn if deck == FOOD else self._unforeseen_drawn
+        others = [p for p in range(self.num_players) if p != player]
+        hidden = [0] * len(hands[player])
+        for kind in self._decks[deck]:
+            hidden[kind] += 1
+        for p in others:
+            for kind, count in enumerate(hands[p]):
+                hidden[kind] += count - known[p][kind]
+        origin_left = [o - d for o, d in zip(self._deck_origin[deck], drawn[player], strict=True)]
+        may_be_in_deck = [min(h, o) for h, o in zip(hidden, origin_left, strict=True)]
+        new_deck = _shuffled_cards(may_be_in_deck, rng)[: len(self._decks[deck])]
+        self._decks[deck] = new_deck
+        for kind in new_deck:
+            hidden[kind] -= 1
+            origin_left[kind] -= 1
+        sizes = [sum(hands[p]) - sum(known[p]) for p in others]
+        for p, dealt in zip(others, _deal(hidden, sizes, rng), strict=True):
+            hands[p] = [k + d for k, d in zip(known[p], dealt, strict=True)]
+        # The cards drawn since the deck was made that neither it nor `player` holds were drawn
+        # by the others, as many each as they drew.
+        sizes = [sum(drawn[p]) for p in others]
+        for p, dealt in zip(others, _deal(origin_left, sizes, rng), strict=True):
+            drawn[p] = dealt
 
     # --- public views used by observation, rendering, explanations and tests --------------
     def card_counts(self) -> dict[str, int]:
@@ -862,12 +907,15 @@ class SouvlakiState(UnforeseenEffects, State):
         self._turn = 0
 
     # --- cards moving ---------------------------------------------------------------------
-    def _draw(self, deck: int) -> int:
-        """SW-S.3: the top card of `deck` (a kind), reshuffling its discards; -1 if none."""
+    def _draw(self, deck: int, player: int = -1) -> int:
+        """SW-S.3: the top card of `deck` (a kind), reshuffling its discards; -1 if none.
+        A card drawn into `player`'s hand is counted in what that player drew."""
         if not self._decks[deck] and not self._reshuffle(deck):
             return -1
         cards = self._decks[deck]
         card = cards.pop()
+        if player >= 0:
+            (self._food_drawn if deck == FOOD else self._unforeseen_drawn)[player][card] += 1
         if not cards and self.options.reshuffle == "at-once":
             self._reshuffle(deck)
         return card
@@ -881,6 +929,13 @@ class SouvlakiState(UnforeseenEffects, State):
         self._reshuffles[deck] += 1
         random.Random(f"{self._shuffle_seed}/{deck}/{self._reshuffles[deck]}").shuffle(cards)
         self._decks[deck] = cards
+        self._deck_origin[deck] = list(discard)
+        if deck != CUSTOMERS:
+            drawn = [[0] * len(discard) for _ in range(self.num_players)]
+            if deck == FOOD:
+                self._food_drawn = drawn
+            else:
+                self._unforeseen_drawn = drawn
         self._discards[deck] = [0] * len(discard)
         return True
 
@@ -888,7 +943,7 @@ class SouvlakiState(UnforeseenEffects, State):
         hand = self._food[player]
         drawn = []
         for _ in range(count):
-            card = self._draw(FOOD)
+            card = self._draw(FOOD, player)
             if card < 0:
                 break
             hand[card] += 1
@@ -900,7 +955,7 @@ class SouvlakiState(UnforeseenEffects, State):
         hand = self._unforeseen[player]
         drawn = []
         for _ in range(count):
-            card = self._draw(UNFORESEEN)
+            card = self._draw(UNFORESEEN, player)
             if card < 0:
                 break
             hand[card] += 1
@@ -936,6 +991,26 @@ class SouvlakiState(UnforeseenEffects, State):
         """Which food card chance took is told in the events, to those who may know it."""
         hidden = isinstance(action, SouvlakiAction) and action.kind == RANDOM
         return "chance" if hidden else action.notation
+
+
+def _shuffled_cards(counts: list[int], rng: random.Random) -> list[int]:
+    """The cards that `counts` counts per kind, in a random order."""
+    cards = [kind for kind, count in enumerate(counts) for _ in range(count)]
+    rng.shuffle(cards)
+    return cards
+
+
+def _deal(counts: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
+    """The cards of `counts`, shuffled and dealt `sizes[i]` to the i-th; counted per kind."""
+    cards = _shuffled_cards(counts, rng)
+    shares = []
+    for size in sizes:
+        share = [0] * len(counts)
+        for kind in cards[:size]:
+            share[kind] += 1
+        del cards[:size]
+        shares.append(share)
+    return shares
 
 
 _HANDLERS = {
