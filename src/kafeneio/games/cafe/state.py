@@ -36,21 +36,18 @@ from kafeneio.games.cafe.actions import (
 )
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
-    JOKER_MAN,
     JOKER_NATION,
     NUM_CARD_TYPES,
-    Board,
     is_joker,
     load_board,
     nation_of,
 )
 from kafeneio.games.cafe.options import CafeOptions
+from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
 
 if TYPE_CHECKING:
     from kafeneio.games.cafe import CafeGame
 
-COPIES = {**{k: 4 for k in range(24)}, JOKER_LADY: 2, JOKER_MAN: 2}
-"""CI-0.1: 4 ladies and 4 men of each nation, 2 joker ladies and 2 joker men."""
 MateMemo = list[list[int] | None]
 """Per move generation, at ``table * 2 + gender``: the chairs of the table where a guest from
 the hand of the other gender than `gender` fits (None: not yet looked at)."""
@@ -127,10 +124,6 @@ def geometry() -> Geometry:
     )
 
 
-def full_deck() -> list[int]:
-    return [card for card, copies in COPIES.items() for _ in range(copies)]
-
-
 class CafeState(State):
     """A position of Café International."""
 
@@ -175,7 +168,8 @@ class CafeState(State):
     ) -> None:
         self._init_base(game, num_players, seed, setup)
         options = self.options
-        order = _shuffled_bag(seed) if setup is None else _setup_list(game.board, setup, "bag")
+        stacked = None if setup is None else parse_setup(game.board, options, num_players, setup)
+        order = _shuffled_bag(seed) if stacked is None else stacked.bag
         self._bag = order[::-1]  # the next card drawn is the last: pop() is cheap
         self._seat = [-1] * NUM_CHAIRS
         self._ladies = [0] * NUM_TABLES
@@ -204,61 +198,33 @@ class CafeState(State):
         self._birthday_chooser = -1
         self._birthday_claimed = False
         self._over = False
-        if setup is not None and set(setup) - {"bag"}:
-            self._arrange(setup)
+        self._opening = True
+        """The start player's first move is still to come (CI-T.8)."""
+        if stacked is not None and stacked.position is not None:
+            self._arrange(stacked.position)
             if self._game_over():
                 raise KafeneioError("setup: this position has already ended (CI-E.1)")
         else:
-            if setup is not None:
-                _check_every_card(game.board, Counter(self._bag), "setup.bag")
             for player in range(num_players):  # CI-S.1: each player in seat order draws a hand
                 self._draw(player, options.hand_size)
-        self._opening = self._seated == 0
-        """The start player's first move is still to come (CI-T.8)."""
 
-    def _arrange(self, setup: Mapping[str, Any]) -> None:
-        """Set up a position: hands, seated guests, bar, scores, targets, player to move."""
-        board = self.game.board
-        n = self.num_players
-        unknown = set(setup) - set(SETUP_FIELDS)
-        if unknown:
-            raise KafeneioError(
-                f"setup has unknown fields {sorted(unknown)}; it takes {SETUP_FIELDS}"
-            )
-        hands = setup.get("hands")
-        if not isinstance(hands, list) or len(hands) != n:
-            raise KafeneioError(f"setup.hands must be a list of {n} hands")
-        self._hands = [sorted(_setup_list(board, {"hand": h}, "hand")) for h in hands]
-        self._bar = _setup_list(board, setup, "bar") if "bar" in setup else []
-        if len(self._bar) > len(self.options.bar_values) or any(map(is_joker, self._bar)):
-            raise KafeneioError("setup.bar holds too many guests or a joker (CI-M.2)")
-        chairs = setup.get("chairs", {})
-        if not isinstance(chairs, dict):
-            raise KafeneioError('setup.chairs must map chair numbers to cards, like {"18": "USm"}')
-        for key, text in chairs.items():
-            chair = int(key) - 1 if str(key).isdigit() else -1
-            if not 0 <= chair < NUM_CHAIRS or not isinstance(text, str):
-                raise KafeneioError(f"setup.chairs: {key!r} is not a chair from 1 to {NUM_CHAIRS}")
-            card = board.parse_card(text)
-            if chair not in geometry().chairs_for_card[card]:
-                raise KafeneioError(f"setup.chairs: {text} cannot sit on chair {key} (CI-T.2)")
-            if not self._gender_fits(card, chair):
-                raise KafeneioError(f"setup.chairs: {text} on chair {key} breaks CI-T.3")
+    def _arrange(self, position: Position) -> None:
+        """Set up a checked position (`kafeneio.games.cafe.setup`)."""
+        self._hands = position.hands
+        self._bar = position.bar
+        self._dance_tables = position.dance_tables
+        for chair, card in sorted(position.chairs.items()):
             self._seat_guest(card, chair)
-        # Scores never fall below 0 in play (CI-M.3); a hand target only ever drops (CI-D.2).
-        self._scores = _setup_ints(setup, "scores", n, self._scores, 0, None)
-        most = self.options.hand_size
-        self._targets = _setup_ints(setup, "hand_targets", n, self._targets, 0, most)
-        to_move = setup.get("to_move", 0)
-        if not isinstance(to_move, int) or isinstance(to_move, bool) or not 0 <= to_move < n:
-            raise KafeneioError(f"setup.to_move must be a player from 0 to {n - 1}")
-        self._player = to_move
-        everything = Counter(self._bag)
-        everything.update(self._bar)
-        everything.update(c for c in self._seat if c >= 0)
-        for hand in self._hands:
-            everything.update(hand)
-        _check_every_card(board, everything, "setup (bag, hands, chairs and bar together)")
+        self._scores = position.scores
+        self._targets = position.targets
+        self._player = position.to_move
+        self._out = position.out
+        self._opening = position.opening
+        self._birthday_table = position.birthday_table
+        self._birthday_claimed = position.birthday_claimed
+        self._birthday_chooser = position.birthday_chooser
+        self._choosing_draw = position.choosing_draw
+        self._completed = position.tables_completed
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -884,48 +850,6 @@ def _shuffled_bag(seed: int | None) -> list[int]:
     bag = full_deck()
     random.Random(seed).shuffle(bag)
     return bag
-
-
-SETUP_FIELDS = ("bag", "hands", "chairs", "bar", "scores", "hand_targets", "to_move")
-"""A stacked setup: ``bag`` (the draw order, first drawn first) alone deals the hands from it;
-the other fields set up any position, and every card must then be somewhere exactly once."""
-
-
-def _setup_list(board: Board, setup: Mapping[str, Any], name: str) -> list[int]:
-    texts = setup.get(name)
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-        raise KafeneioError(f"setup.{name} must be a list of card notations like USm, Jf")
-    return [board.parse_card(text) for text in texts]
-
-
-def _check_every_card(board: Board, counts: Counter[int], where: str) -> None:
-    """Each of the 100 cards (CI-0.1) is there exactly once: no card lost, none made up."""
-    for card, copies in COPIES.items():
-        if counts[card] != copies:
-            raise KafeneioError(
-                f"{where} must hold each card as often as the game has it: "
-                f"{board.card_text(card)} {copies} times, not {counts[card]}"
-            )
-
-
-def _setup_ints(
-    setup: Mapping[str, Any],
-    name: str,
-    n: int,
-    default: list[int],
-    least: int,
-    most: int | None,
-) -> list[int]:
-    values = setup.get(name, default)
-    span = f"from {least} to {most}" if most is not None else f"≥ {least}"
-    if (
-        not isinstance(values, list)
-        or len(values) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-        or not all(least <= v and (most is None or v <= most) for v in values)
-    ):
-        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers {span}")
-    return list(values)
 
 
 def _why_illegal(state: CafeState, action: Any) -> IllegalActionError:
