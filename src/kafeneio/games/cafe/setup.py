@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError
+from kafeneio.core.setup import rest_shuffle
 from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, Board, is_joker, nation_of
 from kafeneio.games.cafe.options import CafeOptions
 
@@ -86,7 +87,7 @@ def parse_setup(board: Board, options: CafeOptions, n: int, setup: Mapping[str, 
     unknown = sorted(set(setup) - set(SETUP_FIELDS))
     if unknown:
         raise KafeneioError(f"setup has unknown fields {unknown}; it takes {SETUP_FIELDS}")
-    rest = _rest(setup)
+    rest = rest_shuffle(setup)
     top = _cards(board, setup, "bag") if "bag" in setup or rest is None else []
     if not any(name in setup for name in POSITION_FIELDS):
         bag = top + (_unlisted(board, Counter(top), "setup.bag", rest) if rest else [])
@@ -153,17 +154,6 @@ def _position(
     _birthday(board, options, setup, position)
     _pending(options, setup, position)
     return Stacked(top, position)
-
-
-def _rest(setup: Mapping[str, Any]) -> random.Random | None:
-    """``rest: {"seed": N}``: the shuffle of the cards the setup does not list."""
-    if "rest" not in setup:
-        return None
-    rest = setup["rest"]
-    seed = rest.get("seed") if isinstance(rest, dict) and set(rest) == {"seed"} else None
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise KafeneioError('setup.rest must be {"seed": N} with N a whole number')
-    return random.Random(seed)
 
 
 def _unlisted(board: Board, listed: Counter[int], where: str, rng: random.Random) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
@@ -56,7 +57,15 @@ from kafeneio.games.souvlaki.legality import (
 )
 from kafeneio.games.souvlaki.observe import card_counts, inconsistencies, knowledge, observe
 from kafeneio.games.souvlaki.options import SouvlakiOptions
-from kafeneio.games.souvlaki.setup import CUSTOMERS, FOOD, UNFORESEEN, Position, parse_setup
+from kafeneio.games.souvlaki.setup import (
+    CUSTOMERS,
+    FOOD,
+    UNFORESEEN,
+    InPlay,
+    Position,
+    parse_setup,
+    tip_amount,
+)
 
 if TYPE_CHECKING:
     from kafeneio.games.souvlaki import SouvlakiGame
@@ -250,13 +259,37 @@ class SouvlakiState(UnforeseenEffects, State):
         self._queues = position.queues
         self._discards = position.discards
         self._round = position.round
-        start = {
-            "maintenance": self._start_maintenance,
-            "customers": self._start_customers,
-            "unforeseen": self._start_unforeseen,
-            "service": self._start_service,
-        }
-        start[position.phase]()
+        if position.phase == "mulligan":  # before round 1 (SW-S.6)
+            self._round = 0
+            self._order = self._reputation_order()
+        elif position.phase == "customers":
+            self._start_customers(position.row)
+        else:
+            start = {
+                "maintenance": self._start_maintenance,
+                "unforeseen": self._start_unforeseen,
+                "service": self._start_service,
+            }
+            start[position.phase]()
+        self._put_in_play(position.in_play)
+
+    def _put_in_play(self, cards: list[InPlay]) -> None:
+        """Set up the cards whose effects last the round (SW-3.3) as if just played."""
+        for card in cards:
+            self._in_play[card.kind] += 1
+            for effect in self.cards.unforeseen[card.kind].effects:
+                for player in card.players:
+                    if effect.do == "served-reputation":
+                        self._served_reputation[player] += effect.amount
+                    elif effect.do == "served-money":
+                        self._served_money[player] += effect.amount
+                if effect.do == "cancel-next":
+                    self._cancels += effect.amount
+            if card.customer is not None:
+                owner, place = card.customer
+                customer = self._queues[owner][place]
+                tip = tip_amount(self.cards, card.kind)
+                self._queues[owner][place] = replace(customer, tip=customer.tip + tip)
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -671,12 +704,19 @@ class SouvlakiState(UnforeseenEffects, State):
         self._turn += 1
 
     # --- phase 2: new customers (SW-2) -----------------------------------------------------
-    def _start_customers(self) -> None:
-        """SW-2.1, SW-2.2: reveal 2N+1 customers; the picks go in snake order."""
+    def _start_customers(self, row: list[int] | None = None) -> None:
+        """SW-2.1, SW-2.2: reveal 2N+1 customers; the picks go in snake order. A set-up `row`
+        is laid out instead, its taken slots (-1) picked already."""
         self._begin_phase(NEW_CUSTOMERS)
         first_pass = self._order
         self._order = first_pass + first_pass[::-1]
         self._row = []
+        if row is not None:
+            self._row = list(row)
+            self._turn = row.count(-1)
+            if row and max(row) < 0:
+                self._turn = len(self._order)
+            return
         for _ in range(2 * self.num_players + 1):
             card = self._draw(CUSTOMERS)
             if card >= 0:
