@@ -45,3 +45,21 @@ def test_the_harness_catches_a_state_that_changes_when_a_clone_is_played() -> No
             check_state(state, random.Random(0), replay_record=False)
     finally:
         type(state).clone = leaky  # type: ignore[method-assign]
+
+
+def test_the_harness_catches_a_cafe_sample_that_loses_a_card() -> None:
+    """Café's hook `card_counts` is checked in every sample and in a sample of a sample."""
+    state = get_game("cafe").new_state(2, seed=1)
+    honest = type(state).determinize
+
+    def losing(self: object, player: int, rng: random.Random) -> object:
+        sample = honest(self, player, rng)  # type: ignore[arg-type]
+        sample._bag.pop()  # type: ignore[attr-defined]
+        return sample
+
+    type(state).determinize = losing  # type: ignore[method-assign,assignment]
+    try:
+        with pytest.raises(ConformanceError, match=r"a sample for player 0 holds \{'guests': 9"):
+            check_state(state, random.Random(0), replay_record=False)
+    finally:
+        type(state).determinize = honest  # type: ignore[method-assign]
