@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import CHANCE
-from kafeneio.core.conformance import check_state
-from kafeneio.core.game import sample_chance
+from kafeneio.core.conformance import check_random_play
 from kafeneio.games import get_game
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -50,12 +48,4 @@ def test_the_doc_pages_setup_example_sets_up_its_position(
         assert obs["in_play"] == {"good-review": 1}
         assert sorted(obs["hand"]["food"]) == ["GF", "SF"]
         assert obs["players"][1]["food_cards"] == 4
-    rng = random.Random(0)
-    for _ in range(15):
-        check_state(state, rng)
-        if state.is_terminal():
-            break
-        if state.current_player() == CHANCE:
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
+    assert check_random_play(state, random.Random(0), max_actions=15) >= 2

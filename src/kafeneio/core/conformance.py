@@ -92,25 +92,32 @@ def check_random_games(
     """Play one random game per seed, checking every state. Returns the number of states."""
     checked = 0
     for seed in seeds:
-        rng = random.Random(seed)
         state = game.new_state(num_players, options, seed=seed)
-        for index in range(max_actions + 1):
-            try:
-                check_state(state, rng)
-            except ConformanceError as err:
-                raise ConformanceError(
-                    f"{game.info.name} seed {seed} state {index}: {err}"
-                ) from None
-            checked += 1
-            if state.is_terminal():
-                break
-            if state.current_player() == CHANCE:
-                state.apply(sample_chance(state, rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-        else:
+        try:
+            checked += check_random_play(state, random.Random(seed), max_actions)
+        except ConformanceError as err:
+            raise ConformanceError(f"{game.info.name} seed {seed} {err}") from None
+        if not state.is_terminal():
             raise ConformanceError(f"{game.info.name} seed {seed}: no end in {max_actions} actions")
     return checked
+
+
+def check_random_play(state: State, rng: random.Random, max_actions: int = 10_000) -> int:
+    """Play random actions from `state` (chance outcomes with their probabilities), checking
+    every state, up to the end or `max_actions`. Returns the number of states checked."""
+    checked = 0
+    while True:
+        try:
+            check_state(state, rng)
+        except ConformanceError as err:
+            raise ConformanceError(f"state {checked}: {err}") from None
+        checked += 1
+        if state.is_terminal() or checked > max_actions:
+            return checked
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
 
 
 def _check_illegal_is_refused(state: State, legal: set[int], rng: random.Random) -> None:
