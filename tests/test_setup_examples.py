@@ -38,7 +38,7 @@ def test_the_doc_pages_setup_example_sets_up_its_position(
 ) -> None:
     setup = example(page)
     players = len(setup["hands"] if name == "cafe" else setup["food_hands"])
-    state = get_game(name).new_state(players, options, setup=setup)
+    state = get_game(name, options).new_state(players, setup=setup)
     obs = state.observation(0)
     if name == "cafe":
         assert obs["phase"] == "birthday" and obs["out"] == [False, False, True]

@@ -11,6 +11,7 @@ import pytest
 
 from kafeneio.core import KafeneioError
 from kafeneio.core.record import replay
+from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
 
 from .conftest import GAME, legal, play
@@ -21,7 +22,8 @@ PAIR_AT_TR2 = {"8": "TRm", "9": "TRf"}
 
 def hand_made(players: int = 2, options: dict[str, Any] | None = None, **fields: Any) -> CafeState:
     """A position of only the fields given; every other card dealt from the rest (seed 1)."""
-    return GAME.new_state(players, options, setup={"rest": {"seed": 1}, **fields})
+    game = get_game("cafe", options)
+    return game.new_state(players, setup={"rest": {"seed": 1}, **fields})  # type: ignore[return-value]
 
 
 def every_card(state: CafeState) -> Counter[str]:

@@ -81,7 +81,7 @@ def test_a_sample_of_a_sample_keeps_every_card() -> None:
 def test_samples_of_samples_keep_every_card_through_random_games() -> None:
     rng = random.Random(3)
     for seed in range(3):
-        state = GAME.new_state(3, {"round_limit": 5}, seed=seed)
+        state = GAME.with_options({"round_limit": 5}).new_state(3, seed=seed)
         counts = state.card_counts()
         while not state.is_terminal():
             sample = state.determinize(rng.randrange(3), rng)
@@ -93,9 +93,9 @@ def test_samples_of_samples_keep_every_card_through_random_games() -> None:
 def determinize_before_issue_7(
     self: SouvlakiState, player: int, rng: random.Random
 ) -> SouvlakiState:
-    """The determinize of before issue 7, verbatim: it kept everyone's knowledge (`_revealed`)
-    while it resampled the holders' hands, and a knower's card missing from the holder's hand
-    was made up in a sample of that sample."""
+    """The `_determinize` of before issue 7, verbatim: it kept everyone's knowledge
+    (`_revealed`) while it resampled the holders' hands, and a knower's card missing from the
+    holder's hand was made up in a sample of that sample."""
     other = self.clone()
     others = [p for p in range(self.num_players) if p != player]
     for deck, hands in ((0, other._food), (2, other._unforeseen)):
@@ -119,21 +119,18 @@ def determinize_before_issue_7(
         other._decks[deck] = hidden
     rng.shuffle(other._decks[1])
     other._shuffle_seed = rng.getrandbits(32)
-    other._legal = None
-    other._sampled = True
-    other._history = []
     return other
 
 
 @contextmanager
 def old_determinize() -> Iterator[None]:
     """Monkeypatch in the determinize of before issue 7."""
-    honest = SouvlakiState.determinize
-    SouvlakiState.determinize = determinize_before_issue_7  # type: ignore[method-assign]
+    honest = SouvlakiState._determinize
+    SouvlakiState._determinize = determinize_before_issue_7  # type: ignore[method-assign]
     try:
         yield
     finally:
-        SouvlakiState.determinize = honest  # type: ignore[method-assign]
+        SouvlakiState._determinize = honest  # type: ignore[method-assign]
 
 
 def harness_failures(state: SouvlakiState, seeds: int) -> list[str]:
@@ -191,7 +188,7 @@ def first_food_reshuffle() -> tuple[SouvlakiState, Counter[int], int]:
     """A random game of four just after its food deck was reshuffled: the state, the discard
     pile the new deck was made of (by kind) and the player whose draw made it."""
     rng = random.Random(0)
-    state = GAME.new_state(4, {"round_limit": 8}, seed=0)
+    state = GAME.with_options({"round_limit": 8}).new_state(4, seed=0)
     while not state.is_terminal():
         pile = Counter({k: c for k, c in enumerate(state._discards[FOOD]) if c})
         drawer = state.current_player()

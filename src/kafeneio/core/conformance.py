@@ -21,7 +21,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
-from kafeneio.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from kafeneio.core.game import CHANCE, TERMINAL, Game, State
+from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
 
 
@@ -91,8 +92,10 @@ def check_random_games(
 ) -> int:
     """Play one random game per seed, checking every state. Returns the number of states."""
     checked = 0
+    if options:
+        game = game.with_options(options)
     for seed in seeds:
-        state = game.new_state(num_players, options, seed=seed)
+        state = game.new_state(num_players, seed=seed)
         try:
             checked += check_random_play(state, random.Random(seed), max_actions)
         except ConformanceError as err:
@@ -103,21 +106,23 @@ def check_random_games(
 
 
 def check_random_play(state: State, rng: random.Random, max_actions: int = 10_000) -> int:
-    """Play random actions from `state` (chance outcomes with their probabilities), checking
-    every state, up to the end or `max_actions`. Returns the number of states checked."""
+    """Play random actions from `state` (through the one play loop: chance outcomes with their
+    probabilities), checking every state, up to the end or `max_actions`. Returns the number
+    of states checked."""
     checked = 0
-    while True:
+
+    def check(_: Step | None = None) -> None:
+        nonlocal checked
         try:
             check_state(state, rng)
         except ConformanceError as err:
             raise ConformanceError(f"state {checked}: {err}") from None
         checked += 1
-        if state.is_terminal() or checked > max_actions:
-            return checked
-        if state.current_player() == CHANCE:
-            state.apply(sample_chance(state, rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
+
+    check()
+    seats = [random_player(rng)] * state.num_players
+    play(state, seats, rng, on_step=check, max_steps=max_actions)
+    return checked
 
 
 def _check_illegal_is_refused(state: State, legal: set[int], rng: random.Random) -> None:
