@@ -196,13 +196,13 @@ def inconsistencies(state: SouvlakiState) -> list[str]:
         if min(food + unforeseen) < 0 or sum(food) != state._food_size[player]:
             problems.append(f"player {player}'s hands {food} {unforeseen} are not sound")
     for deck, drawn in ((FOOD, state._food_drawn), (UNFORESEEN, state._unforeseen_drawn)):
-        accounted = [0] * len(state._deck_origin[deck])
+        kinds = len(state._deck_origin[deck])
+        accounted = [0] * kinds
         for kind in state._decks[deck]:
             accounted[kind] += 1
-        for counts in drawn:
-            for kind, count in enumerate(counts):
-                accounted[kind] += count
-        if accounted != state._deck_origin[deck]:
+        for index, count in enumerate(drawn):
+            accounted[index % kinds] += count
+        if min(drawn) < 0 or tuple(accounted) != state._deck_origin[deck]:
             problems.append(
                 f"the {DECKS[deck]} deck and the cards drawn from it are not what it was made of"
             )

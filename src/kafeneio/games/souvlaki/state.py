@@ -98,9 +98,9 @@ class SouvlakiState(UnforeseenEffects, State):
     _discards: list[list[int]]
     _decks: list[list[int]]
     _reshuffles: list[int]
-    _deck_origin: list[list[int]]
-    _food_drawn: list[list[int]]
-    _unforeseen_drawn: list[list[int]]
+    _deck_origin: tuple[tuple[int, ...], ...]
+    _food_drawn: list[int]
+    _unforeseen_drawn: list[int]
     _round: int
     _phase: int
     _order: list[int]
@@ -159,17 +159,18 @@ class SouvlakiState(UnforeseenEffects, State):
             [0] * len(cards.unforeseen),
         ]
         self._reshuffles = [0, 0, 0]
-        self._deck_origin = [
-            [card.count for card in cards.foods],
-            [card.count for card in cards.customers],
-            [kind.count for kind in cards.unforeseen],
-        ]
+        self._deck_origin = (
+            tuple(card.count for card in cards.foods),
+            tuple(card.count for card in cards.customers),
+            tuple(kind.count for kind in cards.unforeseen),
+        )
         """Per deck, the cards it was made of at the start or at its last reshuffle (public:
-        a reshuffled deck is the discard pile everyone saw, SW-S.3)."""
-        self._food_drawn = [[0] * len(cards.foods) for _ in range(n)]
-        self._unforeseen_drawn = [[0] * len(cards.unforeseen) for _ in range(n)]
-        """Per player, the cards drawn from that deck since `_deck_origin` was set: each player
-        knows their own, so a sample's deck holds only cards that may still be in it."""
+        a reshuffled deck is the discard pile everyone saw, SW-S.3); a tuple, shared by clones."""
+        self._food_drawn = [0] * (n * len(cards.foods))
+        self._unforeseen_drawn = [0] * (n * len(cards.unforeseen))
+        """Per player and kind (at ``player * kinds + kind``), the cards drawn from that deck
+        since `_deck_origin` was set: each player knows their own, so a sample's deck holds only
+        cards that may still be in it. Flat, so that a clone copies one list."""
         self._round = 0
         self._phase = MULLIGAN
         self._order = []
@@ -246,8 +247,9 @@ class SouvlakiState(UnforeseenEffects, State):
         self._unforeseen = position.unforeseen_hands
         # Nothing is known of the set-up hands' past: as if each was drawn from a deck made of
         # the deck and the hands.
-        self._food_drawn = [list(hand) for hand in self._food]
-        self._unforeseen_drawn = [list(hand) for hand in self._unforeseen]
+        self._food_drawn = [count for hand in self._food for count in hand]
+        self._unforeseen_drawn = [count for hand in self._unforeseen for count in hand]
+        origins = list(self._deck_origin)
         for deck, hands in ((FOOD, self._food), (UNFORESEEN, self._unforeseen)):
             origin = [0] * len(hands[0])
             for kind in self._decks[deck]:
@@ -255,7 +257,8 @@ class SouvlakiState(UnforeseenEffects, State):
             for hand in hands:
                 for kind, count in enumerate(hand):
                     origin[kind] += count
-            self._deck_origin[deck] = origin
+            origins[deck] = tuple(origin)
+        self._deck_origin = tuple(origins)
         self._queues = position.queues
         self._discards = position.discards
         self._round = position.round
@@ -361,28 +364,31 @@ class SouvlakiState(UnforeseenEffects, State):
         hold, and into the other hands beside the `known` cards; then what the others drew."""
         hands = self._food if deck == FOOD else self._unforeseen
         drawn = self._food_drawn if deck == FOOD else self._unforeseen_drawn
+        origin = self._deck_origin[deck]
+        kinds = len(origin)
         others = [p for p in range(self.num_players) if p != player]
-        hidden = [0] * len(hands[player])
-        for kind in self._decks[deck]:
-            hidden[kind] += 1
+        # The deck holds what it was made of less every draw since; it may hold any of those
+        # cards that `player` did not draw and cannot see.
+        unseen = [o - d for o, d in zip(origin, drawn[player * kinds :], strict=False)]
+        hidden = [o - sum(drawn[kind::kinds]) for kind, o in enumerate(origin)]  # the deck
         for p in others:
             for kind, count in enumerate(hands[p]):
                 hidden[kind] += count - known[p][kind]
-        origin_left = [o - d for o, d in zip(self._deck_origin[deck], drawn[player], strict=True)]
-        may_be_in_deck = [min(h, o) for h, o in zip(hidden, origin_left, strict=True)]
-        new_deck = _shuffled_cards(may_be_in_deck, rng)[: len(self._decks[deck])]
-        self._decks[deck] = new_deck
-        for kind in new_deck:
-            hidden[kind] -= 1
-            origin_left[kind] -= 1
+        may_be_in_deck = [min(h, u) for h, u in zip(hidden, unseen, strict=True)]
+        candidates = _shuffled_cards(may_be_in_deck, rng)
+        size = len(self._decks[deck])
+        self._decks[deck], spare = candidates[:size], candidates[size:]
+        not_deck = [h - m for h, m in zip(hidden, may_be_in_deck, strict=True)]
         sizes = [sum(hands[p]) - sum(known[p]) for p in others]
-        for p, dealt in zip(others, _deal(hidden, sizes, rng), strict=True):
+        for p, dealt in zip(others, _deal_out(not_deck, spare, sizes, rng), strict=True):
             hands[p] = [k + d for k, d in zip(known[p], dealt, strict=True)]
-        # The cards drawn since the deck was made that neither it nor `player` holds were drawn
-        # by the others, as many each as they drew.
-        sizes = [sum(drawn[p]) for p in others]
-        for p, dealt in zip(others, _deal(origin_left, sizes, rng), strict=True):
-            drawn[p] = dealt
+        # The others drew, as many each as they did, the cards of the deck's making that
+        # neither it nor `player` holds: the spare candidates, now in their hands, and those
+        # `player` did not draw that are in sight (played or discarded since).
+        gone = [u - m for u, m in zip(unseen, may_be_in_deck, strict=True)]
+        sizes = [sum(drawn[p * kinds : (p + 1) * kinds]) for p in others]
+        for p, dealt in zip(others, _deal_out(gone, spare, sizes, rng), strict=True):
+            drawn[p * kinds : (p + 1) * kinds] = dealt
 
     # --- public views used by observation, rendering, explanations and tests --------------
     def card_counts(self) -> dict[str, int]:
@@ -955,7 +961,8 @@ class SouvlakiState(UnforeseenEffects, State):
         cards = self._decks[deck]
         card = cards.pop()
         if player >= 0:
-            (self._food_drawn if deck == FOOD else self._unforeseen_drawn)[player][card] += 1
+            drawn = self._food_drawn if deck == FOOD else self._unforeseen_drawn
+            drawn[player * len(self._deck_origin[deck]) + card] += 1
         if not cards and self.options.reshuffle == "at-once":
             self._reshuffle(deck)
         return card
@@ -969,13 +976,14 @@ class SouvlakiState(UnforeseenEffects, State):
         self._reshuffles[deck] += 1
         random.Random(f"{self._shuffle_seed}/{deck}/{self._reshuffles[deck]}").shuffle(cards)
         self._decks[deck] = cards
-        self._deck_origin[deck] = list(discard)
-        if deck != CUSTOMERS:
-            drawn = [[0] * len(discard) for _ in range(self.num_players)]
-            if deck == FOOD:
-                self._food_drawn = drawn
-            else:
-                self._unforeseen_drawn = drawn
+        origins = list(self._deck_origin)
+        origins[deck] = tuple(discard)
+        self._deck_origin = tuple(origins)
+        drawn = [0] * (self.num_players * len(discard))
+        if deck == FOOD:
+            self._food_drawn = drawn
+        elif deck == UNFORESEEN:
+            self._unforeseen_drawn = drawn
         self._discards[deck] = [0] * len(discard)
         return True
 
@@ -1040,9 +1048,18 @@ def _shuffled_cards(counts: list[int], rng: random.Random) -> list[int]:
     return cards
 
 
-def _deal(counts: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
-    """The cards of `counts`, shuffled and dealt `sizes[i]` to the i-th; counted per kind."""
-    cards = _shuffled_cards(counts, rng)
+def _deal_out(
+    counts: list[int], extra: list[int], sizes: list[int], rng: random.Random
+) -> list[list[int]]:
+    """The cards that `counts` counts per kind and the cards `extra`, shuffled and dealt
+    `sizes[i]` to the i-th; each share counted per kind."""
+    if len(sizes) == 1:  # one player gets them all: no need to shuffle
+        share = list(counts)
+        for kind in extra:
+            share[kind] += 1
+        return [share]
+    cards = [kind for kind, count in enumerate(counts) for _ in range(count)] + extra
+    rng.shuffle(cards)
     shares = []
     for size in sizes:
         share = [0] * len(counts)
