@@ -1,26 +1,64 @@
 """Bots play through the game contract only: they see the state's legal actions and their own
-observation, and search bots determinize before looking ahead."""
+player's information, and search bots determinize before looking ahead. Each is made by name
+(`make_bot`) or by seat spec (``mcts:seconds=0.05``); game-specific play knowledge is reached
+through `kafeneio.bots.knowledge`."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.greedy import GreedyBot
 from kafeneio.bots.heuristic import HeuristicBot
+from kafeneio.bots.mcts import MctsBot
 from kafeneio.bots.random_bot import RandomBot
+from kafeneio.bots.spec import Params, parse_seat
 from kafeneio.core.errors import KafeneioError
 
-BOTS: dict[str, Callable[[int], Bot]] = {
+BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
+    "mcts": MctsBot,
 }
+"""Every bot by name: each takes a seed and the keyword parameters of its constructor."""
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """The bot called `name`, seeded; `KafeneioError` naming the known bots otherwise."""
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise KafeneioError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}") from None
+def bot_parameters(name: str) -> list[str]:
+    """The keyword parameters the bot `name` accepts (besides its seed)."""
+    signature = inspect.signature(BOTS[name])
+    return [p for p in signature.parameters if p != "seed"]
+
+
+def make_bot(name: str, seed: int, **params: int | float | bool | str) -> Bot:
+    """The bot written `name` (a name or a seat spec such as ``mcts:seconds=0.05``), seeded,
+    with `params` added to those of the spec; `KafeneioError` naming the problem otherwise."""
+    base, spec_params = parse_seat(name)
+    if base not in BOTS:
+        raise KafeneioError(f"unknown bot {base!r}; bots: {', '.join(sorted(BOTS))}")
+    merged: Params = {**spec_params, **params}
+    allowed = bot_parameters(base)
+    unknown = sorted(set(merged) - set(allowed))
+    if unknown:
+        takes = f"parameters: {', '.join(allowed)}" if allowed else "no parameters"
+        raise KafeneioError(f"bot {base!r} has no parameter {unknown[0]!r} ({takes})")
+    return BOTS[base](seed, **merged)
+
+
+def check_seat(spec: str) -> None:
+    """Raise the `KafeneioError` that `make_bot` would for this seat spec, making nothing
+    heavy (a bot is cheap to make)."""
+    make_bot(spec, 0)
+
+
+__all__ = [
+    "BOTS",
+    "ActionEstimate",
+    "Analysis",
+    "Bot",
+    "bot_parameters",
+    "check_seat",
+    "make_bot",
+    "parse_seat",
+]

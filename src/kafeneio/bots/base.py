@@ -1,13 +1,17 @@
-"""What a bot is."""
+"""What a bot is, and what a search bot says about a position when asked to analyse it."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 
 from kafeneio.core import Action, State
 
 
 class Bot(ABC):
+    """A player: `choose(state)` returns the action for the state's current player, using only
+    what that player may know. A bot is also a callable, as the play loop expects."""
+
     name: str
 
     @abstractmethod
@@ -17,3 +21,37 @@ class Bot(ABC):
     def __call__(self, state: State) -> Action:
         """A bot is a player of `kafeneio.core.play.play`."""
         return self.choose(state)
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """One legal action and the mover's estimated win chance after it."""
+
+    action: Action
+    win_chance: float
+    """In [0, 1], from the mover's own information."""
+    visits: int
+    """Search iterations that went through this action (0: the estimate is the prior)."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A search bot's view of one decision, from the mover's own information only.
+
+    `win_chance` is the mover's estimated chance to win (a shared win counts as a share) as the
+    search sees the position; `actions` gives every legal action with its estimate, best first;
+    `best` is the action the bot would play."""
+
+    player: int
+    win_chance: float
+    best: Action
+    actions: list[ActionEstimate] = field(default_factory=list)
+    iterations: int = 0
+    seconds: float = 0.0
+
+    def estimate(self, action: Action) -> float:
+        """The mover's win chance after `action` (a legal action of the analysed position)."""
+        for entry in self.actions:
+            if entry.action == action:
+                return entry.win_chance
+        raise KeyError(f"{action} is not a legal action of the analysed position")

@@ -1,7 +1,10 @@
-"""One-step greedy play: the action that most raises the bot's own score right now.
+"""One-step greedy play: the action after which the game's evaluation rates the mover best.
 
-It looks only at the result of each legal action on a determinized copy, so it sees nothing the
-player could not. Ties are broken at random.
+The evaluation is the game's own (`kafeneio.bots.knowledge`: Café's standing, Souvlaki Wars'
+progress to the win), so greedy is a fair baseline in both games, where raw score would not be
+(in Souvlaki Wars money spent on supplies lowers the score but wins the game). It looks at each
+legal action on a determinized copy, so it sees nothing the player could not. Ties are broken at
+random.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import random
 
 from kafeneio.bots.base import Bot
+from kafeneio.bots.knowledge import after, best_by, knowledge_for
 from kafeneio.core import Action, State
 
 
@@ -19,17 +23,12 @@ class GreedyBot(Bot):
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         me = state.current_player()
+        knowledge = knowledge_for(state)
         sample = state.determinize(me, self.rng)
-        base = sample.scores()[me]
-        best: list[Action] = []
-        best_gain = float("-inf")
-        for action in sample.legal_actions():
-            child = sample.clone()
-            child.apply(action)
-            gain = child.scores()[me] - base
-            if gain > best_gain:
-                best, best_gain = [action], gain
-            elif gain == best_gain:
-                best.append(action)
-        return self.rng.choice(best)
+        actions = sample.legal_actions()
+        value = {a: knowledge.evaluate(after(sample, a, self.rng))[me] for a in actions}
+        return best_by(actions, value, self.rng)

@@ -1,12 +1,11 @@
-"""The best rule-of-thumb player for each game: Souvlaki Wars' shopkeeper, else greedy play."""
+"""The best rule-based player of each game: the game's own policy from its bot module."""
 
 from __future__ import annotations
 
 import random
 
 from kafeneio.bots.base import Bot
-from kafeneio.bots.greedy import GreedyBot
-from kafeneio.bots.souvlaki_heuristic import SouvlakiPolicy
+from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.core import Action, State
 
 
@@ -14,10 +13,10 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self, seed: int) -> None:
-        self.greedy = GreedyBot(seed)
-        self.souvlaki = SouvlakiPolicy(random.Random(seed))
+        self.rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        if state.game.info.name == "souvlaki":
-            return self.souvlaki.choose(state)
-        return self.greedy.choose(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return knowledge_for(state).policy(state, self.rng)

@@ -328,6 +328,13 @@ class CafeState(State):
     def hand(self, player: int) -> list[int]:
         return list(self._hands[player])
 
+    def is_out(self, player: int) -> bool:
+        return self._out[player]
+
+    def filling(self) -> tuple[int, int, int]:
+        """Bar seats taken, guests seated at tables and cards left in the bag (CI-E.1)."""
+        return len(self._bar), self._seated, len(self._bag)
+
     def table_value(self, table: int) -> int:
         """What the table would score now (CI-P.2, CI-P.3), before the birthday doubling."""
         ladies, men = self._ladies[table], self._men[table]

@@ -1,0 +1,152 @@
+"""Play knowledge for Café International: an evaluation of a position and a heuristic player.
+
+Everything but the bag's order is public (CI-S.1), so the heuristic may read every hand; what it
+simulates it simulates on a determinized sample, whose bag is reshuffled.
+
+The evaluation (`standing`) is a player's score, less the hand penalty (CI-E.2: 5 a card, 10 a
+joker) weighted by how near the game is to its end (the fullest of bar, chairs and bag), plus a
+joker's worth in hand early on (it fits any chair and completes 8-point tables, CI-P.3). Win
+chances are a softmax of standings.
+
+The heuristic plays the whole turn it likes best: every first decision with every second one
+(or ``end``), each judged by the mover's lead in standing after it, less most of what the next
+player could then score at once with their (public) hand, so it does not set up the next
+player. Bar seats count with their value, and a red seat that would throw the player out
+(CI-M.3) is never taken while anything else is legal; a joker is spent only where it pays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import cast
+
+from kafeneio.bots.knowledge import after, softmax
+from kafeneio.core import Action, State
+from kafeneio.games.cafe.actions import NUM_CHAIRS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.board import is_joker
+from kafeneio.games.cafe.state import CARD_PENALTY, JOKER_PENALTY, CafeState
+
+JOKER_WORTH = 6.0
+"""A joker's worth in hand at the start of the game, falling to its penalty at the end."""
+TEMPERATURE = 8.0
+THREAT_SHARE = 0.7
+"""How much of the next player's best immediate gain counts against a move."""
+THREAT_CANDIDATES = 12
+"""Only the best moves by standing are checked for what they give the next player."""
+WIN_BONUS = 50.0
+"""A finished game won (lost) counts this much more (less) than its score margin."""
+ROLLOUT_JOKER_COST = 3
+OUT = -1000.0
+
+
+def lateness(state: CafeState) -> float:
+    """How near the game is to its end (CI-E.1), from 0 at the start to 1: the fullest of the
+    bar, the chairs and the bag's way down to its last cards."""
+    bar, seated, bag = state.filling()
+    options = state.options
+    start_bag = 100 - options.hand_size * state.num_players
+    drawn = (start_bag - bag) / max(1, start_bag - options.end_bag)
+    return min(1.0, max(bar / len(options.bar_values), seated / NUM_CHAIRS, drawn))
+
+
+def card_worth(card: int, late: float) -> float:
+    if is_joker(card):
+        return JOKER_WORTH * (1 - late) - JOKER_PENALTY * late
+    return -CARD_PENALTY * late
+
+
+def standings(state: CafeState) -> list[float]:
+    """Each player's score with the worth of the hand; `OUT` for a player thrown out. Once the
+    game is over: the final scores, the winners lifted by `WIN_BONUS`."""
+    if state.is_terminal():
+        winners = state.winners()
+        return [s + (WIN_BONUS if p in winners else 0.0) for p, s in enumerate(state.scores())]
+    late = lateness(state)
+    return [
+        OUT
+        if state.is_out(player)
+        else score + sum(card_worth(card, late) for card in state.hand(player))
+        for player, score in enumerate(state.scores())
+    ]
+
+
+def lead(values: Sequence[float], player: int) -> float:
+    return values[player] - max(v for p, v in enumerate(values) if p != player)
+
+
+def turn_ends(state: CafeState, player: int) -> bool:
+    return state.is_terminal() or state.current_player() != player
+
+
+def full_turns(
+    state: CafeState, rng: random.Random
+) -> list[tuple[CafeAction, CafeState]]:
+    """Every way to finish the current player's turn: (the first decision, the state after the
+    whole turn); a placement is followed by each second decision the state offers."""
+    me = state.current_player()
+    turns = []
+    for action in cast(Sequence[CafeAction], state.legal_actions()):
+        first = cast(CafeState, after(state, action, rng))
+        if turn_ends(first, me):
+            turns.append((action, first))
+            continue
+        for second in first.legal_actions():
+            turns.append((action, cast(CafeState, after(first, second, rng))))
+    return turns
+
+
+def best_gain(state: CafeState, rng: random.Random) -> float:
+    """The most the current player can score this turn (raw points, bar seats included)."""
+    me = state.current_player()
+    base = state.scores()[me]
+    return max((end.scores()[me] - base for _, end in full_turns(state, rng)), default=0.0)
+
+
+class CafeKnowledge:
+    rollout_depth = 8
+
+    def evaluate(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        return softmax(standings(cast(CafeState, state)), TEMPERATURE)
+
+    def policy(self, state: State, rng: random.Random) -> Action:
+        me = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        sample = cast(CafeState, state.determinize(me, rng))
+        turns = full_turns(sample, rng)
+        value = {index: lead(standings(end), me) for index, (_, end) in enumerate(turns)}
+        ranked = sorted(value, key=value.__getitem__, reverse=True)[:THREAT_CANDIDATES]
+        for index in ranked:
+            end = turns[index][1]
+            if not end.is_terminal() and end.current_player() != me:
+                value[index] -= THREAT_SHARE * best_gain(end, rng)
+        top = max(value[i] for i in ranked)
+        return rng.choice([turns[i][0] for i in ranked if value[i] == top])
+
+    def rollout(self, state: State, rng: random.Random) -> Action:
+        """The decision that scores most at once; a joker costs a little, a bar seat that
+        throws the player out a lot."""
+        me = state.current_player()
+        legal = cast(Sequence[CafeAction], state.legal_actions())
+        if len(legal) == 1:
+            return legal[0]
+        base = state.scores()[me]
+        best: list[CafeAction] = []
+        top = OUT * 2
+        for action in legal:
+            child = cast(CafeState, after(state, action, rng))
+            gain = child.scores()[me] - base if not child.is_out(me) else OUT
+            if action.kind in (PLACE, SWAP) and is_joker(action.card):
+                gain -= ROLLOUT_JOKER_COST
+            if gain > top:
+                best, top = [action], gain
+            elif gain == top:
+                best.append(action)
+        return rng.choice(best)
+
+
+KNOWLEDGE = CafeKnowledge()

@@ -1,0 +1,104 @@
+"""The one hook between generic bots and what a game's players know about playing it.
+
+Each game with play knowledge has a module in this package (`cafe`, `souvlaki`) exposing a
+`Knowledge`: an evaluation of a position for every player, a rule-of-thumb policy and a cheap
+policy for search rollouts. Generic bots (greedy, heuristic, mcts) ask `knowledge_for(game)`
+and never test a game's name themselves. A game without a module gets `ScoreKnowledge`: the
+score lead as evaluation and one-step greedy play.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from kafeneio.core import CHANCE, Action, State, sample_chance
+
+MODULES = {"cafe": "kafeneio.bots.cafe", "souvlaki": "kafeneio.bots.souvlaki"}
+"""Game name -> the bot module holding that game's `KNOWLEDGE`."""
+
+
+class Knowledge(Protocol):
+    """What the bots know of one game. Every method reads only what `state`'s current player
+    (or, for `evaluate`, anyone) may see: inside search `state` is a determinized sample."""
+
+    rollout_depth: int
+    """The default number of rollout decisions before MCTS stops and evaluates."""
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each player's estimated win chance (in [0, 1], summing to 1) at `state`; the game's
+        returns once it is over."""
+        ...
+
+    def policy(self, state: State, rng: random.Random) -> Action:
+        """The best rule-of-thumb action for the current player of `state` (not a chance node)."""
+        ...
+
+    def rollout(self, state: State, rng: random.Random) -> Action:
+        """A cheap, reasonable action for the current player, for search rollouts."""
+        ...
+
+
+def softmax(values: Sequence[float], temperature: float) -> list[float]:
+    """Win chances from per-player strengths: higher is better, `temperature` is how many
+    points of lead make a win e (2.7) times as likely."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def after(state: State, action: Action, rng: random.Random) -> State:
+    """A copy of `state` with `action` applied and any chance that follows resolved."""
+    child = state.clone()
+    child.apply(action)
+    while child.current_player() == CHANCE:
+        child.apply(sample_chance(child, rng))
+    return child
+
+
+def best_by(
+    actions: Sequence[Action], value: dict[Action, float], rng: random.Random
+) -> Action:
+    """The action of highest value, ties broken at random."""
+    top = max(value[a] for a in actions)
+    return rng.choice([a for a in actions if value[a] == top])
+
+
+class ScoreKnowledge:
+    """For a game without a bot module: the score lead, and greedy play on it."""
+
+    rollout_depth = 20
+
+    def evaluate(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        return softmax([float(s) for s in state.scores()], 10.0)
+
+    def policy(self, state: State, rng: random.Random) -> Action:
+        me = state.current_player()
+        sample = state.determinize(me, rng)
+        actions = sample.legal_actions()
+        value = {a: self.evaluate(after(sample, a, rng))[me] for a in actions}
+        return best_by(actions, value, rng)
+
+    def rollout(self, state: State, rng: random.Random) -> Action:
+        return rng.choice(state.legal_actions())
+
+
+_LOADED: dict[str, Knowledge] = {}
+
+
+def knowledge_for(state_or_name: State | str) -> Knowledge:
+    """The play knowledge of a game (by state or name), loaded once."""
+    name = state_or_name if isinstance(state_or_name, str) else state_or_name.game.info.name
+    if name not in _LOADED:
+        module = MODULES.get(name)
+        found: Knowledge = (
+            importlib.import_module(module).KNOWLEDGE if module else ScoreKnowledge()
+        )
+        _LOADED[name] = found
+    return _LOADED[name]

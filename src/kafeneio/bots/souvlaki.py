@@ -1,0 +1,229 @@
+"""Play knowledge for Souvlaki Wars: an evaluation of a position and a shopkeeper's rules.
+
+The shopkeeper drafts customers that pay well and that the hand can feed, keeps the hand
+stocked, serves whenever the pool covers the first order, plays the food card that covers most
+of what that customer still lacks, sends away a first customer who blocks the queue for good, and
+plays an unforeseen card only when it helps at once (judged on a determinized copy). It reads the
+player's observation and the typed fields of the legal actions (kind, food, slot), nothing else.
+
+The evaluation counts each shop's progress to the win (SW-5.2: money and reputation both at
+least 25): money and reputation up to the thresholds, a little beyond them, a quarter of what the
+customers waiting in the queue would pay, less what annoyed customers will cost when they leave;
+a player who has reached both thresholds is far ahead. Win chances are a softmax of progress.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, cast
+
+from kafeneio.bots.knowledge import after, softmax
+from kafeneio.core import Action, State
+from kafeneio.games.souvlaki.actions import (
+    ADVERTISE,
+    BUY,
+    DISCARD,
+    DONE,
+    FINISH,
+    KEEP,
+    PASS,
+    PICK,
+    PLAY,
+    SEND,
+    SERVE,
+    SouvlakiAction,
+)
+from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
+from kafeneio.games.souvlaki.state import SouvlakiState
+
+QUEUE_SHARE = 0.25
+"""How much of a waiting customer's money and influence counts before it is served."""
+BEYOND_SHARE = 0.2
+"""How much money or reputation counts beyond its win threshold (it breaks ties, SW-5.3)."""
+REACHED_BONUS = 10.0
+"""Progress for having reached both thresholds: the game ends with this round (SW-5.2)."""
+TEMPERATURE = 4.0
+
+
+def foods(text: str) -> Counter[str]:
+    return Counter(text)
+
+
+def card_foods(action: SouvlakiAction) -> str:
+    """The foods on the food card an action plays or discards, as letters."""
+    return foods_text(foods_of_code(action.food))
+
+
+def hand_foods(view: dict[str, Any]) -> Counter[str]:
+    """Every food on the viewer's food cards."""
+    return Counter(food for card in view["hand"]["food"] for food in card)
+
+
+def parse_customer(text: str) -> tuple[str, int, int]:
+    """``"GFD 3/2"``: the order, money and influence of a card in the draft row."""
+    order, _, values = text.partition(" ")
+    money, _, influence = values.partition("/")
+    return order, int(money), int(influence)
+
+
+def covered(need: Counter[str], supply: Counter[str]) -> bool:
+    return not need - supply
+
+
+def progress(state: SouvlakiState, player: int) -> float:
+    """How far `player` is on the way to the win, in money-and-reputation points."""
+    options = state.options
+    money, reputation = state.net_money(player), state.reputation(player)
+    value: float = min(money, options.win_money) + min(reputation, options.win_reputation)
+    value += BEYOND_SHARE * (
+        max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
+    )
+    if money >= options.win_money and reputation >= options.win_reputation:
+        value += REACHED_BONUS
+    for customer in state.queue(player):
+        if customer.annoyed:  # leaves at the end of this service unless served (SW-4.8)
+            value -= QUEUE_SHARE * max(2 * customer.influence, 2)
+        else:
+            value += QUEUE_SHARE * (customer.money + customer.influence)
+    return value
+
+
+class SouvlakiKnowledge:
+    rollout_depth = 12
+
+    def evaluate(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        shop = cast(SouvlakiState, state)
+        return softmax([progress(shop, p) for p in range(state.num_players)], TEMPERATURE)
+
+    def policy(self, state: State, rng: random.Random) -> Action:
+        return self._choose(state, rng, look_ahead=True)
+
+    def rollout(self, state: State, rng: random.Random) -> Action:
+        return self._choose(state, rng, look_ahead=False)
+
+    def _choose(self, state: State, rng: random.Random, look_ahead: bool) -> Action:
+        me = state.current_player()
+        legal = cast(list[SouvlakiAction], list(state.legal_actions()))
+        if len(legal) == 1:
+            return legal[0]
+        view = state.observation(me)
+        phase = view["phase"]
+        if phase == "service":
+            return self._service(view, me, legal, rng)
+        if phase == "customers":
+            return self._draft(view, me, legal)
+        if phase == "maintenance":
+            return self._maintenance(view, me, legal)
+        if phase == "unforeseen":
+            return self._unforeseen(state, me, legal, rng) if look_ahead else pick(legal, PASS)
+        keep = [a for a in legal if a.kind == KEEP]
+        if keep:
+            return keep[0]
+        discards = [a for a in legal if a.kind == DISCARD]
+        if discards:
+            return self._least_useful(view, me, discards)
+        return rng.choice(legal)
+
+    # --- phases ----------------------------------------------------------------------------
+    def _service(
+        self, view: dict[str, Any], me: int, legal: list[SouvlakiAction], rng: random.Random
+    ) -> Action:
+        kinds = {a.kind: a for a in legal}
+        if SERVE in kinds:
+            return kinds[SERVE]
+        queue = view["queues"][me]
+        plays = [a for a in legal if a.kind == PLAY]
+        if queue and plays:
+            lacking = foods(queue[0]["order"]) - foods(view["pool"])
+            if covered(lacking, hand_foods(view)):
+                return max(plays, key=lambda a: self._cover_score(card_foods(a), lacking))
+        sends = [a for a in legal if a.kind == SEND and a.slot == 0]
+        if queue and sends and self._blocked(view, me):
+            return sends[0]
+        return kinds[FINISH] if FINISH in kinds else rng.choice(legal)
+
+    @staticmethod
+    def _cover_score(card: str, lacking: Counter[str]) -> tuple[int, int]:
+        useful = sum((foods(card) & lacking).values())
+        return useful, -len(card)
+
+    @staticmethod
+    def _blocked(view: dict[str, Any], me: int) -> bool:
+        """The first customer cannot be fed from this hand, and the customers behind whom it
+        could feed pay more (money and influence together) than sending away costs."""
+        queue = view["queues"][me]
+        hand = hand_foods(view) + foods(view["pool"])
+        if covered(foods(queue[0]["order"]), hand):
+            return False
+        behind = [c for c in queue[1:] if covered(foods(c["order"]), hand)]
+        worth: int = sum(c["money"] + c["influence"] for c in behind)
+        cost: int = view["rules"]["send_away_cost"]
+        return worth > cost
+
+    @staticmethod
+    def _draft(view: dict[str, Any], me: int, legal: list[SouvlakiAction]) -> Action:
+        hand = hand_foods(view)
+        waiting = sum((foods(c["order"]) for c in view["queues"][me]), Counter())
+        free = hand - waiting
+
+        def value(action: SouvlakiAction) -> float:
+            card = view["row"][action.slot]
+            if card == "BIG":
+                return 4.0  # a Big Phone Order: two customers' pay, unknown orders
+            order, money, influence = parse_customer(card)
+            feedable = covered(foods(order), free)
+            return money + influence + (3 if feedable else -len(order))
+
+        return max((a for a in legal if a.kind == PICK), key=value)
+
+    def _maintenance(self, view: dict[str, Any], me: int, legal: list[SouvlakiAction]) -> Action:
+        """Keep twice the operating cost in hand; spend the rest on reputation when it lags
+        further behind its target than money does, else on food when the hand runs low."""
+        player = view["players"][me]
+        shop = player["identity"]
+        discards = [a for a in legal if a.kind == DISCARD]
+        if discards:
+            return self._least_useful(view, me, discards)
+        kinds = {a.kind: a for a in legal}
+        spare = player["money"] - 2 * shop["operating_cost"]
+        rules = view["rules"]
+        lagging = rules["win_reputation"] - player["reputation"] > (
+            rules["win_money"] - player["net_money"]
+        )
+        if ADVERTISE in kinds and lagging and spare >= shop["advertising_cost"]:
+            return kinds[ADVERTISE]
+        if BUY in kinds and player["food_cards"] < 6 and spare >= shop["supplies_cost"]:
+            return kinds[BUY]
+        return kinds[DONE] if DONE in kinds else legal[0]
+
+    @staticmethod
+    def _least_useful(view: dict[str, Any], me: int, discards: list[SouvlakiAction]) -> Action:
+        wanted = sum((foods(c["order"]) for c in view["queues"][me]), Counter())
+        return min(discards, key=lambda a: sum((foods(card_foods(a)) & wanted).values()))
+
+    def _unforeseen(
+        self, state: State, me: int, legal: list[SouvlakiAction], rng: random.Random
+    ) -> Action:
+        """The card whose immediate effect most raises my estimated win chance, on a
+        determinized copy (so that nothing hidden is read); passing unless one helps."""
+        sample = state.determinize(me, rng)
+        base = self.evaluate(sample)[me]
+        best, best_gain = pick(legal, PASS), 0.0
+        for action in legal:
+            if action.kind == PASS:
+                continue
+            gain = self.evaluate(after(sample, action, rng))[me] - base
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+
+def pick(legal: list[SouvlakiAction], kind: int) -> Action:
+    """The first legal action of `kind`, else the first legal action."""
+    return next((a for a in legal if a.kind == kind), legal[0])
+
+
+KNOWLEDGE = SouvlakiKnowledge()

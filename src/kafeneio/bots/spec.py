@@ -1,0 +1,44 @@
+"""Seat specs: a bot name with parameters, as the command line and the web app write them.
+
+``mcts`` or ``mcts:seconds=0.05`` or ``mcts:iterations=300:c=0.5``: the name, then ``:name=value``
+for each parameter. Values are read as whole numbers, decimals, ``true``/``false``, else text.
+"""
+
+from __future__ import annotations
+
+from kafeneio.core import KafeneioError
+
+Params = dict[str, int | float | bool | str]
+
+
+def parse_value(text: str) -> int | float | bool | str:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_seat(spec: str) -> tuple[str, Params]:
+    """``"mcts:seconds=0.05"`` -> ``("mcts", {"seconds": 0.05})``; `KafeneioError` naming the
+    problem for a malformed spec (the bot name and its parameters are checked by `make_bot`)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise KafeneioError(f"a seat is a bot name like mcts or mcts:seconds=0.05, not {spec!r}")
+    name, *pairs = spec.strip().split(":")
+    params: Params = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.isidentifier() or not value:
+            raise KafeneioError(
+                f"seat {spec!r}: {pair!r} is not a parameter; write name=value, "
+                "as in mcts:seconds=0.05"
+            )
+        if key in params:
+            raise KafeneioError(f"seat {spec!r} gives {key!r} twice")
+        params[key] = parse_value(value)
+    return name.strip(), params
