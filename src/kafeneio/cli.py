@@ -27,7 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kafeneio.bots import BOTS, make_bot
+from kafeneio.bots import BOTS, check_seat, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import RecordError, shown
@@ -37,6 +37,7 @@ from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
+from kafeneio.sim.bench import bench_search
 from kafeneio.sim.tournament import SimulationReport, simulate
 
 app = typer.Typer(
@@ -155,7 +156,8 @@ def play(
     seats: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated, one per player: human or a bot (random, greedy, heuristic)."
+            help="Comma-separated, one per player: human or a bot (random, greedy, heuristic, "
+            "mcts, mcts:seconds=0.05)."
         ),
     ] = None,
     seed: Annotated[
@@ -270,9 +272,8 @@ def _seat_names(seats: str | None, players: int) -> list[str]:
     if len(names) != players:
         raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
     for name in names:
-        if name != HUMAN and name not in BOTS:
-            known = ", ".join([HUMAN, *sorted(BOTS)])
-            raise KafeneioError(f"unknown seat {name!r}; seats are {known}")
+        if name != HUMAN:
+            check_seat(name)  # a clear error for an unknown bot or a malformed parameter
     return names
 
 
@@ -579,8 +580,15 @@ def bench_command(
     as_json: Annotated[
         bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object.")
     ] = False,
+    bot: Annotated[
+        str | None,
+        typer.Option(help="Time a search bot instead (mcts, mcts:iterations=300): iterations/s."),
+    ] = None,
 ) -> None:
     """Random play on one core: decisions/s, games/s, and the cost of clone and determinize."""
+    if bot is not None:
+        _bench_search(game_name, players, bot, seed, as_json)
+        return
     if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise KafeneioError(
             f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
@@ -598,6 +606,25 @@ def bench_command(
     table.add_row("clone (µs)", f"{result.clone_microseconds:.2f}")
     table.add_row("determinize (µs)", f"{result.determinize_microseconds:.2f}")
     table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} s")
+    console.print(table)
+
+
+def _bench_search(game_name: str, players: int, spec: str, seed: int, as_json: bool) -> None:
+    try:
+        result = bench_search(get_game(game_name), players, spec, seed=seed)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        return
+    table = Table(title=f"{game_name}, {players} players, {spec} on one core")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("search iterations per second", f"{result.iterations_per_second:,.0f}")
+    table.add_row("iterations per decision", f"{result.mean_iterations_per_decision:,.1f}")
+    table.add_row("seconds per decision", f"{result.mean_seconds_per_decision:.3f}")
+    table.add_row("rollout and evaluation (µs)", f"{result.rollout_microseconds:,.1f}")
+    table.add_row("decisions timed", str(result.decisions))
     console.print(table)
 
 

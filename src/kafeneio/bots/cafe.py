@@ -79,9 +79,7 @@ def turn_ends(state: CafeState, player: int) -> bool:
     return state.is_terminal() or state.current_player() != player
 
 
-def full_turns(
-    state: CafeState, rng: random.Random
-) -> list[tuple[CafeAction, CafeState]]:
+def full_turns(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, CafeState]]:
     """Every way to finish the current player's turn: (the first decision, the state after the
     whole turn); a placement is followed by each second decision the state offers."""
     me = state.current_player()

@@ -60,9 +60,7 @@ def after(state: State, action: Action, rng: random.Random) -> State:
     return child
 
 
-def best_by(
-    actions: Sequence[Action], value: dict[Action, float], rng: random.Random
-) -> Action:
+def best_by(actions: Sequence[Action], value: dict[Action, float], rng: random.Random) -> Action:
     """The action of highest value, ties broken at random."""
     top = max(value[a] for a in actions)
     return rng.choice([a for a in actions if value[a] == top])
@@ -97,8 +95,6 @@ def knowledge_for(state_or_name: State | str) -> Knowledge:
     name = state_or_name if isinstance(state_or_name, str) else state_or_name.game.info.name
     if name not in _LOADED:
         module = MODULES.get(name)
-        found: Knowledge = (
-            importlib.import_module(module).KNOWLEDGE if module else ScoreKnowledge()
-        )
+        found: Knowledge = importlib.import_module(module).KNOWLEDGE if module else ScoreKnowledge()
         _LOADED[name] = found
     return _LOADED[name]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
-from kafeneio.bots.knowledge import after, knowledge_for
+from kafeneio.bots.knowledge import Knowledge, after, knowledge_for
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
@@ -125,6 +125,14 @@ class MctsBot(Bot):
             node = child
             if expanded:
                 break
+        reward = self._rollout(sample, knowledge)
+        root.visits += 1
+        for visited in path:
+            visited.visits += 1
+            visited.value += reward[visited.mover]
+
+    def _rollout(self, sample: State, knowledge: Knowledge) -> list[float]:
+        """Play `depth` decisions of the rollout policy on `sample`, then evaluate it."""
         depth = knowledge.rollout_depth if self.depth is None else self.depth
         for _ in range(depth):
             if sample.is_terminal():
@@ -133,11 +141,13 @@ class MctsBot(Bot):
                 sample.apply(sample_chance(sample, self.rng))
             else:
                 sample.apply(knowledge.rollout(sample, self.rng))
-        reward = knowledge.evaluate(sample)
-        root.visits += 1
-        for visited in path:
-            visited.visits += 1
-            visited.value += reward[visited.mover]
+        return knowledge.evaluate(sample)
+
+    def rollout_from(self, state: State) -> list[float]:
+        """One rollout and evaluation as the search runs it, from a sample of `state` for its
+        current player (for `kafeneio bench`)."""
+        sample = state.determinize(state.current_player(), self.rng)
+        return self._rollout(sample, knowledge_for(state))
 
     def _select(self, sample: State, node: Node) -> tuple[Node, Action, bool]:
         """The child to follow in this sample, its action, and whether it was just added."""

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from kafeneio.core import Game, State
+from kafeneio.core import CHANCE, Game, KafeneioError, State
 from kafeneio.core.play import play, random_player
 
 
@@ -74,3 +74,72 @@ def _mean_micros(
         for state in states:
             operation(state)
     return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
+
+
+@dataclass(frozen=True)
+class SearchBenchResult:
+    game: str
+    players: int
+    bot: str
+    decisions: int
+    """Searched decisions timed (forced ones are not searched)."""
+    iterations_per_second: float
+    mean_iterations_per_decision: float
+    mean_seconds_per_decision: float
+    rollout_microseconds: float
+    """One rollout and its evaluation from a mid-game sample, as the bot's search runs it."""
+
+    def to_dict(self) -> dict[str, float | int | str]:
+        return asdict(self)
+
+
+def bench_search(
+    game: Game, players: int, spec: str, positions: int = 10, seed: int = 0
+) -> SearchBenchResult:
+    """Time the search bot `spec` on `positions` mid-game positions reached by heuristic play,
+    and the cost of one of its rollouts there."""
+    from kafeneio.bots import make_bot  # sim depends on bots, the engines do not
+    from kafeneio.bots.mcts import MctsBot
+
+    bot = make_bot(spec, seed)
+    if not isinstance(bot, MctsBot):
+        raise KafeneioError(f"bench --bot times a search bot (mcts), not {spec!r}")
+    states = _searchable_positions(game, players, positions, seed)
+    iterations, seconds = 0, 0.0
+    for state in states:
+        start = time.perf_counter()
+        bot.choose(state)
+        seconds += time.perf_counter() - start
+        iterations += bot.last_iterations
+    rollout = _mean_micros(lambda s: bot.rollout_from(s), states, repeat=5)
+    return SearchBenchResult(
+        game=game.info.name,
+        players=players,
+        bot=spec,
+        decisions=len(states),
+        iterations_per_second=round(iterations / seconds),
+        mean_iterations_per_decision=round(iterations / len(states), 1),
+        mean_seconds_per_decision=round(seconds / len(states), 3),
+        rollout_microseconds=round(rollout, 1),
+    )
+
+
+def _searchable_positions(game: Game, players: int, count: int, seed: int) -> list[State]:
+    """Positions with a real choice, 20 to 60 decisions into games of heuristic bots."""
+    from kafeneio.bots import make_bot
+
+    rng = random.Random(seed)
+    found: list[State] = []
+    index = 0
+    while len(found) < count:
+        state = game.new_state(players, seed=seed + index)
+        bots = [make_bot("heuristic", seed + index * 8 + p) for p in range(players)]
+        play(state, bots, rng, max_steps=rng.randrange(20, 60))
+        while not state.is_terminal() and (
+            state.current_player() == CHANCE or len(state.legal_actions()) < 2
+        ):
+            play(state, bots, rng, max_steps=1)
+        if not state.is_terminal():
+            found.append(state)
+        index += 1
+    return found

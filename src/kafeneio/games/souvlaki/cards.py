@@ -16,7 +16,7 @@ import hashlib
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -144,7 +144,7 @@ class CustomerCard:
     source: str
     confirmed: tuple[str, ...]
 
-    @property
+    @cached_property  # read for every card in every observation: worked out once
     def text(self) -> str:
         """The card's notation: ``SF 1/2`` (order money/influence), or ``BIG``."""
         return "BIG" if self.big else f"{foods_text(self.order)} {self.money}/{self.influence}"
@@ -159,7 +159,7 @@ class FoodCard:
     source: str
     confirmed: tuple[str, ...]
 
-    @property
+    @cached_property
     def text(self) -> str:
         return foods_text(self.foods)
 
