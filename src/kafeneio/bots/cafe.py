@@ -23,7 +23,7 @@ from typing import cast
 
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import Action, State
-from kafeneio.games.cafe.actions import NUM_CHAIRS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.actions import BAR, DANCE, NUM_CHAIRS, PLACE, SWAP, CafeAction
 from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import CARD_PENALTY, JOKER_PENALTY, CafeState
 
@@ -101,10 +101,40 @@ def best_gain(state: CafeState, rng: random.Random) -> float:
     return max((end.scores()[me] - base for _, end in full_turns(state, rng)), default=0.0)
 
 
+def best_step(state: CafeState) -> float:
+    """The most the current player can score with their next decision alone."""
+    me = state.current_player()
+    base = state.scores()[me]
+    best = 0.0
+    for action in cast(Sequence[CafeAction], state.legal_actions()):
+        if action.kind not in (PLACE, BAR, DANCE):
+            continue  # ending the turn, a joker exchange and passing score nothing
+        child = state.clone()
+        child.apply(action)
+        best = max(best, child.scores()[me] - base)
+    return best
+
+
 class CafeKnowledge:
     rollout_depth = 8
 
     def evaluate(self, state: State) -> list[float]:
+        """Win chances from the standings, the player to move credited with most of the best
+        they can score at once (so a half-played turn is worth its best completion, and a
+        position that leaves the next player a big table is worth less to the others)."""
+        if state.is_terminal():
+            return state.returns()
+        cafe = cast(CafeState, state)
+        values = standings(cafe)
+        mover = cafe.current_player()
+        values[mover] += THREAT_SHARE * best_step(cafe)
+        return softmax(values, TEMPERATURE)
+
+    def settled(self, state: State) -> bool:
+        return True
+
+    def estimate(self, state: State) -> list[float]:
+        """The standings alone: cheap, for ordering moves and for greedy play."""
         if state.is_terminal():
             return state.returns()
         return softmax(standings(cast(CafeState, state)), TEMPERATURE)

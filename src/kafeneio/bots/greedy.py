@@ -30,5 +30,5 @@ class GreedyBot(Bot):
         knowledge = knowledge_for(state)
         sample = state.determinize(me, self.rng)
         actions = sample.legal_actions()
-        value = {a: knowledge.evaluate(after(sample, a, self.rng))[me] for a in actions}
+        value = {a: knowledge.estimate(after(sample, a, self.rng))[me] for a in actions}
         return best_by(actions, value, self.rng)

@@ -33,6 +33,14 @@ class Knowledge(Protocol):
         returns once it is over."""
         ...
 
+    def settled(self, state: State) -> bool:
+        """A position where `evaluate` can be trusted (no gains or losses half counted)."""
+        ...
+
+    def estimate(self, state: State) -> list[float]:
+        """A cheaper `evaluate`, for ordering moves (search priors) and for greedy play."""
+        ...
+
     def policy(self, state: State, rng: random.Random) -> Action:
         """The best rule-of-thumb action for the current player of `state` (not a chance node)."""
         ...
@@ -75,6 +83,12 @@ class ScoreKnowledge:
         if state.is_terminal():
             return state.returns()
         return softmax([float(s) for s in state.scores()], 10.0)
+
+    def estimate(self, state: State) -> list[float]:
+        return self.evaluate(state)
+
+    def settled(self, state: State) -> bool:
+        return True
 
     def policy(self, state: State, rng: random.Random) -> Action:
         me = state.current_player()

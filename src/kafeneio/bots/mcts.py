@@ -10,7 +10,9 @@ two players). Chance nodes inside the tree are sampled with their real probabili
 The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
 - progressive bias: a new node rates its actions once by the one-step evaluation for the mover,
   expands them best first, and adds ``bias * prior / (visits + 1)`` to their UCB score;
-- rollouts: after the tree, `depth` decisions of the game's cheap rollout policy;
+- rollouts: after the tree, `depth` decisions of the game's cheap rollout policy, and on to a
+  position the game calls settled (Souvlaki Wars: the next draft, when the service's gains and
+  losses are counted);
 - cut-off: then the game's evaluation (win chances in [0, 1]) is the reward.
 
 Why this variant, and the measurements behind it, are in docs/bots.md.
@@ -29,6 +31,8 @@ from kafeneio.bots.knowledge import Knowledge, after, knowledge_for
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
+SETTLING_FACTOR = 8
+"""A rollout goes on past its depth to a settled position, but at most this many times as far."""
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Node:
     """Action code -> the one-step evaluation for the mover (the progressive bias)."""
     rated: bool = False
     """The priors of this node's children have been worked out."""
+    favoured: int = -1
+    """At the root: the code of the heuristic's choice, whose prior is raised by `guide`."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else self.prior
@@ -53,7 +59,8 @@ class Node:
 class MctsBot(Bot):
     """ISMCTS with a budget of `iterations`, or `seconds` a decision (default 0.2 s), whichever
     runs out first; `c` is the UCB exploration constant, `bias` the weight of the one-step prior,
-    `depth` the rollout length before the evaluation cut-off (default: the game's)."""
+    `depth` the rollout length before the evaluation cut-off (default: the game's), `guide` what
+    the game heuristic's own choice at the root adds to its prior."""
 
     name = "mcts"
 
@@ -65,6 +72,7 @@ class MctsBot(Bot):
         c: float = 0.7,
         bias: float = 1.0,
         depth: int | None = None,
+        guide: float = 0.0,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -72,7 +80,7 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
-        for label, number in (("c", c), ("bias", bias)):
+        for label, number in (("c", c), ("bias", bias), ("guide", guide)):
             if not isinstance(number, int | float) or number < 0:
                 raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
         self.rng = random.Random(seed)
@@ -81,6 +89,7 @@ class MctsBot(Bot):
         self.c = float(c)
         self.bias = float(bias)
         self.depth = depth
+        self.guide = float(guide)
         self.last_iterations = 0
         """Iterations run by the last search (0 when the move was forced)."""
 
@@ -102,6 +111,8 @@ class MctsBot(Bot):
         root = Node(mover=me)
         iterations = 0
         if len(legal) > 1:
+            if self.guide > 0:
+                root.favoured = knowledge_for(state).policy(state, self.rng).code
             deadline = start + self.seconds if self.seconds is not None else math.inf
             limit = self.iterations if self.iterations is not None else math.inf
             while iterations < limit and (iterations == 0 or time.perf_counter() < deadline):
@@ -132,10 +143,11 @@ class MctsBot(Bot):
             visited.value += reward[visited.mover]
 
     def _rollout(self, sample: State, knowledge: Knowledge) -> list[float]:
-        """Play `depth` decisions of the rollout policy on `sample`, then evaluate it."""
+        """Play `depth` decisions of the rollout policy on `sample` and on to a settled
+        position, then evaluate it."""
         depth = knowledge.rollout_depth if self.depth is None else self.depth
-        for _ in range(depth):
-            if sample.is_terminal():
+        for step in range(depth * SETTLING_FACTOR):
+            if sample.is_terminal() or (step >= depth and knowledge.settled(sample)):
                 break
             if sample.current_player() == CHANCE:
                 sample.apply(sample_chance(sample, self.rng))
@@ -180,12 +192,14 @@ class MctsBot(Bot):
     def _rate(self, sample: State, node: Node, legal: Sequence[Action], mover: int) -> None:
         """The one-step evaluation of each legal action for the mover (the progressive bias)."""
         node.rated = True
-        if self.bias == 0 or len(legal) == 1:
+        if len(legal) == 1 or (self.bias == 0 and node.favoured < 0):
             return
         knowledge = knowledge_for(sample)
         node.children_prior = {
-            a.code: knowledge.evaluate(after(sample, a, self.rng))[mover] for a in legal
+            a.code: knowledge.estimate(after(sample, a, self.rng))[mover] for a in legal
         }
+        if node.favoured in node.children_prior:
+            node.children_prior[node.favoured] += self.guide
 
     def _best_untried(self, untried: list[Action], node: Node) -> Action:
         if not node.children_prior:
@@ -211,7 +225,7 @@ class MctsBot(Bot):
                 estimates.append(ActionEstimate(action, child.mean(), child.visits))
             else:  # never searched: the one-step evaluation on a sample stands in
                 sample = state.determinize(me, self.rng)
-                guess = knowledge.evaluate(after(sample, action, self.rng))[me]
+                guess = knowledge.estimate(after(sample, action, self.rng))[me]
                 estimates.append(ActionEstimate(action, guess, 0))
         estimates.sort(key=lambda e: (e.visits, e.win_chance), reverse=True)
         best = estimates[0]

@@ -7,9 +7,12 @@ plays an unforeseen card only when it helps at once (judged on a determinized co
 player's observation and the typed fields of the legal actions (kind, food, slot), nothing else.
 
 The evaluation counts each shop's progress to the win (SW-5.2: money and reputation both at
-least 25): money and reputation up to the thresholds, a little beyond them, a quarter of what the
-customers waiting in the queue would pay, less what annoyed customers will cost when they leave;
-a player who has reached both thresholds is far ahead. Win chances are a softmax of progress.
+least 25): money and reputation up to the thresholds (the lagging one weighing more), a little
+beyond them, a quarter of what the
+customers waiting in the queue would pay, less half of what annoyed ones will cost when they
+leave, a point for each food card in hand (what serving needs) and a little for each food played
+into the pool and not yet served; a player who has reached
+both thresholds is far ahead. Win chances are a softmax of progress.
 """
 
 from __future__ import annotations
@@ -37,12 +40,22 @@ from kafeneio.games.souvlaki.actions import (
 from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.state import SouvlakiState
 
-QUEUE_SHARE = 0.25
+QUEUE_SHARE = 0.4
 """How much of a waiting customer's money and influence counts before it is served."""
+ANNOYED_SHARE = 0.5
+"""How much of what an annoyed customer costs on leaving counts before it leaves."""
+FOOD_CARD_WORTH = 1.0
+"""A food card in hand: what serving needs (supplies cost about 2 money for 3 cards)."""
+POOL_FOOD_WORTH = 0.6
+"""A food played into the service pool and not yet served (a card holds 1.7 foods on average),
+so that a cut-off in the middle of a service does not count played cards as lost."""
 BEYOND_SHARE = 0.2
 """How much money or reputation counts beyond its win threshold (it breaks ties, SW-5.3)."""
 REACHED_BONUS = 10.0
 """Progress for having reached both thresholds: the game ends with this round (SW-5.2)."""
+LAGGING_WEIGHT = 1.5
+"""Of money and reputation (each up to its threshold), the lower counts this much, the higher
+2 minus this much."""
 TEMPERATURE = 4.0
 
 
@@ -75,28 +88,39 @@ def progress(state: SouvlakiState, player: int) -> float:
     """How far `player` is on the way to the win, in money-and-reputation points."""
     options = state.options
     money, reputation = state.net_money(player), state.reputation(player)
-    value: float = min(money, options.win_money) + min(reputation, options.win_reputation)
+    capped = min(money, options.win_money), min(reputation, options.win_reputation)
+    # both are needed to win (SW-5.2): the lagging one counts for more
+    value = LAGGING_WEIGHT * min(capped) + (2 - LAGGING_WEIGHT) * max(capped)
     value += BEYOND_SHARE * (
         max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
     )
     if money >= options.win_money and reputation >= options.win_reputation:
         value += REACHED_BONUS
+    value += FOOD_CARD_WORTH * state.food_cards(player)
+    if state.phase == "service" and state.current_player() == player:
+        value += POOL_FOOD_WORTH * sum(state.pool)  # played, not yet served
     for customer in state.queue(player):
         if customer.annoyed:  # leaves at the end of this service unless served (SW-4.8)
-            value -= QUEUE_SHARE * max(2 * customer.influence, 2)
-        else:
-            value += QUEUE_SHARE * (customer.money + customer.influence)
+            value -= ANNOYED_SHARE * max(2 * customer.influence, 2)
+        value += QUEUE_SHARE * (customer.money + customer.influence)
     return value
 
 
 class SouvlakiKnowledge:
-    rollout_depth = 12
+    rollout_depth = 4
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
             return state.returns()
         shop = cast(SouvlakiState, state)
         return softmax([progress(shop, p) for p in range(state.num_players)], TEMPERATURE)
+
+    def estimate(self, state: State) -> list[float]:
+        return self.evaluate(state)
+
+    def settled(self, state: State) -> bool:
+        """At a draft every service of the round is over and counted (SW-4.7, SW-4.8)."""
+        return cast(SouvlakiState, state).phase == "customers"
 
     def policy(self, state: State, rng: random.Random) -> Action:
         return self._choose(state, rng, look_ahead=True)

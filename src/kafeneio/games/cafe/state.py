@@ -277,6 +277,7 @@ class CafeState(State):
     def _determinize(self, player: int, rng: random.Random) -> CafeState:
         """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
         other = self.clone()
+        other._bag.sort()  # the sample then depends on the bag's contents only, not its order
         rng.shuffle(other._bag)
         return other
 

@@ -353,6 +353,7 @@ class SouvlakiState(UnforeseenEffects, State):
         other._resample_deck(FOOD, player, known, rng)
         unknown = [[0] * len(self.cards.unforeseen) for _ in range(self.num_players)]
         other._resample_deck(UNFORESEEN, player, unknown, rng)
+        other._decks[CUSTOMERS].sort()  # the sample depends on what is hidden, not where it is
         rng.shuffle(other._decks[CUSTOMERS])  # every other customer card is in sight
         other._shuffle_seed = rng.getrandbits(32)
         return other
@@ -491,6 +492,10 @@ class SouvlakiState(UnforeseenEffects, State):
         return play_refusal(
             food_play, held, holds, wanted_foods(self._queues[player], self._pool, food_play)
         )
+
+    def food_cards(self, player: int) -> int:
+        """How many food cards `player` holds (public, SW-S.4)."""
+        return self._food_size[player]
 
     # --- legal actions --------------------------------------------------------------------
     def _generate(self) -> list[SouvlakiAction]:

@@ -1,0 +1,175 @@
+"""The bots: every one plays whole games of both games at 2-4 players, search never peeks,
+forced moves are not searched, budgets hold and seat specs fail clearly."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from kafeneio.bots import BOTS, Analysis, make_bot, parse_seat
+from kafeneio.bots.knowledge import knowledge_for
+from kafeneio.bots.mcts import MctsBot
+from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.games import get_game
+
+FAST = {
+    "random": "random",
+    "greedy": "greedy",
+    "heuristic": "heuristic",
+    "mcts": "mcts:iterations=4",
+}
+
+
+def advance(state: State, moves: int, rng: random.Random) -> State:
+    """`moves` random decisions on, then on to the next decision with a real choice."""
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply(
+            sample_chance(state, rng)
+            if state.current_player() == CHANCE
+            else rng.choice(state.legal_actions())
+        )
+    while not state.is_terminal() and (
+        state.current_player() == CHANCE or len(state.legal_actions()) < 2
+    ):
+        state.apply(
+            sample_chance(state, rng)
+            if state.current_player() == CHANCE
+            else rng.choice(state.legal_actions())
+        )
+    return state
+
+
+def test_every_registered_bot_has_a_fast_spec_here() -> None:
+    assert set(FAST) == set(BOTS)
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("bot", sorted(FAST))
+def test_each_bot_plays_whole_games(game_name: str, players: int, bot: str) -> None:
+    game = get_game(game_name)
+    state = game.new_state(players, seed=players)
+    rng = random.Random(players)
+    seats = [make_bot(FAST[bot], p) for p in range(players)]
+    seats[0] = make_bot(FAST[bot], 99)
+    while not state.is_terminal():
+        player = state.current_player()
+        state.apply(sample_chance(state, rng) if player == CHANCE else seats[player](state))
+    assert state.winners()
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+@pytest.mark.parametrize("bot", ["greedy", "heuristic", "mcts:iterations=30"])
+def test_a_bot_chooses_the_same_whatever_the_hidden_cards(game_name: str, bot: str) -> None:
+    """Two worlds with the same observation for the mover (the true one and a sample of it):
+    the same seed gives the same choice, so the choice reads nothing hidden."""
+    for seed in range(3):
+        state = advance(get_game(game_name).new_state(3, seed=seed), 25 + seed, random.Random(seed))
+        me = state.current_player()
+        other = state.determinize(me, random.Random(1000 + seed))
+        assert other.observation(me) == state.observation(me)
+        assert other != state  # the hidden cards differ
+        assert make_bot(bot, seed).choose(state) == make_bot(bot, seed).choose(other)
+
+
+def test_mcts_does_not_search_a_forced_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = get_game("souvlaki")
+    state = game.new_state(2, seed=4)
+    rng = random.Random(4)
+    while state.current_player() == CHANCE or len(state.legal_actions()) != 1:
+        state.apply(
+            sample_chance(state, rng)
+            if state.current_player() == CHANCE
+            else rng.choice(state.legal_actions())
+        )
+    bot = MctsBot(1, iterations=50)
+    calls: list[State] = []
+    monkeypatch.setattr(bot, "_iterate", lambda *args: calls.append(args[0]))
+    assert bot.choose(state) == state.legal_actions()[0]
+    assert calls == [] and bot.last_iterations == 0
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_mcts_keeps_to_its_iteration_budget(game_name: str) -> None:
+    state = advance(get_game(game_name).new_state(2, seed=1), 20, random.Random(1))
+    bot = make_bot("mcts:iterations=37", 5)
+    assert isinstance(bot, MctsBot)
+    analysis = bot.analyse(state)
+    assert analysis.iterations == bot.last_iterations == 37
+
+
+def test_mcts_keeps_to_its_time_budget() -> None:
+    state = advance(get_game("cafe").new_state(2, seed=2), 20, random.Random(2))
+    bot = make_bot("mcts:seconds=0.05", 5)
+    start = time.perf_counter()
+    analysis = bot.analyse(state)
+    elapsed = time.perf_counter() - start
+    # one iteration may run past the deadline, and the analysis rates unsearched actions
+    assert analysis.seconds < 0.05 + 0.1 and elapsed < 0.5
+    assert analysis.iterations >= 1
+
+
+def test_the_default_mcts_budget_is_a_fifth_of_a_second() -> None:
+    bot = make_bot("mcts", 0)
+    assert isinstance(bot, MctsBot) and bot.seconds == 0.2 and bot.iterations is None
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_an_analysis_rates_every_legal_action_for_the_mover(game_name: str) -> None:
+    state = advance(get_game(game_name).new_state(2, seed=3), 30, random.Random(3))
+    bot = make_bot("mcts:iterations=60", 2)
+    assert isinstance(bot, MctsBot)
+    analysis = bot.analyse(state)
+    assert isinstance(analysis, Analysis)
+    assert analysis.player == state.current_player()
+    assert {e.action for e in analysis.actions} == set(state.legal_actions())
+    assert all(0.0 <= e.win_chance <= 1.0 for e in analysis.actions)
+    assert 0.0 <= analysis.win_chance <= 1.0
+    assert analysis.best in state.legal_actions()
+    assert sum(e.visits for e in analysis.actions) == 60
+    most = max(analysis.actions, key=lambda e: e.visits)
+    assert analysis.best == most.action
+    assert analysis.estimate(analysis.best) == analysis.win_chance
+
+
+def test_mcts_with_the_same_seed_and_iterations_repeats_itself() -> None:
+    state = advance(get_game("cafe").new_state(2, seed=6), 10, random.Random(6))
+    first = make_bot("mcts:iterations=40", 3).choose(state)
+    assert make_bot("mcts:iterations=40", 3).choose(state) == first
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_evaluations_are_win_chances(game_name: str) -> None:
+    state = advance(get_game(game_name).new_state(3, seed=8), 40, random.Random(8))
+    chances = knowledge_for(state).evaluate(state)
+    assert len(chances) == 3 and all(0 <= c <= 1 for c in chances)
+    assert abs(sum(chances) - 1) < 1e-9
+
+
+def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
+    assert parse_seat("mcts:seconds=0.05:c=1") == ("mcts", {"seconds": 0.05, "c": 1})
+    bot = make_bot("mcts:iterations=12:bias=0", 1)
+    assert isinstance(bot, MctsBot) and bot.iterations == 12 and bot.bias == 0
+    assert make_bot("mcts", 1, iterations=9).iterations == 9  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("deep-blue", "unknown bot 'deep-blue'"),
+        ("mcts:seconds", "'seconds' is not a parameter; write name=value"),
+        ("mcts:speed=3", "no parameter 'speed' (parameters: iterations, seconds"),
+        ("random:seconds=1", "bot 'random' has no parameter 'seconds' (no parameters)"),
+        ("mcts:seconds=-1", "seconds must be a number > 0"),
+        ("mcts:iterations=0.5", "iterations must be a whole number"),
+        ("mcts:c=1:c=2", "gives 'c' twice"),
+        ("", "a seat is a bot name"),
+    ],
+)
+def test_a_bad_seat_spec_is_refused_with_the_reason(spec: str, message: str) -> None:
+    with pytest.raises(KafeneioError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_bot(spec, 0)
