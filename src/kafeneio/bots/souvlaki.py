@@ -10,7 +10,7 @@ The evaluation counts each shop's progress to the win (SW-5.2: money and reputat
 least 25): money and reputation up to the thresholds (the lagging one weighing more), a little
 beyond them, a quarter of what the
 customers waiting in the queue would pay, less half of what annoyed ones will cost when they
-leave, a point for each food card in hand (what serving needs) and a little for each food played
+leave, half a point for each food card in hand (what serving needs) and a little for each food played
 into the pool and not yet served; a player who has reached
 both thresholds is far ahead. Win chances are a softmax of progress.
 """
@@ -44,9 +44,10 @@ QUEUE_SHARE = 0.4
 """How much of a waiting customer's money and influence counts before it is served."""
 ANNOYED_SHARE = 0.5
 """How much of what an annoyed customer costs on leaving counts before it leaves."""
-FOOD_CARD_WORTH = 1.0
-"""A food card in hand: what serving needs (supplies cost about 2 money for 3 cards)."""
-POOL_FOOD_WORTH = 0.6
+FOOD_CARD_WORTH = 0.5
+"""A food card in hand: what serving needs. Less than a served customer's pay per card used,
+or search would rather keep its cards than serve."""
+POOL_FOOD_WORTH = 0.3
 """A food played into the service pool and not yet served (a card holds 1.7 foods on average),
 so that a cut-off in the middle of a service does not count played cards as lost."""
 BEYOND_SHARE = 0.2
