@@ -3,14 +3,17 @@ forced moves are not searched, budgets hold and seat specs fail clearly."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
 import pytest
+from typer.testing import CliRunner
 
 from kafeneio.bots import BOTS, Analysis, make_bot, parse_seat
 from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.bots.mcts import MctsBot
+from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 
@@ -173,3 +176,26 @@ def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
 def test_a_bad_seat_spec_is_refused_with_the_reason(spec: str, message: str) -> None:
     with pytest.raises(KafeneioError, match=message.replace("(", r"\(").replace(")", r"\)")):
         make_bot(spec, 0)
+
+
+def test_bench_times_a_search_bot_and_refuses_one_that_does_not_search() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["bench", "souvlaki", "--bot", "mcts:iterations=3", "--json", "--seed", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["bot"] == "mcts:iterations=3" and report["decisions"] == 10
+    assert report["mean_iterations_per_decision"] == 3
+    assert report["iterations_per_second"] > 0 and report["rollout_microseconds"] > 0
+    result = runner.invoke(app, ["bench", "cafe", "--bot", "greedy"])
+    assert result.exit_code == 2 and "search bot" in result.output
+
+
+def test_play_accepts_a_seat_spec_and_refuses_a_bad_one() -> None:
+    runner = CliRunner()
+    args = ["play", "cafe", "--seats", "mcts:iterations=2,random", "--seed", "3", "--quiet"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["play", "cafe", "--seats", "mcts:budget=2,random", "--quiet"])
+    assert result.exit_code == 2 and "no parameter 'budget'" in result.output
