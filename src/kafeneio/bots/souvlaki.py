@@ -8,11 +8,10 @@ player's observation and the typed fields of the legal actions (kind, food, slot
 
 The evaluation counts each shop's progress to the win (SW-5.2: money and reputation both at
 least 25): money and reputation up to the thresholds (the lagging one weighing more), a little
-beyond them, a quarter of what the
-customers waiting in the queue would pay, less half of what annoyed ones will cost when they
-leave, half a point for each food card in hand (what serving needs) and a little for each food played
-into the pool and not yet served; a player who has reached
-both thresholds is far ahead. Win chances are a softmax of progress.
+beyond them, 0.4 of what the customers waiting in the queue would pay, less half of what annoyed
+ones will cost when they leave, half a point for each food card in hand (what serving needs) and
+a little for each food played into the pool and not yet served; a player who has reached both
+thresholds is far ahead. Win chances are a softmax of progress.
 """
 
 from __future__ import annotations
