@@ -27,7 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kafeneio.bots import BOTS, check_seat, make_bot
+from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import RecordError, shown
@@ -272,8 +272,11 @@ def _seat_names(seats: str | None, players: int) -> list[str]:
     if len(names) != players:
         raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
     for name in names:
+        if name != HUMAN and parse_seat(name)[0] not in BOTS:
+            known = ", ".join([HUMAN, *sorted(BOTS)])
+            raise KafeneioError(f"unknown seat {name!r}; seats are {known}")
         if name != HUMAN:
-            check_seat(name)  # a clear error for an unknown bot or a malformed parameter
+            check_seat(name)  # a clear error for a malformed or unknown parameter
     return names
 
 
