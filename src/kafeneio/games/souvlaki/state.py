@@ -55,7 +55,7 @@ from kafeneio.games.souvlaki.legality import (
     serve_refusal,
     wanted_foods,
 )
-from kafeneio.games.souvlaki.observe import card_counts, inconsistencies, knowledge, observe
+from kafeneio.games.souvlaki.observe import SouvlakiObservation
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.setup import (
     CUSTOMERS,
@@ -78,7 +78,7 @@ START_FOOD, START_UNFORESEEN = 5, 3
 TURN_ENDING = frozenset({KEEP, REDRAW, DONE, PICK, USE, PASS, FINISH})
 
 
-class SouvlakiState(UnforeseenEffects, State):
+class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     """A position of Souvlaki Wars."""
 
     game: SouvlakiGame
@@ -331,7 +331,7 @@ class SouvlakiState(UnforeseenEffects, State):
         return self._turns_ended
 
     def _observe(self, viewer: int) -> JSON:
-        return observe(self, None if viewer == SPECTATOR else viewer)
+        return self._view(None if viewer == SPECTATOR else viewer)
 
     def _determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the
@@ -394,15 +394,15 @@ class SouvlakiState(UnforeseenEffects, State):
     # --- public views used by observation, rendering, explanations and tests --------------
     def card_counts(self) -> dict[str, int]:
         """Conformance hook: the cards of each deck in the game, wherever they are."""
-        return card_counts(self)
+        return self._card_counts_of()
 
     def knowledge(self, viewer: int) -> list[tuple[int, str]]:
         """Conformance hook: what `viewer` knows of other hands, as (holder, food card)."""
-        return knowledge(self, viewer)
+        return self._knowledge_of(viewer)
 
     def inconsistencies(self) -> list[str]:
         """Conformance hook: why this state is an impossible world (empty if it is not)."""
-        return inconsistencies(self)
+        return self._inconsistencies_of()
 
     @property
     def shops(self) -> tuple[int, ...]:
