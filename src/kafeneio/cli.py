@@ -700,3 +700,33 @@ def _print_report(report: SimulationReport) -> None:
         f"{report.seconds} s",
         markup=False,
     )
+
+
+@app.command(name="serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy database URL (default: an SQLite file in kafeneio-data/)"),
+    ] = None,
+    bot_pause: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.6,
+    cards: Annotated[
+        list[str] | None,
+        typer.Option(help="offer a Souvlaki card set: NAME=DIR (repeatable)"),
+    ] = None,
+) -> None:
+    """Play in the browser: run the web server and open the address it prints."""
+    try:
+        from kafeneio.server import serve
+    except ImportError as err:
+        raise fail(
+            f"the web server needs the 'web' extra (pip install 'kafeneio[web]'): {err}"
+        ) from None
+    card_sets: dict[str, str] = {}
+    for pair in cards or []:
+        name, sep, directory = pair.partition("=")
+        if not sep or not name or not Path(directory).is_dir():
+            raise fail(f"--cards {pair!r} must be NAME=DIR with an existing directory")
+        card_sets[name] = str(Path(directory).resolve())
+    serve(host=host, port=port, db=db, bot_pause=bot_pause, card_sets=card_sets)

@@ -1,0 +1,376 @@
+"""The FastAPI application: the JSON API, the websocket of each seat or spectator, and the
+static front end.
+
+Join links carry the seat's secret token in the URL fragment (``/game/ID#seat=0&token=...``),
+which browsers never send: the page passes it in the ``X-Seat-Token`` header and as the
+websocket's first message, so no request line, and so no access log, ever holds a token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from kafeneio.bots import BOTS
+from kafeneio.core import KafeneioError
+from kafeneio.core.options import RulesOptions
+from kafeneio.games import GAMES, get_game, load_record
+from kafeneio.server.contract import Viewer, log_for, observation
+from kafeneio.server.models import (
+    ActionRequest,
+    Catalog,
+    Created,
+    CreateGame,
+    ErrorBody,
+    GameInfoOut,
+    GameSummary,
+    GameView,
+    OptionInfo,
+    ReplayStep,
+    SeatLink,
+)
+from kafeneio.server.sessions import ActionRefused, GameSession, Hub, Watcher
+from kafeneio.server.store import SeatSpec, Store
+
+WEB = Path(str(resources.files("kafeneio.web")))
+STATUS_OF = {
+    "no-game": 404,
+    "bad-token": 403,
+    "spectator": 403,
+    "not-your-turn": 403,
+    "stale": 409,
+    "game-over": 409,
+    "rematch-exists": 409,
+    "not-over": 409,
+    "illegal": 422,
+    "bad-request": 422,
+}
+TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
+
+
+def create_app(
+    db_url: str,
+    bot_pause: float = 0.6,
+    card_sets: dict[str, str] | None = None,
+) -> FastAPI:
+    """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        hub = Hub(store, bot_pause=bot_pause, card_sets=card_sets)
+        hub.load_all()
+        hub.start_bots()
+        app.state.hub = hub
+        yield
+        await hub.stop()
+        store.close()
+
+    app = FastAPI(title="kafeneio", version="1", lifespan=lifespan)
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    _add_error_handlers(app)
+    _add_pages(app)
+    _add_api(app)
+    _add_websocket(app)
+    return app
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ActionRefused)
+    async def refused(request: Request, err: ActionRefused) -> JSONResponse:
+        body: dict[str, Any] = {"error": err.code, "message": str(err)}
+        if err.code == "stale":
+            # A stale client gets the whole current view back, to resynchronise at once.
+            hub = hub_of(request)
+            session = hub.get(request.path_params["game_id"])
+            token = request.headers.get("X-Seat-Token")
+            body["view"] = hub.view(session, session.seat_of(token))
+        return JSONResponse(body, status_code=STATUS_OF.get(err.code, 400))
+
+    @app.exception_handler(KafeneioError)
+    async def kafeneio_error(request: Request, err: KafeneioError) -> JSONResponse:
+        return JSONResponse({"error": "bad-request", "message": str(err)}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in err.errors()
+        )
+        return JSONResponse({"error": "bad-request", "message": problems}, status_code=422)
+
+
+def _add_pages(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB / "game.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB / "replay.html")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (403, 404, 409, 422)
+}
+
+
+def _add_api(app: FastAPI) -> None:
+    @app.get("/api/catalog", response_model=Catalog)
+    async def catalog(request: Request) -> Catalog:
+        """The games with every rules option, the card sets and the bots."""
+        card_sets = sorted(hub_of(request).card_sets)
+        return Catalog(
+            games=[_game_info(name, card_sets) for name in sorted(GAMES)],
+            bots=sorted(BOTS),
+        )
+
+    @app.get("/api/cafe/board")
+    async def cafe_board() -> Any:
+        """Café International's board data: tables, chairs and the bar, placed on a grid."""
+        board = resources.files("kafeneio.games.cafe").joinpath("board.json")
+        return json.loads(board.read_text(encoding="utf-8"))
+
+    @app.get("/api/games", response_model=list[GameSummary])
+    async def list_games(request: Request, status: str | None = None) -> list[GameSummary]:
+        """The games, newest first: `status` open (a seat not yet taken), running or finished."""
+        hub = hub_of(request)
+        sessions = sorted(hub.sessions.values(), key=lambda s: s.stored.created, reverse=True)
+        return [
+            _summary(hub, session)
+            for session in sessions
+            if status is None or session.status() == status
+        ]
+
+    @app.post("/api/games", response_model=Created, status_code=201, responses=ERRORS)
+    async def create_game(body: CreateGame, request: Request) -> Created:
+        """A new game. The response holds each human seat's private join link, once."""
+        hub = hub_of(request)
+        options = dict(body.options)
+        if "cards_dir" in options:
+            raise ActionRefused("bad-request", "choose the cards with card_set, not cards_dir")
+        if body.card_set is not None:
+            if body.game != "souvlaki" or body.card_set not in hub.card_sets:
+                raise ActionRefused("bad-request", f"there is no card set {body.card_set!r}")
+            options["cards_dir"] = hub.card_sets[body.card_set]
+        seats = [
+            SeatSpec(
+                kind=seat.kind,
+                name=seat.name or (seat.bot or "bot" if seat.kind == "bot" else f"Player {i + 1}"),
+                bot=seat.bot if seat.kind == "bot" else None,
+                budget=seat.budget if seat.kind == "bot" else None,
+            )
+            for i, seat in enumerate(body.seats)
+        ]
+        session, tokens = hub.create(body.game, options, seats)
+        return _created(session, tokens)
+
+    @app.get("/api/games/{game_id}", response_model=GameView, responses=ERRORS)
+    async def get_view(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
+        """The game as this seat (its token in X-Seat-Token) or a spectator sees it."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        return hub.view(session, hub.join(session, x_seat_token))
+
+    @app.post("/api/games/{game_id}/actions", response_model=GameView, responses=ERRORS)
+    async def post_action(
+        game_id: str, body: ActionRequest, request: Request, x_seat_token: TokenHeader = None
+    ) -> Any:
+        """Play an action for the seat of the token. Refused (changing nothing) if out of turn,
+        stale (the answer then holds the current view) or illegal (the answer says why)."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        seat = hub.join(session, x_seat_token)
+        hub.act(session, seat, body.ply, body.action)
+        return hub.view(session, seat)
+
+    @app.get("/api/games/{game_id}/record", responses=ERRORS)
+    async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
+        """The full record once the game is over; before, this viewer's own view of it."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        viewer = hub.join(session, x_seat_token)
+        body = (
+            hub.full_record(session)
+            if session.state.is_terminal()
+            else hub.own_record(session, viewer)
+        )
+        headers = {"Content-Disposition": f'attachment; filename="{session.id}.record.json"'}
+        return JSONResponse(body, headers=headers)
+
+    @app.get("/api/games/{game_id}/replay", response_model=ReplayStep, responses=ERRORS)
+    async def replay_step(
+        game_id: str,
+        request: Request,
+        ply: Annotated[int, Query(ge=0)] = 0,
+        viewer: Annotated[int | None, Query(ge=0, le=3)] = None,
+    ) -> ReplayStep:
+        """A finished game at move `ply`, as `viewer` (a seat, or none: the table) saw it."""
+        session = hub_of(request).get(game_id)
+        if not session.state.is_terminal():
+            raise ActionRefused("not-over", "a game can be replayed once it is over")
+        return _replay_step(session, ply, viewer)
+
+    @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
+    async def rematch(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Created:
+        """A new game with the same seats and options. A game with people in it takes a
+        player's token; each connected player is sent their own new link."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        humans = any(seat.kind == "human" for seat in session.stored.seats)
+        if humans and session.seat_of(x_seat_token) is None:
+            raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
+        new, tokens = hub.rematch(session)
+        return _created(new, tokens)
+
+
+def _add_websocket(app: FastAPI) -> None:
+    @app.websocket("/ws/games/{game_id}")
+    async def live(websocket: WebSocket, game_id: str) -> None:
+        """First message ``{"type": "hello", "token": ...}`` (no token: a spectator); then the
+        server sends each new view, and the client may send
+        ``{"type": "action", "ply": N, "action": "..."}``."""
+        await websocket.accept()
+        hub = hub_of(websocket)
+        try:
+            hello = await websocket.receive_json()
+            session = hub.get(game_id)
+            viewer = hub.join(session, hello.get("token") if isinstance(hello, dict) else None)
+        except ActionRefused as err:
+            await websocket.send_json({"type": "error", "error": err.code, "message": str(err)})
+            await websocket.close(code=4403)
+            return
+        except (WebSocketDisconnect, ValueError):
+            return
+        watcher = Watcher(viewer)
+        session.watchers.add(watcher)
+        hub.broadcast(session)  # everyone sees who is connected; this watcher gets its view
+        sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
+        try:
+            while True:
+                message = await websocket.receive_json()
+                _handle(hub, session, watcher, message)
+        except (WebSocketDisconnect, ValueError, RuntimeError):
+            pass
+        finally:
+            session.watchers.discard(watcher)
+            sender.cancel()
+            hub.broadcast(session)
+
+
+async def _send_loop(websocket: WebSocket, watcher: Watcher) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            for message in await watcher.next_messages():
+                await websocket.send_json(message)
+
+
+def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
+    if not isinstance(message, dict) or message.get("type") != "action":
+        watcher.push({"type": "error", "error": "bad-request", "message": "unknown message"})
+        return
+    ply, text = message.get("ply"), message.get("action")
+    try:
+        if not isinstance(ply, int) or not isinstance(text, str):
+            raise ActionRefused("bad-request", "an action message needs ply and action")
+        hub.act(session, watcher.viewer, ply, text)
+    except ActionRefused as err:
+        watcher.push({"type": "error", "error": err.code, "message": str(err)})
+        if err.code == "stale":
+            watcher.push(hub.view(session, watcher.viewer))
+
+
+def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:
+    game = get_game(name)
+    options = game.new_state(game.info.min_players, seed=0).options
+    return GameInfoOut(
+        name=name,
+        title=game.info.title,
+        min_players=game.info.min_players,
+        max_players=game.info.max_players,
+        options=[
+            _option_info(type(options), key, value)
+            for key, value in options.to_dict().items()
+            if key != "cards_dir"
+        ],
+        card_sets=card_sets if name == "souvlaki" else [],
+    )
+
+
+def _option_info(kind: type[RulesOptions], name: str, default: Any) -> OptionInfo:
+    if name in kind.CHOICES:
+        return OptionInfo(
+            name=name, default=default, type="choice", choices=list(kind.CHOICES[name])
+        )
+    if isinstance(default, bool):
+        return OptionInfo(name=name, default=default, type="bool")
+    if isinstance(default, int):
+        least, most = kind.BOUNDS.get(name, (0, None))
+        return OptionInfo(name=name, default=default, type="int", min=least, max=most)
+    if isinstance(default, list):
+        return OptionInfo(name=name, default=default, type="ints")
+    return OptionInfo(name=name, default=default, type="text")
+
+
+def _summary(hub: Hub, session: GameSession) -> GameSummary:
+    return GameSummary(
+        id=session.id,
+        game=session.stored.game,
+        title=session.game.info.title,
+        status=session.status(),
+        ply=session.ply,
+        seats=hub.seats(session),  # type: ignore[arg-type]  # validated by pydantic
+        created=session.stored.created.isoformat(timespec="seconds"),
+        rematch=session.stored.rematch,
+    )
+
+
+def _created(session: GameSession, tokens: dict[int, str]) -> Created:
+    return Created(
+        id=session.id,
+        spectator=f"/game/{session.id}",
+        links=[
+            SeatLink(
+                seat=seat,
+                name=session.stored.seats[seat].name,
+                path=f"/game/{session.id}#seat={seat}&token={token}",
+            )
+            for seat, token in sorted(tokens.items())
+        ],
+    )
+
+
+def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
+    total = session.ply
+    ply = min(ply, total)
+    if viewer is not None and viewer >= session.stored.players:
+        raise ActionRefused("bad-request", f"there is no seat {viewer}")
+    record = session.state.to_record()
+    record["actions"] = record["actions"][:ply]
+    state = load_record(record)
+    return ReplayStep(
+        ply=ply,
+        total=total,
+        viewer=viewer,
+        observation=observation(state, viewer),
+        log=log_for(state, session.movers[:ply], viewer),  # type: ignore[arg-type]
+        result={"scores": session.state.scores(), "winners": session.state.winners()},  # type: ignore[arg-type]
+    )

@@ -1,0 +1,146 @@
+"""Request and response bodies of the JSON API, validated by pydantic."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class SeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"]
+    name: str | None = Field(default=None, max_length=40)
+    bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
+    budget: int | None = Field(
+        default=None, ge=1, le=100_000, description="a search bot's budget (its iterations)"
+    )
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="the game's short name: cafe or souvlaki")
+    seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    options: dict[str, Any] = Field(default_factory=dict, description="rules options")
+    card_set: str | None = Field(
+        default=None, description="Souvlaki Wars: a card set the server offers (None: built in)"
+    )
+
+
+class SeatLink(BaseModel):
+    seat: int
+    name: str
+    path: str = Field(description="the private join link: keep it secret, one per seat")
+
+
+class Created(BaseModel):
+    id: str
+    spectator: str = Field(description="the spectator link: the public view only")
+    links: list[SeatLink]
+
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ply: int = Field(ge=0, description="the number of the last state the client saw")
+    action: str = Field(max_length=200, description="the action in the game's notation")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    name: str
+    bot: str | None
+    budget: int | None
+    joined: bool
+    connected: bool
+
+
+class LogEntry(BaseModel):
+    ply: int
+    player: int | None
+    text: str
+
+
+class LegalMove(BaseModel):
+    notation: str
+    gain: int | None = Field(description="points this move scores (Café), else null")
+
+
+class Result(BaseModel):
+    scores: list[int]
+    winners: list[int]
+
+
+class GameView(BaseModel):
+    """One viewer's view of a game: nothing another seat may not see."""
+
+    type: Literal["state"]
+    id: str
+    game: str
+    title: str
+    status: str
+    ply: int
+    viewer: int | None
+    seats: list[SeatInfo]
+    to_move: int | None
+    your_turn: bool
+    over: bool
+    observation: dict[str, Any]
+    legal: list[LegalMove]
+    log: list[LogEntry]
+    result: Result | None
+    options: dict[str, Any]
+    rematch: str | None
+    rematch_of: str | None
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    title: str
+    status: str
+    ply: int
+    seats: list[SeatInfo]
+    created: str
+    rematch: str | None
+
+
+class OptionInfo(BaseModel):
+    name: str
+    default: Any
+    type: Literal["bool", "int", "choice", "ints", "text"]
+    choices: list[str] | None = None
+    min: int | None = None
+    max: int | None = None
+
+
+class GameInfoOut(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionInfo]
+    card_sets: list[str]
+
+
+class Catalog(BaseModel):
+    games: list[GameInfoOut]
+    bots: list[str]
+
+
+class ReplayStep(BaseModel):
+    ply: int
+    total: int
+    viewer: int | None
+    observation: dict[str, Any]
+    log: list[LogEntry]
+    result: Result
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+    view: GameView | None = None

@@ -1,0 +1,425 @@
+"""Live games: the authoritative state of each game, its seats, bots and watchers.
+
+The server holds the game. A client names the action and the ply it last saw; the action is
+checked against the rules on the true state, written to the store, and only then applied and
+announced. Everything runs on the event loop except bot thinking, which runs in a thread pool
+on a copy of the state. Chance outcomes and bot seeds are drawn from the game's seed and the
+ply, so that a restarted server replays and continues every game exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import inspect
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from kafeneio.bots import BOTS, make_bot
+from kafeneio.bots.base import Bot
+from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
+from kafeneio.games import get_game, load_record
+from kafeneio.server.contract import Viewer, log_for, observation
+from kafeneio.server.store import (
+    DuplicatePly,
+    SeatSpec,
+    Store,
+    StoredGame,
+    digest,
+    now,
+    token_matches,
+)
+
+LOG = logging.getLogger("kafeneio.server")
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+PREVIEW_GAMES = frozenset({"cafe"})
+"""Games whose legal moves come with the points each would score: Café's placements score at
+once from the public board, so trying each on a copy tells the mover nothing hidden."""
+
+
+class ActionRefused(KafeneioError):
+    """An action the server does not accept; `code` says why (for the client)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+class Watcher:
+    """One websocket: a seat or a spectator. Holds only the newest view to send, since every
+    message is a whole view (a slow client skips views, never gets them out of order)."""
+
+    def __init__(self, viewer: Viewer) -> None:
+        self.viewer = viewer
+        self.pending: list[dict[str, Any]] = []
+        self.ready = asyncio.Event()
+
+    def push(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "state":
+            self.pending = [m for m in self.pending if m.get("type") != "state"]
+        self.pending.append(message)
+        self.ready.set()
+
+    async def next_messages(self) -> list[dict[str, Any]]:
+        await self.ready.wait()
+        self.ready.clear()
+        messages, self.pending = self.pending, []
+        return messages
+
+
+def derived_seed(seed: int, *parts: object) -> int:
+    """A seed for one decision, drawn from the game's seed: the same on every replay."""
+    text = "/".join(str(part) for part in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def build_bot(name: str, seed: int, budget: int | None) -> Bot:
+    """The bot `name`; a budget goes to bots whose factory takes one."""
+    factory: Callable[..., Bot] | None = BOTS.get(name)
+    if budget is not None and factory is not None:
+        with contextlib.suppress(TypeError, ValueError):
+            if "budget" in inspect.signature(factory).parameters:
+                return factory(seed, budget=budget)
+    return make_bot(name, seed)
+
+
+@dataclass
+class GameSession:
+    stored: StoredGame
+    game: Game
+    state: State
+    movers: list[int]
+    watchers: set[Watcher] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.history)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is, compared in constant time; None if none."""
+        found = None
+        for index, seat in enumerate(self.stored.seats):
+            if token_matches(token, seat.token_digest):
+                found = index
+        return found
+
+    def status(self) -> str:
+        if self.state.is_terminal():
+            return FINISHED
+        if any(seat.kind == "human" and not seat.joined for seat in self.stored.seats):
+            return OPEN
+        return RUNNING
+
+    def connected(self, seat: int) -> bool:
+        return any(watcher.viewer == seat for watcher in self.watchers)
+
+    def bot_to_move(self) -> int | None:
+        player = self.state.current_player()
+        if 0 <= player < len(self.stored.seats) and self.stored.seats[player].kind == "bot":
+            return player
+        return None
+
+
+class Hub:
+    """Every game of the server, live in memory and written through to the store."""
+
+    def __init__(
+        self,
+        store: Store,
+        bot_pause: float = 0.6,
+        executor: Executor | None = None,
+        card_sets: dict[str, str] | None = None,
+    ) -> None:
+        self.store = store
+        self.bot_pause = bot_pause
+        self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        self.card_sets = card_sets or {}
+        self.sessions: dict[str, GameSession] = {}
+        self.stopping = False
+
+    # --- loading ----------------------------------------------------------------------------
+    def load_all(self) -> None:
+        """Rebuild every stored game by replaying its record."""
+        for stored in self.store.load_all():
+            self.sessions[stored.id] = self._rebuild(stored)
+
+    def _rebuild(self, stored: StoredGame) -> GameSession:
+        game = get_game(stored.game, stored.options)
+        record = {
+            "format": "kafeneio-record",
+            "version": 1,
+            "game": stored.game,
+            "players": stored.players,
+            "options": stored.options,
+            "seed": stored.seed,
+            "setup": None,
+            "actions": stored.actions,
+        }
+        state = load_record(record)
+        return GameSession(stored, game, state, list(stored.movers))
+
+    def start_bots(self) -> None:
+        """After a start: every game whose turn is a bot's goes on."""
+        for session in self.sessions.values():
+            self._after_change(session)
+
+    # --- games ------------------------------------------------------------------------------
+    def create(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        rematch_of: str | None = None,
+    ) -> tuple[GameSession, dict[int, str]]:
+        """A new game; returns it and each human seat's secret token (shown once)."""
+        game = get_game(game_name, options)
+        seed = secrets.randbelow(2**31)
+        state = game.new_state(len(seats), options, seed)  # refuses bad options and counts
+        tokens: dict[int, str] = {}
+        for index, seat in enumerate(seats):
+            if seat.kind == "human":
+                tokens[index] = secrets.token_urlsafe(24)
+                seat.token_digest = digest(tokens[index])
+            elif seat.bot not in BOTS:
+                raise KafeneioError(f"unknown bot {seat.bot!r}; bots: {', '.join(sorted(BOTS))}")
+        stored = StoredGame(
+            id=secrets.token_urlsafe(6),
+            game=game_name,
+            players=len(seats),
+            options=state.options.to_dict(),
+            seed=seed,
+            status=OPEN,
+            created=now(),
+            seats=seats,
+            rematch_of=rematch_of,
+        )
+        session = GameSession(stored, game, state, [])
+        stored.status = session.status()
+        self.store.create(stored)
+        self.sessions[stored.id] = session
+        self._resolve_chance(session)
+        self._after_change(session)
+        return session, tokens
+
+    def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
+        """A new game with the same seats and options; each connected seat of the old game
+        is sent its own new link over its own websocket."""
+        if session.stored.rematch is not None:
+            raise ActionRefused("rematch-exists", "this game already has a rematch")
+        seats = [
+            SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=s.budget)
+            for s in session.stored.seats
+        ]
+        new, tokens = self.create(
+            session.stored.game, session.stored.options, seats, rematch_of=session.id
+        )
+        session.stored.rematch = new.id
+        self.store.set_rematch(session.id, new.id)
+        for watcher in session.watchers:
+            token = tokens.get(watcher.viewer) if watcher.viewer is not None else None
+            watcher.push({"type": "rematch", "game": new.id, "token": token})
+        return new, tokens
+
+    def get(self, game_id: str) -> GameSession:
+        session = self.sessions.get(game_id)
+        if session is None:
+            raise ActionRefused("no-game", f"there is no game {game_id!r}")
+        return session
+
+    def join(self, session: GameSession, token: str | None) -> Viewer:
+        """The viewer a token makes (None: a spectator); a wrong token is refused."""
+        if token is None or token == "":
+            return None
+        seat = session.seat_of(token)
+        if seat is None:
+            raise ActionRefused("bad-token", "this join link is not valid for this game")
+        if not session.stored.seats[seat].joined:
+            session.stored.seats[seat].joined = True
+            self.store.mark_joined(session.id, seat)
+            session.stored.status = session.status()
+            self.store.set_status(session.id, session.stored.status)
+            self.broadcast(session)
+        return seat
+
+    # --- actions ----------------------------------------------------------------------------
+    def act(self, session: GameSession, seat: Viewer, ply: int, text: str) -> None:
+        """Play `text` for `seat`, which saw the game at `ply`. Refused with a reason, changing
+        nothing, when out of turn, for a spectator, stale or illegal."""
+        state = session.state
+        if seat is None:
+            raise ActionRefused("spectator", "a spectator cannot play: open your join link")
+        if state.is_terminal():
+            raise ActionRefused("game-over", "the game is over")
+        if ply != session.ply:
+            raise ActionRefused(
+                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
+            )
+        if state.current_player() != seat:
+            raise ActionRefused("not-your-turn", "it is not your turn")
+        if not isinstance(text, str) or not text.strip():
+            raise ActionRefused("illegal", "no action given")
+        try:
+            action = state.parse_legal(text.strip())
+        except KafeneioError as err:
+            raise ActionRefused("illegal", str(err)) from None
+        self._commit(session, action.notation, seat)
+        self._resolve_chance(session)
+        self._after_change(session)
+
+    def _commit(self, session: GameSession, notation: str, mover: int) -> None:
+        """Write, then apply: an action is acknowledged only once it is stored."""
+        state = session.state
+        try:
+            self.store.add_action(session.id, session.ply, notation, mover)
+        except DuplicatePly as err:
+            raise ActionRefused("stale", str(err)) from None
+        state.apply(state.parse_legal(notation))
+        session.stored.actions.append(notation)
+        session.movers.append(mover)
+
+    def _resolve_chance(self, session: GameSession) -> None:
+        state = session.state
+        while state.current_player() == CHANCE:
+            rng = random.Random(derived_seed(session.stored.seed, "chance", session.ply))
+            self._commit(session, sample_chance(state, rng).notation, CHANCE)
+
+    def _after_change(self, session: GameSession) -> None:
+        """Store a new status, show everyone the new view, and wake the bot whose turn it is
+        (the bot's own loop, if running, goes on by itself)."""
+        status = session.status()
+        if status != session.stored.status:
+            session.stored.status = status
+            self.store.set_status(session.id, status)
+        self.broadcast(session)
+        if session.bot_to_move() is not None and session.bot_task is None and not self.stopping:
+            session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session))
+
+    async def _bot_turn(self, session: GameSession) -> None:
+        try:
+            while not self.stopping:
+                seat = session.bot_to_move()
+                if seat is None:
+                    return
+                await asyncio.sleep(self.bot_pause)
+                ply = session.ply
+                spec = session.stored.seats[seat]
+                seed = derived_seed(session.stored.seed, seat, ply)
+                bot = build_bot(spec.bot or "random", seed, spec.budget)
+                copy = session.state.clone()
+                loop = asyncio.get_running_loop()
+                action = await loop.run_in_executor(self.executor, bot.choose, copy)
+                if session.ply != ply:
+                    continue
+                self._commit(session, action.notation, seat)
+                self._resolve_chance(session)
+                self._after_change(session)
+        except Exception:
+            LOG.exception("the bot of game %s failed; its seat waits", session.id)
+        finally:
+            session.bot_task = None
+
+    # --- views ------------------------------------------------------------------------------
+    def broadcast(self, session: GameSession) -> None:
+        views: dict[Viewer, dict[str, Any]] = {}
+        for watcher in session.watchers:
+            if watcher.viewer not in views:
+                views[watcher.viewer] = self.view(session, watcher.viewer)
+            watcher.push(views[watcher.viewer])
+
+    def view(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
+        """Everything `viewer` is sent about the game: nothing another seat holds."""
+        state = session.state
+        player = state.current_player()
+        over = state.is_terminal()
+        yours = viewer is not None and player == viewer and not over
+        return {
+            "type": "state",
+            "id": session.id,
+            "game": session.stored.game,
+            "title": session.game.info.title,
+            "status": session.status(),
+            "ply": session.ply,
+            "viewer": viewer,
+            "seats": self.seats(session),
+            "to_move": player if player >= 0 else None,
+            "your_turn": yours,
+            "over": over,
+            "observation": observation(state, viewer),
+            "legal": self.legal(session) if yours else [],
+            "log": log_for(state, session.movers, viewer),
+            "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
+            "options": session.stored.options,
+            "rematch": session.stored.rematch,
+            "rematch_of": session.stored.rematch_of,
+        }
+
+    def seats(self, session: GameSession) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": index,
+                "kind": seat.kind,
+                "name": seat.name,
+                "bot": seat.bot,
+                "budget": seat.budget,
+                "joined": seat.joined or seat.kind == "bot",
+                "connected": seat.kind == "bot" or session.connected(index),
+            }
+            for index, seat in enumerate(session.stored.seats)
+        ]
+
+    def legal(self, session: GameSession) -> list[dict[str, Any]]:
+        state = session.state
+        player = state.current_player()
+        preview = session.stored.game in PREVIEW_GAMES
+        before = state.scores()[player] if preview else 0
+        moves = []
+        for action in state.legal_actions():
+            gain = None
+            if preview:
+                copy = state.clone()
+                copy.apply(action)
+                gain = copy.scores()[player] - before
+            moves.append({"notation": action.notation, "gain": gain})
+        return moves
+
+    def full_record(self, session: GameSession) -> dict[str, Any]:
+        record = session.state.to_record()
+        record["seats"] = [
+            seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats
+        ]
+        return record
+
+    def own_record(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
+        """The record as `viewer` may have it before the end: no seed, no hidden outcomes."""
+        return {
+            "format": "kafeneio-view",
+            "version": 1,
+            "game": session.stored.game,
+            "players": session.stored.players,
+            "options": session.stored.options,
+            "seats": [seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats],
+            "viewer": viewer,
+            "log": log_for(session.state, session.movers, viewer),
+            "observation": observation(session.state, viewer),
+        }
+
+    async def stop(self) -> None:
+        self.stopping = True
+        tasks = [s.bot_task for s in self.sessions.values() if s.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,255 @@
+"""Persistence: games, seats and every accepted action, through SQLAlchemy.
+
+A game is stored as its record's ingredients (game, players, options, seed) and one row per
+accepted action with its ply, unique per game, so that the state is rebuilt by replay. The
+schema is made and upgraded by the Alembic migrations shipped in this package, run at start.
+Seat tokens are stored as SHA-256 digests: the database never holds a join link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", lazy="selectin")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    budget: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined: Mapped[bool] = mapped_column(default=False)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    notation: Mapped[str] = mapped_column(Text)
+    player: Mapped[int] = mapped_column(Integer)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str | None, stored: str | None) -> bool:
+    """Constant-time comparison of a presented token with a stored digest."""
+    if not token or not stored:
+        return False
+    return hmac.compare_digest(digest(token), stored)
+
+
+@dataclass
+class SeatSpec:
+    kind: str
+    name: str
+    bot: str | None = None
+    budget: int | None = None
+    token_digest: str | None = None
+    joined: bool = False
+
+
+@dataclass
+class StoredGame:
+    """A game as the store holds it: enough to rebuild the state by replay."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created: datetime
+    seats: list[SeatSpec]
+    actions: list[str] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    rematch_of: str | None = None
+    rematch: str | None = None
+
+
+class DuplicatePly(Exception):
+    """An action row for a ply already written: another writer got there first."""
+
+
+class Store:
+    """The database behind the server. Every method commits before it returns."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        migrate(self.engine)
+
+    def create(self, stored: StoredGame) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                GameRow(
+                    id=stored.id,
+                    game=stored.game,
+                    players=stored.players,
+                    options=stored.options,
+                    seed=stored.seed,
+                    status=stored.status,
+                    created=stored.created,
+                    rematch_of=stored.rematch_of,
+                )
+            )
+            for index, seat in enumerate(stored.seats):
+                session.add(
+                    SeatRow(
+                        game_id=stored.id,
+                        seat=index,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        budget=seat.budget,
+                        name=seat.name,
+                        token_digest=seat.token_digest,
+                        joined=seat.joined,
+                    )
+                )
+
+    def add_action(self, game_id: str, ply: int, notation: str, player: int) -> None:
+        """Write one accepted action; `DuplicatePly` if that ply is taken."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(ActionRow(game_id=game_id, ply=ply, notation=notation, player=player))
+        except IntegrityError:
+            raise DuplicatePly(f"game {game_id} already has an action at ply {ply}") from None
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is not None:
+                row.status = status
+
+    def set_rematch(self, game_id: str, rematch: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is not None:
+                row.rematch = rematch
+
+    def mark_joined(self, game_id: str, seat: int) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SeatRow, (game_id, seat))
+            if row is not None:
+                row.joined = True
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return _stored(session, row) if row is not None else None
+
+    def load_all(self) -> list[StoredGame]:
+        with Session(self.engine) as session:
+            rows = session.scalars(select(GameRow).order_by(GameRow.created)).all()
+            return [_stored(session, row) for row in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _stored(session: Session, row: GameRow) -> StoredGame:
+    actions = session.scalars(
+        select(ActionRow).where(ActionRow.game_id == row.id).order_by(ActionRow.ply)
+    ).all()
+    return StoredGame(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        options=dict(row.options),
+        seed=row.seed,
+        status=row.status,
+        created=row.created,
+        seats=[
+            SeatSpec(
+                kind=seat.kind,
+                name=seat.name,
+                bot=seat.bot,
+                budget=seat.budget,
+                token_digest=seat.token_digest,
+                joined=seat.joined,
+            )
+            for seat in row.seats
+        ],
+        actions=[action.notation for action in actions],
+        movers=[action.player for action in actions],
+        rematch_of=row.rematch_of,
+        rematch=row.rematch,
+    )
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """WAL with synchronous=NORMAL: a commit survives a killed process (the kill -9 case)
+    without an fsync per action; foreign keys on, as in other databases."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration shipped in the package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""The web front end: static HTML, CSS and JavaScript modules, served by kafeneio.server."""
