@@ -1,0 +1,174 @@
+// Café International: the board drawn from the board data, the bar, the hands, and the moves.
+// Choose a card of your hand: its legal chairs light up with the points each would score; click
+// one to seat the guest there. The bar and the joker exchange work the same way.
+import { api, el, fill, seatName } from "./common.js";
+
+const NATION_COLOURS = {
+  africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
+  germany: "#424242", india: "#e65100", italy: "#2e7d32", russia: "#6a1b9a", spain: "#a07800",
+  turkey: "#ad1457", usa: "#3949ab",
+};
+const GENDER = { f: "♀", m: "♂" };
+const GENDER_WORD = { f: "lady", m: "man" };
+let board = null;
+let nationOf = {};
+let selected = null;
+
+async function loadBoard() {
+  if (board) return board;
+  board = await api("/api/cafe/board");
+  for (const table of board.tables) nationOf[table.id.slice(0, 2)] = table.nation;
+  return board;
+}
+
+function card(text) {
+  const joker = text.startsWith("J");
+  const code = text.slice(0, -1);
+  return { text, joker, code, gender: text.slice(-1), nation: joker ? null : nationOf[code] };
+}
+
+function colourStyle(info) {
+  return info.joker ? "" : `background:${NATION_COLOURS[info.nation]}`;
+}
+
+const NATION_NAMES = { usa: "USA" };
+function title(name) { return NATION_NAMES[name] || name.charAt(0).toUpperCase() + name.slice(1); }
+
+function cardLabel(info) {
+  if (info.joker) return `joker (${GENDER_WORD[info.gender]})`;
+  return `${title(info.nation)} ${GENDER_WORD[info.gender]}`;
+}
+
+function cardFace(text, attrs = {}) {
+  const info = card(text);
+  return el(attrs.onclick ? "button" : "span", {
+    class: `card${info.joker ? " joker" : ""}${attrs.selected ? " selected" : ""}`,
+    style: colourStyle(info), title: cardLabel(info), "aria-label": cardLabel(info),
+    "data-card": text, type: attrs.onclick ? "button" : null, onclick: attrs.onclick,
+    "aria-pressed": attrs.onclick ? String(Boolean(attrs.selected)) : null,
+  }, `${info.joker ? "★" : info.code} ${GENDER[info.gender]}`, el("small", {}, info.joker ? "joker" : title(info.nation)));
+}
+
+function movesFor(legal, cardText) {
+  const place = new Map(), swap = new Map();
+  let bar = null;
+  for (const move of legal) {
+    const n = move.notation;
+    if (n === `${cardText}@bar`) bar = move;
+    else if (n.startsWith(`${cardText}@`)) place.set(Number(n.slice(cardText.length + 1)), move);
+    else if (n.startsWith(`swap ${cardText}@`)) swap.set(Number(n.slice(cardText.length + 6)), move);
+  }
+  return { place, swap, bar };
+}
+
+function signed(value) { return value > 0 ? `+${value}` : String(value); }
+
+function drawBoard(obs, moves, ctx) {
+  const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
+  const grid = el("div", { class: "cafe-board", role: "grid", "aria-label": "the café: tables and chairs" });
+  const row = (y) => board.grid.height - y;
+  for (const table of board.tables) {
+    const birthday = obs.birthday_table === table.id;
+    grid.append(el("div", {
+      class: `table-tile${birthday ? " birthday" : ""}`,
+      style: `grid-column:${table.x + 1};grid-row:${row(table.y)};background:${NATION_COLOURS[table.nation]}`,
+      title: `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`,
+    }, el("span", { class: "tid" }, table.id), el("span", {}, title(table.nation))));
+  }
+  for (const chair of board.chairs) {
+    const guest = obs.chairs[chair.id - 1];
+    const place = moves && moves.place.get(chair.id);
+    const swap = moves && moves.swap.get(chair.id);
+    const info = guest ? card(guest) : null;
+    const classes = ["chair"];
+    if (info) classes.push("guest");
+    if (info && info.joker) classes.push("joker");
+    if (place) classes.push("legal");
+    if (swap) classes.push("swap");
+    if (just.has(chair.id)) classes.push("just");
+    const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
+    const move = place || swap;
+    const clickable = ctx.interactive && selected;
+    grid.append(el(clickable ? "button" : "div", {
+      class: classes.join(" "), type: clickable ? "button" : null,
+      style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
+      title: label, "aria-label": label, "data-chair": chair.id,
+      onclick: clickable ? () => { ctx.send(move ? move.notation : `${selected}@${chair.id}`); selected = null; } : null,
+    },
+    info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : el("span", { class: "num" }, chair.id),
+    place ? el("span", { class: "gain" }, signed(place.gain)) : null,
+    swap ? el("span", { class: "gain" }, "⇄") : null));
+  }
+  return grid;
+}
+
+function drawBar(obs, moves, ctx) {
+  const seats = obs.bar_values.map((value, i) => {
+    const guest = obs.bar[i];
+    const info = guest ? card(guest) : null;
+    const next = i === obs.bar.length;
+    return el("div", {
+      class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}`, style: info ? colourStyle(info) : "",
+      title: `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : ""}`,
+    }, el("span", { class: `val ${value < 0 ? "neg" : "pos"}` }, signed(value)), info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : "");
+  });
+  const parts = [el("h3", {}, "Bar"), el("div", { class: "bar" }, seats)];
+  if (ctx.interactive && selected) {
+    const button = el("button", {
+      type: "button", id: "to-bar", disabled: !moves.bar,
+      onclick: () => { ctx.send(`${selected}@bar`); selected = null; },
+    }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
+    parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
+  }
+  return el("div", { class: "panel" }, parts);
+}
+
+function otherMoves(legal, ctx) {
+  const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
+  if (!ctx.interactive || !words.length) return null;
+  const label = (n) => (n === "end" ? "End move" : n === "pass" ? "Pass (no legal move)" : n);
+  return el("div", { class: "actions", style: "margin:.5rem 0" },
+    words.map((m) => el("button", { type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation) }, label(m.notation))));
+}
+
+function drawHands(view, ctx) {
+  const obs = view.observation;
+  return el("div", { class: "panel" }, el("h3", {}, "Hands (open in this game)"), el("div", { class: "hands" },
+    obs.hands.map((hand, player) => {
+      const mine = ctx.interactive && player === view.viewer;
+      const stats = `score ${obs.scores[player]} · hand target ${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
+      return el("div", {},
+        el("div", {}, el("strong", {}, seatName(view.seats, player)), el("span", { class: "muted" }, ` — ${stats}`)),
+        el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
+          hand.map((text) => cardFace(text, mine ? {
+            selected: selected === text,
+            onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
+          } : {}))));
+    })));
+}
+
+export async function render(root, view, ctx) {
+  await loadBoard();
+  const obs = view.observation;
+  if (!ctx.interactive || (selected && !obs.hands[view.viewer]?.includes(selected))) selected = null;
+  const full = { ...ctx, rerender: () => render(root, view, ctx) };
+  const moves = selected ? movesFor(view.legal, selected) : null;
+  const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
+    el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
+    obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
+  const hint = ctx.interactive ? el("p", { class: "muted" }, selected ? `Seat your ${cardLabel(card(selected))}: a lit chair shows the points it scores.` : "Choose a guest from your hand.") : null;
+  fill(root, status, hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), drawBar(obs, moves, full), drawHands(view, full));
+}
+
+export function endReason(obs, options) {
+  // CI-E.1 and CI-M.5, in the order the rules give them; the options set the bag's limit.
+  if (obs.bar.length >= obs.bar_values.length) return "The game ended because every bar seat is taken.";
+  if (obs.chairs.every((c) => c !== null)) return "The game ended because every chair is taken.";
+  if (obs.hand_targets.some((t, p) => t === 0 && obs.hands[p].length === 0)) return "The game ended because a player has no cards and need not draw.";
+  if (obs.out.some(Boolean) && obs.out.filter((o) => !o).length <= 1) return "The game ended because only one player is left in it.";
+  if (obs.bag_size <= options.end_bag) return `The game ended because the bag ran low (${obs.bag_size} cards left).`;
+  return "The game ended because every player passed in turn (no legal move).";
+}
+
+export function scoreText(obs, player, score) { return `${score} points${obs.out[player] ? " (out)" : ""}`; }

@@ -1,0 +1,78 @@
+// Small helpers shared by every page: building elements, calling the API, naming seats.
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.setAttribute("style", value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  const response = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.message || `${response.status} ${response.statusText}`);
+    error.code = data.error;
+    error.body = data;
+    throw error;
+  }
+  return data;
+}
+
+// The join link keeps the seat's token in the fragment, which the browser never sends.
+export function linkParams() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const seat = params.get("seat");
+  return { seat: seat === null ? null : Number(seat), token: params.get("token") };
+}
+
+export function seatName(seats, index) {
+  if (index === null || index === undefined) return "chance";
+  const seat = seats[index];
+  if (!seat) return `P${index + 1}`;
+  return `P${index + 1} ${seat.name}`;
+}
+
+export function gameIdFromPath() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+}
+
+export function download(name, data) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function renderLog(box, log, seats) {
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  box.replaceChildren(...log.map((entry) => el("li", { value: entry.ply + 1 },
+    el("strong", {}, entry.player === null ? "chance" : seatName(seats, entry.player)), ": ", entry.text,
+    ...(entry.events || []).map((text) => el("div", { class: "muted" }, text)))));
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+export function fill(root, ...children) {
+  root.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}

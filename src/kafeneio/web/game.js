@@ -1,0 +1,134 @@
+// A game page: one websocket to the server, which sends this viewer's view after every change.
+// The page never decides anything: it shows the view and sends the chosen action with the ply
+// it last saw; a refused action comes back with the server's reason.
+import { api, download, el, gameIdFromPath, linkParams, renderLog, seatName } from "./common.js";
+import * as cafe from "./cafe.js";
+import * as souvlaki from "./souvlaki.js";
+
+const RENDERERS = { cafe, souvlaki };
+const gameId = gameIdFromPath();
+const { token } = linkParams();
+let view = null;
+let socket = null;
+let retry = 500;
+
+function showMessage(text, kind = "error") {
+  const box = document.getElementById("message");
+  box.textContent = text;
+  box.className = `message ${kind}`;
+  box.classList.toggle("hidden", !text);
+}
+
+function send(action) {
+  if (!view || !socket || socket.readyState !== WebSocket.OPEN) return;
+  showMessage("");
+  socket.send(JSON.stringify({ type: "action", ply: view.ply, action }));
+}
+
+function connect() {
+  const protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${protocol}//${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    document.getElementById("connection").textContent = "";
+    socket.send(JSON.stringify({ type: "hello", token }));
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403) return;  // refused for good: a wrong link
+    document.getElementById("connection").textContent = "· reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    view = message;
+    render();
+  } else if (message.type === "error") {
+    showMessage(message.message);
+  } else if (message.type === "rematch") {
+    const seat = view ? view.viewer : null;
+    const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
+    showMessage("");
+    const box = document.getElementById("message");
+    box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
+    box.className = "message info";
+  }
+}
+
+function render() {
+  const renderer = RENDERERS[view.game];
+  const yours = view.your_turn;
+  document.title = `${yours ? "▶ Your turn · " : ""}${view.title} · kafeneio`;
+  document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
+  const banner = document.getElementById("banner");
+  banner.classList.toggle("yours", yours);
+  banner.textContent = bannerText(view);
+  renderSeats();
+  renderLog(document.getElementById("log"), view.log, view.seats);
+  renderResult(renderer);
+  renderer.render(document.getElementById("board"), view, { send, interactive: yours });
+}
+
+function bannerText(v) {
+  if (v.over) return "The game is over.";
+  if (v.your_turn) return "Your turn.";
+  if (v.to_move === null) return "…";
+  const seat = v.seats[v.to_move];
+  if (seat.kind === "bot") return `${seatName(v.seats, v.to_move)} (bot) is thinking…`;
+  if (!seat.joined) return `Waiting for ${seatName(v.seats, v.to_move)} to open their link.`;
+  return `Waiting for ${seatName(v.seats, v.to_move)}.`;
+}
+
+function renderSeats() {
+  const box = document.getElementById("seats");
+  box.replaceChildren(...view.seats.map((seat) => el("div", {
+    class: `seat${seat.seat === view.to_move && !view.over ? " to-move" : ""}${seat.seat === view.viewer ? " you" : ""}`,
+  },
+  el("span", {}, el("span", { class: `dot${seat.connected ? " on" : ""}`, title: seat.connected ? "connected" : "away" }),
+    seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : ""),
+  el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"))));
+}
+
+function renderResult(renderer) {
+  const box = document.getElementById("result");
+  if (!view.over) { box.classList.add("hidden"); return; }
+  const { scores, winners } = view.result;
+  const names = winners.map((w) => seatName(view.seats, w)).join(" and ");
+  const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
+  if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
+  else if (view.viewer !== null || view.seats.every((s) => s.kind === "bot")) {
+    buttons.push(el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch"));
+  }
+  box.replaceChildren(
+    el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
+    el("p", {}, renderer.endReason(view.observation, view.options)),
+    el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}`))),
+    el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
+  );
+  box.classList.remove("hidden");
+}
+
+async function rematch() {
+  try {
+    const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
+    const mine = created.links.find((link) => link.seat === view.viewer);
+    const others = created.links.filter((link) => link.seat !== view.viewer);
+    if (mine && !others.length) { location.href = mine.path; return; }
+    const box = document.getElementById("message");
+    box.className = "message info";
+    box.replaceChildren(el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
+      others.length ? el("div", {}, "Players who are not connected need their new link: ", others.map((l) => el("div", {}, `P${l.seat + 1}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
+  } catch (error) { showMessage(error.message); }
+}
+
+async function downloadRecord() {
+  try {
+    download(`${gameId}${view && view.over ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
+  } catch (error) { showMessage(error.message); }
+}
+
+document.getElementById("download").addEventListener("click", downloadRecord);
+connect();

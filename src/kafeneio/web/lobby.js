@@ -1,0 +1,158 @@
+// The lobby: create a game (seats, bots, every rules option) and list the server's games.
+import { api, el } from "./common.js";
+
+const HINTS = {
+  cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
+  souvlaki: "first_game plays without unforeseen cards; a small round_limit (3) makes a short game; shops: seat shop ids separated by commas.",
+};
+let catalog = null;
+
+function gameInfo() {
+  return catalog.games.find((g) => g.name === document.getElementById("game").value);
+}
+
+function seatRow(index, bots) {
+  const kind = el("select", { "aria-label": `seat ${index + 1}`, name: `kind${index}` },
+    el("option", { value: "human" }, "Person"),
+    ...bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
+  kind.value = index === 0 ? "human" : `bot:${bots.includes("heuristic") ? "heuristic" : bots[0]}`;
+  const name = el("input", { type: "text", name: `name${index}`, placeholder: `Player ${index + 1}`, maxlength: 40, "aria-label": `name of seat ${index + 1}` });
+  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, placeholder: "budget", class: "budget", title: "a search bot's budget (iterations); empty: its default", "aria-label": `budget of seat ${index + 1}` });
+  const update = () => { budget.disabled = kind.value === "human"; };
+  kind.addEventListener("change", update);
+  update();
+  return el("div", { class: "seat-row" }, el("strong", {}, `P${index + 1}`), kind, name, budget);
+}
+
+function renderSeats() {
+  const info = gameInfo();
+  const players = Number(document.getElementById("players").value);
+  const box = document.getElementById("seats");
+  const previous = [...box.querySelectorAll(".seat-row")].map((row) => [...row.querySelectorAll("select,input")].map((x) => x.value));
+  box.replaceChildren(...Array.from({ length: players }, (_, i) => seatRow(i, catalog.bots)));
+  [...box.querySelectorAll(".seat-row")].forEach((row, i) => {
+    if (!previous[i]) return;
+    [...row.querySelectorAll("select,input")].forEach((x, j) => { x.value = previous[i][j]; x.dispatchEvent(new Event("change")); });
+  });
+  return info;
+}
+
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.type === "bool") {
+    input = el("input", { type: "checkbox", id, name: option.name });
+    input.checked = option.default;
+  } else if (option.type === "choice") {
+    input = el("select", { id, name: option.name }, ...option.choices.map((c) => el("option", { value: c }, c)));
+    input.value = option.default;
+  } else if (option.type === "int") {
+    input = el("input", { type: "number", id, name: option.name, min: option.min, max: option.max ?? undefined, value: option.default });
+  } else {
+    const shown = Array.isArray(option.default) ? option.default.join(",") : option.default ?? "";
+    input = el("input", { type: "text", id, name: option.name, value: shown, placeholder: option.default === null ? "default" : "" });
+  }
+  input.dataset.type = option.type;
+  return el("label", { for: id }, el("span", {}, option.name.replaceAll("_", " ")), input);
+}
+
+function renderOptions() {
+  const info = gameInfo();
+  document.getElementById("options").replaceChildren(...info.options.map(optionInput));
+  document.getElementById("options-hint").textContent = HINTS[info.name] || "";
+  const players = document.getElementById("players");
+  const kept = Number(players.value) || 2;
+  players.replaceChildren(...Array.from({ length: info.max_players - info.min_players + 1 }, (_, i) => el("option", { value: info.min_players + i }, info.min_players + i)));
+  players.value = Math.min(Math.max(kept, info.min_players), info.max_players);
+  const setLabel = document.getElementById("card-set-label");
+  setLabel.classList.toggle("hidden", info.name !== "souvlaki");
+  document.getElementById("card-set").replaceChildren(el("option", { value: "" }, "built in"), ...info.card_sets.map((s) => el("option", { value: s }, s)));
+  renderSeats();
+}
+
+function readOptions(info) {
+  const options = {};
+  for (const option of info.options) {
+    const input = document.getElementById(`opt-${option.name}`);
+    let value;
+    if (option.type === "bool") value = input.checked;
+    else if (option.type === "int") value = Number(input.value);
+    else if (option.type === "choice") value = input.value;
+    else if (option.type === "ints") value = input.value.split(",").map((x) => x.trim()).filter(Boolean).map(Number);
+    else value = input.value.trim() === "" ? null : input.value.split(",").map((x) => x.trim()).filter(Boolean);
+    if (JSON.stringify(value) !== JSON.stringify(option.default)) options[option.name] = value;
+  }
+  return options;
+}
+
+function readSeats() {
+  return [...document.querySelectorAll("#seats .seat-row")].map((row) => {
+    const [kind, name, budget] = row.querySelectorAll("select,input");
+    const seat = kind.value === "human" ? { kind: "human" } : { kind: "bot", bot: kind.value.slice(4) };
+    if (name.value.trim()) seat.name = name.value.trim();
+    if (seat.kind === "bot" && budget.value) seat.budget = Number(budget.value);
+    return seat;
+  });
+}
+
+function showCreated(created) {
+  const box = document.getElementById("created");
+  const absolute = (path) => new URL(path, location.href).href;
+  const links = created.links.map((link) => el("li", {},
+    el("strong", {}, `P${link.seat + 1} ${link.name}: `),
+    el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
+    el("code", {}, absolute(link.path))));
+  box.replaceChildren(
+    el("h2", {}, "Game created"),
+    created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends.") : el("p", {}, "Only bots: watch them play."),
+    el("ul", {}, links),
+    el("p", {}, "Spectators: ", el("a", { href: created.spectator, id: "spectator-link" }, absolute(created.spectator))),
+  );
+  box.classList.remove("hidden");
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const info = gameInfo();
+  const errorBox = document.getElementById("create-error");
+  errorBox.classList.add("hidden");
+  const body = { game: info.name, seats: readSeats(), options: readOptions(info) };
+  const cardSet = document.getElementById("card-set").value;
+  if (info.name === "souvlaki" && cardSet) body.card_set = cardSet;
+  try {
+    showCreated(await api("/api/games", { method: "POST", body }));
+    refreshLists();
+  } catch (error) {
+    errorBox.textContent = error.message;
+    errorBox.classList.remove("hidden");
+  }
+}
+
+function gameRow(game) {
+  const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
+  const actions = [el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
+  if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
+  return el("tr", {}, el("td", {}, game.title), el("td", {}, seats), el("td", { class: "muted" }, `move ${game.ply}`), el("td", {}, actions));
+}
+
+async function refreshLists() {
+  for (const status of ["open", "running", "finished"]) {
+    const games = await api(`/api/games?status=${status}`);
+    const box = document.getElementById(`list-${status}`);
+    box.replaceChildren(games.length ? el("table", { class: "games" }, el("tbody", {}, games.slice(0, 30).map(gameRow))) : el("span", {}, "none"));
+  }
+}
+
+async function start() {
+  catalog = await api("/api/catalog");
+  const select = document.getElementById("game");
+  select.replaceChildren(...catalog.games.map((g) => el("option", { value: g.name }, g.title)));
+  select.addEventListener("change", renderOptions);
+  document.getElementById("players").addEventListener("change", renderSeats);
+  document.getElementById("create-form").addEventListener("submit", submit);
+  renderOptions();
+  refreshLists();
+  setInterval(refreshLists, 5000);
+}
+
+start();

@@ -1,0 +1,142 @@
+// Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
+// the service pool, and this player's own food and unforeseen cards (no one else's: the server
+// never sends them).
+import { el, fill, seatName } from "./common.js";
+
+const FOOD_NAMES = { G: "gyros pita", S: "souvlaki", F: "fries", D: "soft drink" };
+const WORD_LABELS = {
+  keep: "Keep this hand", redraw: "Redraw the hand", buy: "Buy supplies", advertise: "Advertise",
+  done: "Done with the shop", pass: "Play no unforeseen card", serve: "Serve the first customer", finish: "Finish service",
+};
+
+function foods(text) {
+  if (!text) return el("span", { class: "muted" }, "—");
+  return el("span", { title: [...text].map((f) => FOOD_NAMES[f]).join(", ") }, [...text].map((f) => el("span", { class: `food ${f}` }, f)));
+}
+
+function meter(kind, value, goal, label) {
+  const share = Math.max(0, Math.min(1, value / goal));
+  return el("div", {}, el("div", { class: "row", style: "justify-content:space-between;font-size:.85rem" }, el("span", {}, label), el("strong", {}, `${value} / ${goal}`)),
+    el("div", { class: `meter ${kind}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": goal, "aria-valuenow": value, "aria-label": label }, el("div", { style: `width:${share * 100}%` })));
+}
+
+function targetText(view, target) {
+  const match = /^p(\d)(?:\.(\d+))?$/.exec(target);
+  if (!match) return target;
+  const player = Number(match[1]) - 1;
+  const shop = view.observation.players[player]?.shop_name ?? `P${player + 1}`;
+  return match[2] ? `${shop}'s customer ${match[2]}` : shop;
+}
+
+function useLabel(view, notation) {
+  const [, , ...targets] = notation.split(" ");
+  return targets.length ? `on ${targets.map((t) => targetText(view, t)).join(" and ")}` : "play it";
+}
+
+function shops(view) {
+  const obs = view.observation;
+  return el("div", { class: "shops" }, obs.players.map((p, i) => el("div", { class: `shop${i === view.to_move ? " to-move" : ""}`, "data-seat": i },
+    el("div", {}, el("strong", {}, p.shop_name), el("div", { class: "muted", style: "font-size:.85rem" }, `${seatName(view.seats, i)}${i === view.viewer ? " (you)" : ""}`)),
+    meter("money", p.net_money, obs.rules.win_money, `money${p.loans ? ` (net of ${p.loans} loan${p.loans > 1 ? "s" : ""})` : ""}`),
+    meter("rep", p.reputation, obs.rules.win_reputation, "reputation"),
+    el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
+}
+
+function customer(c, extra) {
+  const tags = [c.phone ? "phone order" : null, c.big ? "big" : null, c.annoyed ? "annoyed (turned)" : null, c.waiting ? "waiting" : null,
+    c.tip ? `tip ${c.tip}` : null, ...c.attached].filter(Boolean);
+  return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}` },
+    el("div", { class: "order" }, foods(c.order)),
+    el("div", {}, `${c.money} money · ${c.influence} influence`),
+    tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
+}
+
+function row(view, legal, ctx) {
+  const obs = view.observation;
+  if (!obs.row.some(Boolean)) return null;
+  return el("div", { class: "panel" }, el("h3", {}, "Customers to draft"),
+    obs.picking_order ? el("p", { class: "muted" }, `Picking order: ${obs.picking_order.map((p) => seatName(view.seats, p)).join(", ")}`) : null,
+    el("div", { class: "customers" }, obs.row.map((text, i) => {
+      if (!text) return el("div", { class: "customer muted" }, "taken");
+      const [order, values] = text.split(" ");
+      const pick = legal.has(`pick ${i + 1}`);
+      return el("div", { class: "customer" }, el("div", { class: "order" }, foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : ""),
+        ctx.interactive && pick ? el("button", { type: "button", "data-action": `pick ${i + 1}`, onclick: () => ctx.send(`pick ${i + 1}`) }, "Pick") : null);
+    })));
+}
+
+function queues(view, legal, ctx) {
+  const obs = view.observation;
+  return el("div", { class: "panel" }, el("h3", {}, "Queues"), obs.queues.map((queue, p) => el("div", { class: "queue-row" },
+    el("div", {}, el("strong", {}, obs.players[p].shop_name), el("span", { class: "muted" }, ` — ${seatName(view.seats, p)}`)),
+    queue.length ? el("div", { class: "customers" }, queue.map((c, i) => {
+      const send = `send ${i + 1}`;
+      const button = ctx.interactive && p === view.viewer && legal.has(send)
+        ? el("button", { type: "button", class: "quiet", "data-action": send, onclick: () => ctx.send(send) }, `Send away (−${obs.rules.send_away_cost})`) : null;
+      return customer(c, button);
+    })) : el("div", { class: "muted" }, "nobody waiting"))));
+}
+
+function hand(view, legal, ctx) {
+  const obs = view.observation;
+  if (!obs.hand) return null;
+  const foodButtons = obs.hand.food.map((card) => {
+    const verb = legal.has(`discard ${card}`) ? "discard" : "play";
+    const action = `${verb} ${card}`;
+    const playable = legal.has(action);
+    return el("button", {
+      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, disabled: !ctx.interactive,
+      title: `${verb} ${[...card].map((f) => FOOD_NAMES[f]).join(" + ")}`, onclick: () => ctx.send(action),
+    }, foods(card), verb === "discard" && playable ? el("div", { style: "font-size:.75rem" }, "discard") : null);
+  });
+  const uses = [...legal.keys()].filter((n) => n.startsWith("use "));
+  const unforeseen = [...new Set(obs.hand.unforeseen)].map((kind) => {
+    const count = obs.hand.unforeseen.filter((k) => k === kind).length;
+    const mine = uses.filter((n) => n.split(" ")[1] === kind);
+    return el("div", { class: "unforeseen", "data-card": kind }, el("strong", {}, kind.replaceAll("-", " ")), count > 1 ? ` ×${count}` : "",
+      el("div", { class: "muted", style: "font-size:.85rem" }, obs.hand.unforeseen_text[kind] || ""),
+      ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", { type: "button", "data-action": n, onclick: () => ctx.send(n) }, useLabel(view, n)))) : null);
+  });
+  const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
+  return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, "Your hand"),
+    el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")),
+    el("h3", { style: "margin-top:.6rem" }, "Your unforeseen cards"), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
+}
+
+function wordActions(view, legal, ctx) {
+  if (!ctx.interactive) return null;
+  const phase = view.observation.phase;
+  const words = Object.keys(WORD_LABELS).filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
+  return el("div", { class: "actions", style: "margin-bottom:.8rem" }, words.map((w) => el("button", {
+    type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
+  }, WORD_LABELS[w])));
+}
+
+function service(view) {
+  const obs = view.observation;
+  if (obs.phase !== "service") return null;
+  return el("div", { class: "panel" }, el("h3", {}, "Service"),
+    el("div", { class: "row" }, el("span", {}, "Pool: "), foods(obs.pool), el("span", { class: "muted" }, `· served this service: ${obs.served_this_service}`)));
+}
+
+export function render(root, view, ctx) {
+  const obs = view.observation;
+  const legal = new Map(view.legal.map((m) => [m.notation, m]));
+  const order = obs.turn_order.map((p) => obs.players[p].shop_name).join(" → ");
+  const status = el("div", { class: "scoreline", style: "margin-bottom:.6rem" },
+    el("span", {}, `Round ${obs.round} of at most ${obs.round_limit}`), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
+    el("span", {}, `Turn order: ${order}`), obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
+    obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
+  fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), hand(view, legal, ctx), service(view), row(view, legal, ctx), queues(view, legal, ctx));
+}
+
+export function endReason(obs, options) {
+  const reached = obs.players.filter((p) => p.net_money >= obs.rules.win_money && p.reputation >= obs.rules.win_reputation);
+  if (reached.length) return `The game ended at the end of round ${obs.round}: ${reached.map((p) => p.shop_name).join(" and ")} reached ${obs.rules.win_money} money and ${obs.rules.win_reputation} reputation.`;
+  return `The game ended after the last round (${obs.round_limit}) with nobody at ${obs.rules.win_money}/${obs.rules.win_reputation}: the highest money + reputation wins.`;
+}
+
+export function scoreText(obs, player, score) {
+  const p = obs.players[player];
+  return `${score} (money ${p.net_money}, reputation ${p.reputation})`;
+}
