@@ -1,0 +1,251 @@
+"""The JSON API and the websocket: every endpoint, and every error changing nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kafeneio.games import load_record
+from server.conftest import create, token_of, wait_for
+
+SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
+
+
+def view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"X-Seat-Token": token} if token else {}
+    response = client.get(f"/api/games/{game_id}", headers=headers)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def act(client: TestClient, game_id: str, token: str | None, ply: int, action: str) -> Any:
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.post(
+        f"/api/games/{game_id}/actions", json={"ply": ply, "action": action}, headers=headers
+    )
+
+
+def play_out(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    """Play the human seat with its first legal move until the game is over."""
+    while True:
+        current = wait_for(lambda: (v := view(client, game_id, token))["your_turn"] or v["over"])
+        current = view(client, game_id, token)
+        if current["over"]:
+            return current
+        response = act(client, game_id, token, current["ply"], current["legal"][0]["notation"])
+        assert response.status_code == 200, response.text
+
+
+def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    names = {game["name"]: game for game in catalog["games"]}
+    assert set(names) == {"cafe", "souvlaki"}
+    cafe = {option["name"]: option for option in names["cafe"]["options"]}
+    assert cafe["birthday"]["type"] == "bool" and cafe["dance"]["type"] == "bool"
+    assert cafe["first_move"]["choices"] == ["lone-guest", "pair-scores-both"]
+    assert cafe["hand_size"]["min"] == 1 and cafe["hand_size"]["max"] == 10
+    souvlaki = {option["name"] for option in names["souvlaki"]["options"]}
+    assert {"first_game", "round_limit", "shops"} <= souvlaki
+    assert "cards_dir" not in souvlaki  # card sets are the server's to offer
+    assert {"random", "greedy", "heuristic"} <= set(catalog["bots"])
+
+
+def test_board_and_pages_and_schema(client: TestClient) -> None:
+    board = client.get("/api/cafe/board").json()
+    assert len(board["tables"]) == 24 and len(board["chairs"]) == 68
+    for path in ("/", "/game/x", "/replay/x", "/static/game.js", "/static/style.css"):
+        assert client.get(path).status_code == 200, path
+    schema = client.get("/openapi.json").json()
+    assert "/api/games/{game_id}/actions" in schema["paths"]
+    assert "GameView" in schema["components"]["schemas"]
+
+
+def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human", "random"])
+    assert [link["seat"] for link in created["links"]] == [0, 1]
+    tokens = [token_of(created, 0), token_of(created, 1)]
+    assert tokens[0] != tokens[1] and len(tokens[0]) >= 32
+    assert created["spectator"] == f"/game/{created['id']}"
+    assert "token" not in created["spectator"]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": [{"kind": "human"}] * 2}, "unknown game"),
+        ({"game": "cafe", "seats": [{"kind": "human"}]}, "2 to 4 players"),
+        ({"game": "cafe", "seats": [{"kind": "human"}] * 5}, "2 to 4 players"),
+        (
+            {"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"hand_size": 99}},
+            "hand_size",
+        ),
+        ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"nope": 1}}, "nope"),
+        ({"game": "cafe", "seats": [{"kind": "bot", "bot": "oracle"}] * 2}, "unknown bot"),
+        ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "kind"),
+        ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "extra": 1}, "extra"),
+        (
+            {
+                "game": "souvlaki",
+                "seats": [{"kind": "human"}] * 2,
+                "options": {"cards_dir": "/etc"},
+            },
+            "card_set",
+        ),
+        ({"game": "souvlaki", "seats": [{"kind": "human"}] * 2, "card_set": "x"}, "card set"),
+    ],
+)
+def test_create_refuses_bad_requests(client: TestClient, body: Any, words: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    assert response.json()["error"] == "bad-request"
+    assert words in response.json()["message"]
+    assert client.get("/api/games").json() == []
+
+
+def test_lists_by_status_and_joining(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "greedy"])
+    game_id = created["id"]
+    listed = lambda status: [g["id"] for g in client.get(f"/api/games?status={status}").json()]  # noqa: E731
+    assert listed("open") == [game_id] and listed("running") == []
+    spectator = view(client, game_id)
+    assert spectator["viewer"] is None and spectator["legal"] == []
+    assert listed("open") == [game_id]  # watching is not joining
+    seat = view(client, game_id, token_of(created, 0))
+    assert seat["viewer"] == 0 and seat["your_turn"] and seat["legal"]
+    assert listed("running") == [game_id] and listed("open") == []
+
+
+def test_unknown_game_and_bad_token(client: TestClient) -> None:
+    assert client.get("/api/games/nothing").status_code == 404
+    assert client.get("/api/games/nothing").json()["error"] == "no-game"
+    created = create(client, "cafe", ["human", "greedy"])
+    response = client.get(f"/api/games/{created['id']}", headers={"X-Seat-Token": "guess"})
+    assert response.status_code == 403 and response.json()["error"] == "bad-token"
+
+
+def test_refused_actions_change_nothing(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
+    view(client, game_id, second)  # both have joined: the game is running
+    before = view(client, game_id, first)
+    legal = before["legal"][0]["notation"]
+    cases = [
+        (second, 0, legal, 403, "not-your-turn"),
+        (None, 0, legal, 403, "spectator"),
+        (first, 5, legal, 409, "stale"),
+        (first, 0, "USm@99", 422, "illegal"),
+        (first, 0, "swap USf@1", 422, "illegal"),
+        (first, 0, "   ", 422, "illegal"),
+        ("forged", 0, legal, 403, "bad-token"),
+    ]
+    for token, ply, action, status, code in cases:
+        response = act(client, game_id, token, ply, action)
+        assert response.status_code == status, (action, response.text)
+        assert response.json()["error"] == code
+        assert response.json()["message"]
+        assert view(client, game_id, first) == before
+    stale = act(client, game_id, first, 5, legal).json()
+    assert stale["view"]["ply"] == 0 and stale["view"]["viewer"] == 0  # a full resync
+    assert (
+        client.post(
+            f"/api/games/{game_id}/actions",
+            json={"ply": -1, "action": legal},
+            headers={"X-Seat-Token": first},
+        ).status_code
+        == 422
+    )
+    done = act(client, game_id, first, 0, legal)
+    assert done.status_code == 200 and done.json()["ply"] == 1
+    assert act(client, game_id, first, 0, legal).json()["error"] == "stale"
+
+
+def test_illegal_action_names_the_rule(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    game_id, first = created["id"], token_of(created, 0)
+    hand = view(client, game_id, first)["observation"]["hands"][0]
+    legal = {m["notation"] for m in view(client, game_id, first)["legal"]}
+    chairs = [f"{hand[0]}@{chair}" for chair in range(1, 69)]
+    illegal = next(text for text in chairs if text not in legal)
+    response = act(client, game_id, first, 0, illegal)
+    assert response.status_code == 422
+    assert "CI-" in response.json()["message"] or "not" in response.json()["message"]
+
+
+def test_cafe_legal_moves_carry_their_points(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    moves = view(client, created["id"], token_of(created, 0))["legal"]
+    assert all(isinstance(move["gain"], int) for move in moves)
+    souvlaki = create(client, "souvlaki", ["human", "human"])
+    moves = view(client, souvlaki["id"], token_of(souvlaki, 0))
+    assert all(move["gain"] is None for move in moves["legal"])
+
+
+def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "greedy"], **SHORT_CAFE)
+    game_id, token = created["id"], token_of(created, 0)
+    assert client.get(f"/api/games/{game_id}/replay").status_code == 409
+    own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
+    assert own["format"] == "kafeneio-view" and "seed" not in own and "actions" not in own
+    final = play_out(client, game_id, token)
+    assert final["result"]["winners"] and final["status"] == "finished"
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["format"] == "kafeneio-record" and record["seats"] == ["human", "greedy"]
+    assert load_record(record).scores() == final["result"]["scores"]
+    start = client.get(f"/api/games/{game_id}/replay?ply=0").json()
+    assert start["ply"] == 0 and start["total"] == final["ply"] and start["log"] == []
+    end = client.get(f"/api/games/{game_id}/replay?ply=100000&viewer=1").json()
+    assert end["ply"] == final["ply"] and len(end["log"]) == final["ply"]
+    assert client.get(f"/api/games/{game_id}/replay?viewer=3").status_code == 422
+    assert client.post(f"/api/games/{game_id}/rematch").status_code == 403
+    rematch = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert rematch.status_code == 200
+    new = rematch.json()
+    assert new["id"] != game_id and [link["seat"] for link in new["links"]] == [0]
+    assert view(client, new["id"])["options"] == final["options"]
+    assert view(client, game_id)["rematch"] == new["id"]
+    again = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert again.status_code == 409
+
+
+def test_an_all_bot_game_plays_itself(client: TestClient) -> None:
+    created = create(client, "souvlaki", ["random", "heuristic"], round_limit=2)
+    final = wait_for(lambda: (v := view(client, created["id"]))["over"] and v)
+    assert final["status"] == "finished" and final["result"]["winners"]
+    assert created["links"] == []
+
+
+def test_websocket_views_actions_and_resync(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    game_id, first = created["id"], token_of(created, 0)
+    with client.websocket_connect(f"/ws/games/{game_id}") as spectator:
+        spectator.send_json({"type": "hello"})
+        seen = spectator.receive_json()
+        assert seen["type"] == "state" and seen["viewer"] is None and seen["legal"] == []
+        with client.websocket_connect(f"/ws/games/{game_id}") as seat:
+            seat.send_json({"type": "hello", "token": first})
+            mine = seat.receive_json()
+            assert mine["viewer"] == 0 and mine["your_turn"]
+            move = mine["legal"][0]["notation"]
+            seat.send_json({"type": "action", "ply": 3, "action": move})
+            error = seat.receive_json()
+            assert error == {"type": "error", "error": "stale", "message": error["message"]}
+            assert seat.receive_json()["ply"] == 0  # the resync
+            seat.send_json({"type": "action", "ply": 0, "action": move})
+            assert seat.receive_json()["ply"] == 1
+            seat.send_json({"type": "nonsense"})
+            assert seat.receive_json()["error"] == "bad-request"
+        views = [spectator.receive_json() for _ in range(3)]
+        assert views[-1]["ply"] == 1 and views[-1]["viewer"] is None
+
+
+def test_websocket_refuses_a_bad_token(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    with client.websocket_connect(f"/ws/games/{created['id']}") as socket:
+        socket.send_json({"type": "hello", "token": "guessed"})
+        assert socket.receive_json()["error"] == "bad-token"
+    with client.websocket_connect("/ws/games/none") as socket:
+        socket.send_json({"type": "hello"})
+        assert socket.receive_json()["error"] == "no-game"

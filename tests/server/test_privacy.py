@@ -1,0 +1,135 @@
+"""Every payload of a whole Souvlaki Wars game (API, websocket, record downloads) is scanned for
+anything its viewer may not see: other players' hands, the seed, chance outcomes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import websockets
+
+from kafeneio.games import load_record
+from server.conftest import LiveServer, token_of
+
+HUMANS = 2
+FIELDS = {"seat", "kind", "name", "bot", "budget", "joined", "connected"}
+FIELDS |= {"ply", "player", "text", "events", "notation", "gain"}
+"""The field names of a view's seats, log entries and legal moves."""
+
+
+def leaves(data: Any) -> set[str]:
+    """Every text in `data`: values and the keys of objects (card names are keys of counts)."""
+    if isinstance(data, dict):
+        return set(data).union(*(leaves(value) for value in data.values()))
+    if isinstance(data, list):
+        return set().union(*(leaves(value) for value in data)) if data else set()
+    return {data} if isinstance(data, str) else set()
+
+
+async def watch(server: LiveServer, game_id: str, token: str | None, inbox: list[Any]) -> None:
+    async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        async for message in socket:
+            inbox.append(json.loads(message))
+            if inbox[-1].get("over"):
+                return
+
+
+async def play(server: LiveServer, game_id: str, tokens: list[str], seen: list[Any]) -> None:
+    """Both humans play random legal moves (and try a few illegal ones) until the end."""
+    rng = random.Random(5)
+    loop = asyncio.get_running_loop()
+    while True:
+        for token in tokens:
+            view = await loop.run_in_executor(None, server.get, f"/api/games/{game_id}", token)
+            seen.append(("api", token, view))
+            if view["over"]:
+                return
+            if rng.random() < 0.1:
+                record = await loop.run_in_executor(
+                    None, server.get, f"/api/games/{game_id}/record", token
+                )
+                seen.append(("record", token, record))
+            if view["your_turn"]:
+                action = rng.choice(view["legal"])["notation"]
+                body = {"ply": view["ply"], "action": action}
+                answer = await loop.run_in_executor(
+                    None, server.post, f"/api/games/{game_id}/actions", body, token
+                )
+                seen.append(("api", token, answer))
+        await asyncio.sleep(0.01)
+
+
+async def whole_game(server: LiveServer) -> tuple[dict[str, Any], list[Any], dict[Any, list[Any]]]:
+    created = server.post(
+        "/api/games",
+        {
+            "game": "souvlaki",
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+            "options": {"round_limit": 3},
+        },
+    )
+    tokens = [token_of(created, seat) for seat in range(HUMANS)]
+    inboxes: dict[Any, list[Any]] = {seat: [] for seat in (*range(HUMANS), None)}
+    watchers = [
+        asyncio.create_task(watch(server, created["id"], tokens[s] if s is not None else None, box))
+        for s, box in inboxes.items()
+    ]
+    seen: list[Any] = []
+    await asyncio.wait_for(play(server, created["id"], tokens, seen), 120)
+    await asyncio.wait_for(asyncio.gather(*watchers), 30)
+    return created, seen, inboxes
+
+
+def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -> None:
+    server = live_server.start()
+    created, seen, inboxes = asyncio.run(whole_game(server))
+    tokens = [token_of(created, seat) for seat in range(HUMANS)]
+    record = server.get(f"/api/games/{created['id']}/record")
+    assert record["seed"] is not None  # the full record, now that the game is over
+    states = [
+        load_record({**record, "actions": record["actions"][:ply]})
+        for ply in range(len(record["actions"]) + 1)
+    ]
+    payloads = [(tokens.index(token), kind, body) for kind, token, body in seen]
+    payloads += [(seat, "ws", body) for seat, box in inboxes.items() for body in box]
+    checked = 0
+    for viewer, kind, body in payloads:
+        text = json.dumps(body)
+        if body.get("over"):
+            continue  # once the game is over everything may be shown
+        assert '"seed"' not in text and str(record["seed"]) not in text
+        ply = body["ply"] if kind != "record" else len(body["log"])
+        state = states[ply]
+        mine = state.observation(viewer) if viewer is not None else state.observation(None)  # type: ignore[arg-type]
+        public = leaves(state.observation(None)) | leaves(mine)  # type: ignore[arg-type]
+        for other in range(state.num_players):
+            if other == viewer:
+                continue
+            hand = state.observation(other)["hand"]
+            secret = set(hand["unforeseen"]) - public
+            leaked = [k for k in secret if k in text]
+            assert not leaked, (
+                viewer,
+                other,
+                leaked,
+                [text[max(0, text.index(k) - 300) : text.index(k) + 50] for k in leaked],
+            )
+            if hand != mine.get("hand"):
+                assert json.dumps(hand) not in text
+        if body.get("type") == "state" or kind == "record":
+            assert body["observation"] == mine
+            assert not any(entry["text"].startswith("random ") for entry in body["log"])
+        if body.get("type") == "state":
+            if not body["your_turn"]:
+                assert body["legal"] == []
+            allowed = public | leaves(body["log"]) | {m["notation"] for m in body["legal"]}
+            allowed |= leaves(body["seats"]) | leaves(body["options"])
+            allowed |= {body["id"], body["game"], body["title"], body["status"], body["type"]}
+            allowed |= set(body) | FIELDS
+            assert leaves(body) <= allowed, leaves(body) - allowed
+        checked += 1
+    assert checked > 50
+    assert {viewer for viewer, _, _ in payloads} == {0, 1, None}
