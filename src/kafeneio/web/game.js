@@ -61,6 +61,7 @@ function receive(message) {
 function render() {
   const renderer = RENDERERS[view.game];
   const yours = view.your_turn;
+  Object.assign(document.body.dataset, { ply: view.ply, yourTurn: yours, over: view.over });
   document.title = `${yours ? "▶ Your turn · " : ""}${view.title} · kafeneio`;
   document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
   const banner = document.getElementById("banner");

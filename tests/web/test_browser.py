@@ -1,0 +1,198 @@
+"""Both games played to the end in headless Chromium by clicking, as a person would."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from server.conftest import LiveServer
+from web.conftest import Console
+
+TURN_LIMIT = 400
+
+
+def new_page(browser: Any, width: int = 1280, height: int = 900) -> tuple[Any, Any, Console]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return context, page, Console(page)
+
+
+def create_in_lobby(page: Any, server: LiveServer, game: str, options: dict[str, Any]) -> str:
+    """Fill in the lobby's form: this person in seat 1, a bot in seat 2, some options."""
+    page.goto(server.base + "/")
+    page.select_option("#game", game)
+    page.select_option("select[name=kind1]", "bot:heuristic")
+    page.fill("input[name=name0]", "Ada")
+    page.click("#options-box summary")
+    for name, value in options.items():
+        if isinstance(value, bool):
+            page.set_checked(f"#opt-{name}", value)
+        else:
+            page.fill(f"#opt-{name}", str(value))
+    page.click("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    link: str = page.get_attribute("#created a.join-link", "href")
+    page.click("#created a.join-link")
+    page.wait_for_selector("body[data-ply]")
+    return link
+
+
+def wait_turn_or_end(page: Any) -> bool:
+    """True when it is this page's turn, False when the game is over."""
+    page.wait_for_selector("body[data-your-turn=true], body[data-over=true]")
+    return page.get_attribute("body", "data-over") != "true"
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    ply = page.get_attribute("body", "data-ply")
+    page.click(selector)
+    moved = "([ply]) => document.body.dataset.ply !== ply"
+    refused = "document.querySelector('#message:not(.hidden)')"
+    page.wait_for_function(f"{moved} || {refused}", arg=[ply])
+
+
+def cafe_turn(page: Any) -> None:
+    if page.locator("[data-action=end]").count():
+        click_and_wait(page, "[data-action=end]")
+        return
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count():
+            click_and_wait(page, ".chair.legal >> nth=0")
+            return
+        if page.locator("#to-bar:not([disabled])").count():
+            click_and_wait(page, "#to-bar")
+            return
+    click_and_wait(page, "[data-action] >> nth=0")  # pass, or a variant's choice
+
+
+def souvlaki_turn(page: Any) -> None:
+    order = [
+        "button[data-action=serve]:not(.quiet)",
+        "#my-hand button.foodcard.playable",
+        "button[data-action=finish]",
+        "button[data-action=keep]",
+        "button[data-action=done]",
+        "button[data-action=pass]",
+        "button[data-action^=pick]",
+        "button[data-action]:not(.quiet)",
+    ]
+    for selector in order:
+        if page.locator(selector).count():
+            click_and_wait(page, f"{selector} >> nth=0")
+            return
+    raise AssertionError("no move to click on the Souvlaki page")
+
+
+def play_to_the_end(page: Any, turn: Any) -> None:
+    for _ in range(TURN_LIMIT):
+        if not wait_turn_or_end(page):
+            return
+        turn(page)
+    raise AssertionError("the game did not end")
+
+
+def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    create_in_lobby(page, server, "cafe", {"hand_size": 2, "end_bag": 90})
+    assert "Café International" in page.title()
+    page.wait_for_selector(".cafe-board .table-tile")
+    assert page.locator(".cafe-board .table-tile").count() == 24
+    assert page.locator(".cafe-board .chair").count() == 68
+    assert "Africa" in page.inner_text(".cafe-board")  # the nation's name, not only its colour
+    wait_turn_or_end(page)
+    assert page.title().startswith("▶ Your turn")
+    play_to_the_end(page, cafe_turn)
+    result = page.inner_text("#result")
+    assert "The game ended because" in result and "points" in result
+    assert not page.title().startswith("▶")
+    with page.expect_download() as download:
+        page.click("#download")
+    record = json.loads(download.value.path().read_text())
+    assert record["format"] == "kafeneio-record" and record["actions"]
+    page.click("#result a[href^='/replay/']")
+    page.wait_for_selector("#position")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('move 0')")
+    page.click("#forward")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('move 1')")
+    assert page.locator("#log li").count() == 1
+    page.click("#last")
+    page.wait_for_function("!document.querySelector('#position').textContent.startsWith('move 1 ')")
+    assert page.locator("#log li").count() == len(record["actions"])
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    create_in_lobby(page, server, "souvlaki", {"round_limit": 1})
+    page.wait_for_selector(".shops .shop")
+    assert page.locator(".shops .shop").count() == 2
+    play_to_the_end(page, souvlaki_turn)
+    assert "The game ended" in page.inner_text("#result")
+    assert console.errors == []
+    # leaving and coming back through the join link shows the game at once
+    link = page.url
+    page.goto(server.base + "/")
+    page.goto(link)
+    page.wait_for_selector("#result:not(.hidden)")
+    context.close()
+
+
+def hand_of(server: LiveServer, game_id: str, token: str) -> tuple[list[str], set[str]]:
+    """A seat's food cards, and its unforeseen cards that nobody sees on the table."""
+    mine = server.get(f"/api/games/{game_id}", token)["observation"]
+    public = json.dumps(server.get(f"/api/games/{game_id}")["observation"])
+    kinds = {kind for kind in mine["hand"]["unforeseen"] if kind not in public}
+    return mine["hand"]["food"], kinds
+
+
+def test_two_people_play_souvlaki_and_never_see_each_others_hands(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/games",
+        {
+            "game": "souvlaki",
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+            "options": {"round_limit": 1},
+        },
+    )
+    tokens = [re.sub(".*token=", "", link["path"]) for link in created["links"]]
+    pages = []
+    for link in created["links"]:
+        context, page, console = new_page(browser, 420, 900)  # phone width
+        page.goto(server.base + link["path"])
+        page.wait_for_selector("body[data-ply]")
+        pages.append((context, page, console))
+    for _ in range(TURN_LIMIT):
+        ply = str(server.get(f"/api/games/{created['id']}")["ply"])
+        for seat, (_, page, _) in enumerate(pages):
+            page.wait_for_function("([ply]) => document.body.dataset.ply === ply", arg=[ply])
+            food, kinds = hand_of(server, created["id"], tokens[seat])
+            secret = hand_of(server, created["id"], tokens[1 - seat])[1] - kinds
+            text = page.content()
+            assert not any(kind in text for kind in secret), (seat, secret)
+            shown = page.locator("#my-hand button.foodcard").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.card)"
+            )
+            assert shown == food  # the page shows this seat's own hand, and only that
+            assert tokens[1 - seat] not in text
+        over = [page.get_attribute("body", "data-over") == "true" for _, page, _ in pages]
+        if all(over):
+            break
+        for _, page, _ in pages:
+            if page.get_attribute("body", "data-your-turn") == "true":
+                souvlaki_turn(page)
+                break
+        else:
+            pages[0][1].wait_for_timeout(50)
+    else:
+        raise AssertionError("the game did not end")
+    for context, page, console in pages:
+        assert "The game ended" in page.inner_text("#result")
+        assert console.errors == []
+        context.close()
