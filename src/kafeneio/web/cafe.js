@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, seatName } from "./common.js";
+import { api, el, fill, plural, seatName } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -131,20 +131,22 @@ function otherMoves(legal, ctx) {
     words.map((m) => el("button", { type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation) }, label(m.notation))));
 }
 
-function drawHands(view, ctx) {
+function handRow(view, player, ctx) {
   const obs = view.observation;
-  return el("div", { class: "panel" }, el("h3", {}, "Hands (open in this game)"), el("div", { class: "hands" },
-    obs.hands.map((hand, player) => {
-      const mine = ctx.interactive && player === view.viewer;
-      const stats = `score ${obs.scores[player]} · hand target ${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
-      return el("div", {},
-        el("div", {}, el("strong", {}, seatName(view.seats, player)), el("span", { class: "muted" }, ` — ${stats}`)),
-        el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
-          hand.map((text) => cardFace(text, mine ? {
-            selected: selected === text,
-            onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
-          } : {}))));
-    })));
+  const mine = ctx.interactive && player === view.viewer;
+  const stats = `score ${obs.scores[player]} · hand target ${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
+  return el("div", {},
+    el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
+    el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
+      obs.hands[player].map((text) => cardFace(text, mine ? {
+        selected: selected === text,
+        onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
+      } : {}))));
+}
+
+function drawHands(view, ctx, players, heading) {
+  if (!players.length) return null;
+  return el("div", { class: "panel" }, el("h3", {}, heading), el("div", { class: "hands" }, players.map((p) => handRow(view, p, ctx))));
 }
 
 export async function render(root, view, ctx) {
@@ -158,7 +160,11 @@ export async function render(root, view, ctx) {
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
   const hint = ctx.interactive ? el("p", { class: "muted" }, selected ? `Seat your ${cardLabel(card(selected))}: a lit chair shows the points it scores.` : "Choose a guest from your hand.") : null;
-  fill(root, status, hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), drawBar(obs, moves, full), drawHands(view, full));
+  const players = obs.hands.map((_, p) => p);
+  const own = view.viewer === null ? [] : [view.viewer];
+  const others = players.filter((p) => p !== view.viewer);
+  fill(root, status, drawHands(view, full, own, "Your hand"), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), drawBar(obs, moves, full),
+    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
 }
 
 export function endReason(obs, options) {
@@ -171,4 +177,4 @@ export function endReason(obs, options) {
   return "The game ended because every player passed in turn (no legal move).";
 }
 
-export function scoreText(obs, player, score) { return `${score} points${obs.out[player] ? " (out)" : ""}`; }
+export function scoreText(obs, player, score) { return `${plural(score, "point")}${obs.out[player] ? " (out)" : ""}`; }
