@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from kafeneio.core import CHANCE, sample_chance
-from kafeneio.games import get_game
+from kafeneio.games import load_record
 from kafeneio.server.sessions import build_bot, derived_seed
 from server.conftest import LiveServer, token_of, wait_for
 
@@ -18,8 +18,7 @@ def seats(*names: str) -> list[dict[str, Any]]:
 def uninterrupted(record: dict[str, Any], bots: dict[int, str], upto: int) -> list[str]:
     """The first `upto` actions the server plays from this record's seed when nobody stops it:
     humans' moves taken from the record, bots and chance drawn as the server draws them."""
-    game = get_game(record["game"], record["options"])
-    state = game.new_state(record["players"], record["options"], record["seed"])
+    state = load_record({**record, "actions": []})
     for ply in range(upto):
         player = state.current_player()
         if player == CHANCE:

@@ -10,7 +10,9 @@ from typing import Any
 
 import websockets
 
+from kafeneio.core import SPECTATOR
 from kafeneio.games import load_record
+from kafeneio.server.contract import HIDDEN_CHANCE
 from server.conftest import LiveServer, token_of
 
 HUMANS = 2
@@ -103,8 +105,8 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
         assert '"seed"' not in text and str(record["seed"]) not in text
         ply = body["ply"] if kind != "record" else len(body["log"])
         state = states[ply]
-        mine = state.observation(viewer) if viewer is not None else state.observation(None)  # type: ignore[arg-type]
-        public = leaves(state.observation(None)) | leaves(mine)  # type: ignore[arg-type]
+        mine = state.observation(SPECTATOR if viewer is None else viewer)
+        public = leaves(state.observation(SPECTATOR)) | leaves(mine)
         for other in range(state.num_players):
             if other == viewer:
                 continue
@@ -122,6 +124,10 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
         if body.get("type") == "state" or kind == "record":
             assert body["observation"] == mine
             assert not any(entry["text"].startswith("random ") for entry in body["log"])
+            history = state.history_for(SPECTATOR if viewer is None else viewer)
+            for shown, entry in zip(body["log"], history, strict=True):
+                assert shown["events"] == list(entry.events)  # the contract's words, no more
+                assert shown["text"] == entry.action or shown["text"] == HIDDEN_CHANCE
         if body.get("type") == "state":
             if not body["your_turn"]:
                 assert body["legal"] == []

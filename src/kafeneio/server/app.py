@@ -180,7 +180,7 @@ def _add_api(app: FastAPI) -> None:
             )
             for i, seat in enumerate(body.seats)
         ]
-        session, tokens = hub.create(body.game, options, seats)
+        session, tokens = hub.create(get_game(body.game, options), seats)
         return _created(session, tokens)
 
     @app.get("/api/games/{game_id}", response_model=GameView, responses=ERRORS)
@@ -300,7 +300,7 @@ def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> N
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:
     game = get_game(name)
-    options = game.new_state(game.info.min_players, seed=0).options
+    options = game.options
     return GameInfoOut(
         name=name,
         title=game.info.title,
@@ -363,14 +363,12 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
     ply = min(ply, total)
     if viewer is not None and viewer >= session.stored.players:
         raise ActionRefused("bad-request", f"there is no seat {viewer}")
-    record = session.state.to_record()
-    record["actions"] = record["actions"][:ply]
-    state = load_record(record)
+    state = load_record({**session.stored.record(), "actions": session.stored.actions[:ply]})
     return ReplayStep(
         ply=ply,
         total=total,
         viewer=viewer,
         observation=observation(state, viewer),
-        log=log_for(state, session.movers[:ply], viewer),  # type: ignore[arg-type]
+        log=log_for(state, viewer),  # type: ignore[arg-type]
         result={"scores": session.state.scores(), "winners": session.state.winners()},  # type: ignore[arg-type]
     )

@@ -2,39 +2,48 @@
 
 Everything the server sends about a game goes through here, so that what a viewer may see is
 decided in one place: a seat's own observation, the spectator's, and the log as that viewer
-may read it. A viewer is a seat index or None for a spectator.
+may read it. Inside the server a viewer is a seat index or None for a spectator.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core import CHANCE, Action, State
+from kafeneio.core import CHANCE, SPECTATOR, State
 
 Viewer = int | None
+HIDDEN_CHANCE = "a chance outcome"
+
+
+def contract_viewer(viewer: Viewer) -> int:
+    return SPECTATOR if viewer is None else viewer
 
 
 def observation(state: State, viewer: Viewer) -> dict[str, Any]:
-    """What `viewer` may know of `state`. A spectator (None) sees what every player sees."""
-    return state.observation(viewer)  # type: ignore[arg-type]  # both games take None
+    """What `viewer` may know of `state`. A spectator sees what every player sees."""
+    return state.observation(contract_viewer(viewer))
 
 
-def log_for(state: State, movers: list[int], viewer: Viewer) -> list[dict[str, Any]]:
-    """Every past decision as `viewer` may read it. A chance outcome (which card was taken
-    at random) stays hidden from everyone until the game is over."""
+def log_for(state: State, viewer: Viewer) -> list[dict[str, Any]]:
+    """Every past decision and what it caused, in words for `viewer` (the contract's history).
+
+    A chance outcome that the game shows this viewer in plain notation is shown only once the
+    game is over: a game that tells a private outcome to some viewers describes it for them,
+    so a bare notation before the end may be an outcome nobody has been told of."""
     over = state.is_terminal()
     entries = []
-    for ply, (action, mover) in enumerate(zip(state.history, movers, strict=True)):
-        hidden = mover == CHANCE and not over
+    for entry, action in zip(
+        state.history_for(contract_viewer(viewer)), state.history, strict=True
+    ):
+        text = entry.action
+        if entry.player == CHANCE and not over and text == action.notation:
+            text = HIDDEN_CHANCE
         entries.append(
             {
-                "ply": ply,
-                "player": mover if mover >= 0 else None,
-                "text": "a card is taken at random" if hidden else _text(action),
+                "ply": entry.ply,
+                "player": entry.player if entry.player >= 0 else None,
+                "text": text,
+                "events": list(entry.events),
             }
         )
     return entries
-
-
-def _text(action: Action) -> str:
-    return action.notation

@@ -60,8 +60,9 @@ class SeatInfo(BaseModel):
 
 class LogEntry(BaseModel):
     ply: int
-    player: int | None
-    text: str
+    player: int | None = Field(description="the seat that decided; null for chance")
+    text: str = Field(description="the action as this viewer may see it")
+    events: list[str] = Field(description="what it caused, in words for this viewer")
 
 
 class LegalMove(BaseModel):

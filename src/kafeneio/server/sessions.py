@@ -24,7 +24,7 @@ from typing import Any
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
-from kafeneio.games import get_game, load_record
+from kafeneio.games import game_from_parts, load_record
 from kafeneio.server.contract import Viewer, log_for, observation
 from kafeneio.server.store import (
     DuplicatePly,
@@ -94,7 +94,6 @@ class GameSession:
     stored: StoredGame
     game: Game
     state: State
-    movers: list[int]
     watchers: set[Watcher] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
 
@@ -155,19 +154,8 @@ class Hub:
             self.sessions[stored.id] = self._rebuild(stored)
 
     def _rebuild(self, stored: StoredGame) -> GameSession:
-        game = get_game(stored.game, stored.options)
-        record = {
-            "format": "kafeneio-record",
-            "version": 1,
-            "game": stored.game,
-            "players": stored.players,
-            "options": stored.options,
-            "seed": stored.seed,
-            "setup": None,
-            "actions": stored.actions,
-        }
-        state = load_record(record)
-        return GameSession(stored, game, state, list(stored.movers))
+        state = load_record(stored.record())
+        return GameSession(stored, state.game, state)
 
     def start_bots(self) -> None:
         """After a start: every game whose turn is a bot's goes on."""
@@ -176,16 +164,12 @@ class Hub:
 
     # --- games ------------------------------------------------------------------------------
     def create(
-        self,
-        game_name: str,
-        options: dict[str, Any],
-        seats: list[SeatSpec],
-        rematch_of: str | None = None,
+        self, game: Game, seats: list[SeatSpec], rematch_of: str | None = None
     ) -> tuple[GameSession, dict[int, str]]:
-        """A new game; returns it and each human seat's secret token (shown once)."""
-        game = get_game(game_name, options)
-        seed = secrets.randbelow(2**31)
-        state = game.new_state(len(seats), options, seed)  # refuses bad options and counts
+        """A new game of `game` (bound to its options); returns it and each human seat's
+        secret token (shown once)."""
+        seed = secrets.randbelow(2**62)
+        state = game.new_state(len(seats), seed=seed)  # refuses a wrong number of players
         tokens: dict[int, str] = {}
         for index, seat in enumerate(seats):
             if seat.kind == "human":
@@ -195,16 +179,18 @@ class Hub:
                 raise KafeneioError(f"unknown bot {seat.bot!r}; bots: {', '.join(sorted(BOTS))}")
         stored = StoredGame(
             id=secrets.token_urlsafe(6),
-            game=game_name,
+            game=game.info.name,
             players=len(seats),
-            options=state.options.to_dict(),
+            options=game.options.to_dict(),
             seed=seed,
             status=OPEN,
             created=now(),
             seats=seats,
             rematch_of=rematch_of,
+            engine=game.info.engine_version,
+            record_data=game.record_data(),
         )
-        session = GameSession(stored, game, state, [])
+        session = GameSession(stored, game, state)
         stored.status = session.status()
         self.store.create(stored)
         self.sessions[stored.id] = session
@@ -221,9 +207,9 @@ class Hub:
             SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=s.budget)
             for s in session.stored.seats
         ]
-        new, tokens = self.create(
-            session.stored.game, session.stored.options, seats, rematch_of=session.id
-        )
+        stored = session.stored
+        game = game_from_parts(stored.game, stored.options, stored.record_data)
+        new, tokens = self.create(game, seats, rematch_of=session.id)
         session.stored.rematch = new.id
         self.store.set_rematch(session.id, new.id)
         for watcher in session.watchers:
@@ -286,7 +272,6 @@ class Hub:
             raise ActionRefused("stale", str(err)) from None
         state.apply(state.parse_legal(notation))
         session.stored.actions.append(notation)
-        session.movers.append(mover)
 
     def _resolve_chance(self, session: GameSession) -> None:
         state = session.state
@@ -357,7 +342,7 @@ class Hub:
             "over": over,
             "observation": observation(state, viewer),
             "legal": self.legal(session) if yours else [],
-            "log": log_for(state, session.movers, viewer),
+            "log": log_for(state, viewer),
             "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,
@@ -394,7 +379,7 @@ class Hub:
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:
-        record = session.state.to_record()
+        record = session.state.to_record()  # the seed and every outcome: only once it is over
         record["seats"] = [
             seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats
         ]
@@ -410,7 +395,7 @@ class Hub:
             "options": session.stored.options,
             "seats": [seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats],
             "viewer": viewer,
-            "log": log_for(session.state, session.movers, viewer),
+            "log": log_for(session.state, viewer),
             "observation": observation(session.state, viewer),
         }
 

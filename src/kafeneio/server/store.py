@@ -52,6 +52,8 @@ class GameRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    engine: Mapped[int] = mapped_column(Integer, default=1)
+    record_data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", lazy="selectin")
 
 
@@ -111,9 +113,26 @@ class StoredGame:
     created: datetime
     seats: list[SeatSpec]
     actions: list[str] = field(default_factory=list)
-    movers: list[int] = field(default_factory=list)
     rematch_of: str | None = None
     rematch: str | None = None
+    engine: int = 1
+    record_data: dict[str, Any] = field(default_factory=dict)
+    """Fields of the game's record besides the options (Souvlaki Wars: its card set)."""
+
+    def record(self) -> dict[str, Any]:
+        """The game's record: replaying it rebuilds the state."""
+        return {
+            "format": "kafeneio-record",
+            "version": 2,
+            "game": self.game,
+            "engine": self.engine,
+            "players": self.players,
+            "options": self.options,
+            **self.record_data,
+            "seed": self.seed,
+            "setup": None,
+            "actions": list(self.actions),
+        }
 
 
 class DuplicatePly(Exception):
@@ -142,6 +161,8 @@ class Store:
                     status=stored.status,
                     created=stored.created,
                     rematch_of=stored.rematch_of,
+                    engine=stored.engine,
+                    record_data=stored.record_data,
                 )
             )
             for index, seat in enumerate(stored.seats):
@@ -222,9 +243,10 @@ def _stored(session: Session, row: GameRow) -> StoredGame:
             for seat in row.seats
         ],
         actions=[action.notation for action in actions],
-        movers=[action.player for action in actions],
         rematch_of=row.rematch_of,
         rematch=row.rematch,
+        engine=row.engine,
+        record_data=dict(row.record_data),
     )
 
 

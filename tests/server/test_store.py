@@ -1,0 +1,55 @@
+"""The store: Alembic migrations from the first table, and one action per ply."""
+
+from __future__ import annotations
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, inspect, text
+
+from kafeneio.server.store import MIGRATIONS, DuplicatePly, SeatSpec, Store, StoredGame, now
+
+
+def stored_game(game_id: str) -> StoredGame:
+    return StoredGame(
+        id=game_id,
+        game="cafe",
+        players=2,
+        options={},
+        seed=7,
+        status="open",
+        created=now(),
+        seats=[SeatSpec(kind="human", name="Ada"), SeatSpec(kind="bot", name="b", bot="random")],
+    )
+
+
+def test_a_database_of_the_first_migration_is_upgraded_in_place(db_url: str) -> None:
+    engine = create_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            text(
+                "INSERT INTO games (id, game, players, options, seed, status, created) "
+                "VALUES ('old', 'cafe', 2, '{}', 7, 'running', '2026-01-01 00:00:00')"
+            )
+        )
+    assert "engine" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    store = Store(db_url)  # migrates to the newest schema at start
+    old = store.load("old")
+    assert old is not None and old.engine == 1 and old.record_data == {}
+    assert "record_data" in {c["name"] for c in inspect(store.engine).get_columns("games")}
+
+
+def test_each_ply_is_written_once(db_url: str) -> None:
+    store = Store(db_url)
+    store.create(stored_game("g"))
+    store.add_action("g", 0, "USm@16", 0)
+    with pytest.raises(DuplicatePly, match="ply 0"):
+        store.add_action("g", 0, "USf@17", 0)
+    loaded = store.load("g")
+    assert loaded is not None and loaded.actions == ["USm@16"]
+    assert [seat.name for seat in loaded.seats] == ["Ada", "b"]
+    assert store.load("missing") is None
