@@ -138,4 +138,7 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
             assert leaves(body) <= allowed, leaves(body) - allowed
         checked += 1
     assert checked > 50
+    log = live_server.log.read_text()
+    assert "GET /api/games" in log  # the access log is on...
+    assert not any(token in log for token in tokens)  # ...and holds no join token
     assert {viewer for viewer, _, _ in payloads} == {0, 1, None}

@@ -76,7 +76,8 @@ def create_app(
         await hub.stop()
         store.close()
 
-    app = FastAPI(title="kafeneio", version="1", lifespan=lifespan)
+    # No /docs or /redoc: FastAPI's would load their scripts from a CDN. The schema is served.
+    app = FastAPI(title="kafeneio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     _add_error_handlers(app)
     _add_pages(app)
