@@ -151,33 +151,9 @@ class Store:
 
     def create(self, stored: StoredGame) -> None:
         with Session(self.engine) as session, session.begin():
-            session.add(
-                GameRow(
-                    id=stored.id,
-                    game=stored.game,
-                    players=stored.players,
-                    options=stored.options,
-                    seed=stored.seed,
-                    status=stored.status,
-                    created=stored.created,
-                    rematch_of=stored.rematch_of,
-                    engine=stored.engine,
-                    record_data=stored.record_data,
-                )
-            )
+            session.add(GameRow(**_copy(stored, GAME_FIELDS)))
             for index, seat in enumerate(stored.seats):
-                session.add(
-                    SeatRow(
-                        game_id=stored.id,
-                        seat=index,
-                        kind=seat.kind,
-                        bot=seat.bot,
-                        budget=seat.budget,
-                        name=seat.name,
-                        token_digest=seat.token_digest,
-                        joined=seat.joined,
-                    )
-                )
+                session.add(SeatRow(game_id=stored.id, seat=index, **_copy(seat, SEAT_FIELDS)))
 
     def add_action(self, game_id: str, ply: int, notation: str, player: int) -> None:
         """Write one accepted action; `DuplicatePly` if that ply is taken."""
@@ -188,22 +164,19 @@ class Store:
             raise DuplicatePly(f"game {game_id} already has an action at ply {ply}") from None
 
     def set_status(self, game_id: str, status: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is not None:
-                row.status = status
+        self._update(GameRow, game_id, status=status)
 
     def set_rematch(self, game_id: str, rematch: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is not None:
-                row.rematch = rematch
+        self._update(GameRow, game_id, rematch=rematch)
 
     def mark_joined(self, game_id: str, seat: int) -> None:
+        self._update(SeatRow, (game_id, seat), joined=True)
+
+    def _update(self, table: type[Base], key: Any, **values: Any) -> None:
         with Session(self.engine) as session, session.begin():
-            row = session.get(SeatRow, (game_id, seat))
-            if row is not None:
-                row.joined = True
+            row = session.get(table, key)
+            for name, value in values.items():
+                setattr(row, name, value)
 
     def load(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:
@@ -219,35 +192,26 @@ class Store:
         self.engine.dispose()
 
 
+GAME_FIELDS = (
+    "id", "game", "players", "options", "seed", "status", "created", "rematch_of", "rematch",
+    "engine", "record_data",
+)  # fmt: skip
+SEAT_FIELDS = ("kind", "name", "bot", "budget", "token_digest", "joined")
+"""The fields a stored game and its rows share, copied one way to write and the other to read."""
+
+
+def _copy(source: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(source, name) for name in names}
+
+
 def _stored(session: Session, row: GameRow) -> StoredGame:
     actions = session.scalars(
-        select(ActionRow).where(ActionRow.game_id == row.id).order_by(ActionRow.ply)
+        select(ActionRow.notation).where(ActionRow.game_id == row.id).order_by(ActionRow.ply)
     ).all()
-    return StoredGame(
-        id=row.id,
-        game=row.game,
-        players=row.players,
-        options=dict(row.options),
-        seed=row.seed,
-        status=row.status,
-        created=row.created,
-        seats=[
-            SeatSpec(
-                kind=seat.kind,
-                name=seat.name,
-                bot=seat.bot,
-                budget=seat.budget,
-                token_digest=seat.token_digest,
-                joined=seat.joined,
-            )
-            for seat in row.seats
-        ],
-        actions=[action.notation for action in actions],
-        rematch_of=row.rematch_of,
-        rematch=row.rematch,
-        engine=row.engine,
-        record_data=dict(row.record_data),
-    )
+    fields = _copy(row, GAME_FIELDS)
+    fields["options"], fields["record_data"] = dict(row.options), dict(row.record_data or {})
+    seats = [SeatSpec(**_copy(seat, SEAT_FIELDS)) for seat in row.seats]
+    return StoredGame(**fields, seats=seats, actions=list(actions))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
