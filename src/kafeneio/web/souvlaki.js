@@ -127,7 +127,7 @@ export function render(root, view, ctx) {
     el("span", {}, `Round ${obs.round} of at most ${obs.round_limit}`), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
     el("span", {}, `Turn order: ${order}`), obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
-  fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), hand(view, legal, ctx), service(view), row(view, legal, ctx), queues(view, legal, ctx));
+  fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
 }
 
 export function endReason(obs, options) {
