@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kafeneio.bots import BOTS
+from kafeneio.bots.random_bot import RandomBot
 from kafeneio.games import load_record
 from server.conftest import create, token_of, wait_for
 
@@ -249,3 +251,29 @@ def test_websocket_refuses_a_bad_token(client: TestClient) -> None:
     with client.websocket_connect("/ws/games/none") as socket:
         socket.send_json({"type": "hello"})
         assert socket.receive_json()["error"] == "no-game"
+
+
+def test_a_budget_reaches_the_bots_that_search(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int | None] = []
+
+    class Searching(RandomBot):
+        def __init__(self, seed: int, iterations: int | None = None) -> None:
+            made.append(iterations)
+            super().__init__(seed)
+
+    monkeypatch.setitem(BOTS, "searching", Searching)
+    assert client.get("/api/catalog").json()["budget_bots"] == ["searching"]
+    body = {
+        "game": "cafe",
+        "seats": [
+            {"kind": "bot", "bot": "searching", "budget": 30},
+            {"kind": "bot", "bot": "random", "budget": 30},
+        ],
+        "options": SHORT_CAFE,
+    }
+    created = client.post("/api/games", json=body).json()
+    wait_for(lambda: view(client, created["id"])["over"])
+    assert made and set(made) == {30}
+    assert view(client, created["id"])["seats"][0]["budget"] == 30

@@ -39,7 +39,7 @@ from kafeneio.server.models import (
     ReplayStep,
     SeatLink,
 )
-from kafeneio.server.sessions import ActionRefused, GameSession, Hub, Watcher
+from kafeneio.server.sessions import ActionRefused, GameSession, Hub, Watcher, takes_budget
 from kafeneio.server.store import SeatSpec, Store
 
 WEB = Path(str(resources.files("kafeneio.web")))
@@ -142,6 +142,7 @@ def _add_api(app: FastAPI) -> None:
         return Catalog(
             games=[_game_info(name, card_sets) for name in sorted(GAMES)],
             bots=sorted(BOTS),
+            budget_bots=sorted(name for name in BOTS if takes_budget(name)),
         )
 
     @app.get("/api/cafe/board")

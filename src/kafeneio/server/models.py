@@ -14,7 +14,7 @@ class SeatRequest(BaseModel):
     name: str | None = Field(default=None, max_length=40)
     bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
     budget: int | None = Field(
-        default=None, ge=1, le=100_000, description="a search bot's budget (its iterations)"
+        default=None, ge=1, le=100_000, description="a search bot's iterations per move"
     )
 
 
@@ -130,6 +130,7 @@ class GameInfoOut(BaseModel):
 class Catalog(BaseModel):
     games: list[GameInfoOut]
     bots: list[str]
+    budget_bots: list[str] = Field(description="the bots whose seats take a budget (iterations)")
 
 
 class ReplayStep(BaseModel):

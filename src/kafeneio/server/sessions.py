@@ -79,13 +79,24 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
+BUDGET_PARAMETER = "iterations"
+"""The bot parameter a seat's budget sets: a search bot's iterations per move. A count, not a
+time, so that the same seed plays the same moves after a restart."""
+
+
+def takes_budget(name: str) -> bool:
+    factory = BOTS.get(name)
+    try:
+        return factory is not None and BUDGET_PARAMETER in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def build_bot(name: str, seed: int, budget: int | None) -> Bot:
-    """The bot `name`; a budget goes to bots whose factory takes one."""
-    factory: Callable[..., Bot] | None = BOTS.get(name)
-    if budget is not None and factory is not None:
-        with contextlib.suppress(TypeError, ValueError):
-            if "budget" in inspect.signature(factory).parameters:
-                return factory(seed, budget=budget)
+    """The bot `name`, seeded; a budget goes to bots that search."""
+    if budget is not None and takes_budget(name):
+        factory: Callable[..., Bot] = BOTS[name]
+        return factory(seed, **{BUDGET_PARAMETER: budget})
     return make_bot(name, seed)
 
 
