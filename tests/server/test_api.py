@@ -277,3 +277,14 @@ def test_a_budget_reaches_the_bots_that_search(
     wait_for(lambda: view(client, created["id"])["over"])
     assert made and set(made) == {30}
     assert view(client, created["id"])["seats"][0]["budget"] == 30
+
+
+def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    with client.websocket_connect(f"/ws/games/{created['id']}") as socket:
+        socket.send_json({"type": "hello"})
+        assert socket.receive_json()["type"] == "state"
+        socket.send_text("{not json")
+        assert socket.receive_json()["error"] == "bad-request"
+        socket.send_json({"type": "action", "ply": 0, "action": "end"})
+        assert socket.receive_json()["error"] == "spectator"

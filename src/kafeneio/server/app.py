@@ -268,9 +268,8 @@ def _add_websocket(app: FastAPI) -> None:
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
         try:
             while True:
-                message = await websocket.receive_json()
-                _handle(hub, session, watcher, message)
-        except (WebSocketDisconnect, ValueError, RuntimeError):
+                _handle(hub, session, watcher, _parsed(await websocket.receive_text()))
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             session.watchers.discard(watcher)
@@ -283,6 +282,14 @@ async def _send_loop(websocket: WebSocket, watcher: Watcher) -> None:
         while True:
             for message in await watcher.next_messages():
                 await websocket.send_json(message)
+
+
+def _parsed(text: str) -> Any:
+    """A client's message, or None when it is not JSON (answered as an unknown message)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:

@@ -159,11 +159,13 @@ export async function render(root, view, ctx) {
     el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
-  const hint = ctx.interactive ? el("p", { class: "muted" }, selected ? `Seat your ${cardLabel(card(selected))}: a lit chair shows the points it scores.` : "Choose a guest from your hand.") : null;
+  const second = obs.phase === "second" ? " You may seat a second guest, or end your move." : "";
+  const hint = ctx.interactive ? el("p", { class: "muted" }, selected ? `Seat your ${cardLabel(card(selected))}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.` : `Choose a guest from your hand.${second}`) : null;
+  const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation");
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
-  fill(root, status, drawHands(view, full, own, "Your hand"), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), drawBar(obs, moves, full),
+  fill(root, status, drawHands(view, full, own, "Your hand"), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
 }
 

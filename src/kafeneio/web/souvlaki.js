@@ -99,6 +99,7 @@ function hand(view, legal, ctx) {
   });
   const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
   return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, "Your hand"),
+    el("p", { class: "muted", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
     el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")),
     el("h3", { style: "margin-top:.6rem" }, "Your unforeseen cards"), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
 }
