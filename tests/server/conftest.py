@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -148,3 +149,8 @@ def live_server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(db_url, tmp_path / "server.log")
     yield server
     server.stop()
+
+
+def mentions(text: str, name: str) -> bool:
+    """`name` stands in `text` as a whole name (patient-customer is not in impatient-customer)."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None

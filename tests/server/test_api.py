@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
 from kafeneio.games import load_record
+from kafeneio.server.app import create_app
 from server.conftest import create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
@@ -288,3 +289,17 @@ def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> Non
         assert socket.receive_json()["error"] == "bad-request"
         socket.send_json({"type": "action", "ply": 0, "action": "end"})
         assert socket.receive_json()["error"] == "spectator"
+
+
+def test_finished_games_are_read_back_when_asked_for(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_pause=0.0)) as first:
+        created = create(first, "cafe", ["random", "greedy"], **SHORT_CAFE)
+        final = wait_for(lambda: (v := view(first, created["id"]))["over"] and v)
+    with TestClient(create_app(db_url, bot_pause=0.0)) as second:
+        listed = second.get("/api/games?status=finished").json()
+        assert [(g["id"], g["ply"], g["title"]) for g in listed] == [
+            (created["id"], final["ply"], "Café International")
+        ]
+        assert second.get("/api/games?status=running").json() == []
+        assert view(second, created["id"]) == final
+        assert second.get("/api/games?status=nonsense").status_code == 422

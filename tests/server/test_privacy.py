@@ -13,7 +13,7 @@ import websockets
 from kafeneio.core import SPECTATOR
 from kafeneio.games import load_record
 from kafeneio.server.contract import HIDDEN_CHANCE
-from server.conftest import LiveServer, token_of
+from server.conftest import LiveServer, mentions, token_of
 
 HUMANS = 2
 FIELDS = {"seat", "kind", "name", "bot", "budget", "joined", "connected"}
@@ -112,7 +112,7 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
                 continue
             hand = state.observation(other)["hand"]
             secret = set(hand["unforeseen"]) - public
-            leaked = [k for k in secret if k in text]
+            leaked = [k for k in secret if mentions(text, k)]
             assert not leaked, (
                 viewer,
                 other,

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from server.conftest import LiveServer
+from server.conftest import LiveServer, mentions
 from web.conftest import Console
 
 TURN_LIMIT = 400
@@ -175,7 +175,7 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
             food, kinds = hand_of(server, created["id"], tokens[seat])
             secret = hand_of(server, created["id"], tokens[1 - seat])[1] - kinds
             text = page.content()
-            assert not any(kind in text for kind in secret), (seat, secret)
+            assert not any(mentions(text, kind) for kind in secret), (seat, secret)
             shown = page.locator("#my-hand button.foodcard").evaluate_all(
                 "nodes => nodes.map(n => n.dataset.card)"
             )

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -39,8 +40,15 @@ from kafeneio.server.models import (
     ReplayStep,
     SeatLink,
 )
-from kafeneio.server.sessions import ActionRefused, GameSession, Hub, Watcher, takes_budget
-from kafeneio.server.store import SeatSpec, Store
+from kafeneio.server.sessions import (
+    ActionRefused,
+    GameSession,
+    Hub,
+    Watcher,
+    seat_infos,
+    takes_budget,
+)
+from kafeneio.server.store import SeatSpec, Store, StoredGame
 
 WEB = Path(str(resources.files("kafeneio.web")))
 STATUS_OF = {
@@ -69,7 +77,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         hub = Hub(store, bot_pause=bot_pause, card_sets=card_sets)
-        hub.load_all()
+        hub.load_unfinished()
         hub.start_bots()
         app.state.hub = hub
         yield
@@ -152,15 +160,14 @@ def _add_api(app: FastAPI) -> None:
         return json.loads(board.read_text(encoding="utf-8"))
 
     @app.get("/api/games", response_model=list[GameSummary])
-    async def list_games(request: Request, status: str | None = None) -> list[GameSummary]:
-        """The games, newest first: `status` open (a seat not yet taken), running or finished."""
+    async def list_games(
+        request: Request,
+        status: Literal["open", "running", "finished"] | None = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    ) -> list[GameSummary]:
+        """The newest games: `status` open (a seat not yet taken), running or finished."""
         hub = hub_of(request)
-        sessions = sorted(hub.sessions.values(), key=lambda s: s.stored.created, reverse=True)
-        return [
-            _summary(hub, session)
-            for session in sessions
-            if status is None or session.status() == status
-        ]
+        return [_summary(hub, stored, ply) for stored, ply in hub.store.listing(status, limit)]
 
     @app.post("/api/games", response_model=Created, status_code=201, responses=ERRORS)
     async def create_game(body: CreateGame, request: Request) -> Created:
@@ -339,16 +346,23 @@ def _option_info(kind: type[RulesOptions], name: str, default: Any) -> OptionInf
     return OptionInfo(name=name, default=default, type="text")
 
 
-def _summary(hub: Hub, session: GameSession) -> GameSummary:
+@functools.cache
+def title_of(game: str) -> str:
+    return get_game(game).info.title
+
+
+def _summary(hub: Hub, stored: StoredGame, ply: int) -> GameSummary:
+    live = hub.sessions.get(stored.id)
+    seats = hub.seats(live) if live is not None else seat_infos(stored.seats, lambda seat: False)
     return GameSummary(
-        id=session.id,
-        game=session.stored.game,
-        title=session.game.info.title,
-        status=session.status(),
-        ply=session.ply,
-        seats=hub.seats(session),  # type: ignore[arg-type]  # validated by pydantic
-        created=session.stored.created.isoformat(timespec="seconds"),
-        rematch=session.stored.rematch,
+        id=stored.id,
+        game=stored.game,
+        title=title_of(stored.game),
+        status=stored.status,
+        ply=ply,
+        seats=seats,  # type: ignore[arg-type]  # validated by pydantic
+        created=stored.created.isoformat(timespec="seconds"),
+        rematch=stored.rematch,
     )
 
 

@@ -100,6 +100,22 @@ def build_bot(name: str, seed: int, budget: int | None) -> Bot:
     return make_bot(name, seed)
 
 
+def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[dict[str, Any]]:
+    """The seats as every viewer sees them: who plays, who has joined, who is connected."""
+    return [
+        {
+            "seat": index,
+            "kind": seat.kind,
+            "name": seat.name,
+            "bot": seat.bot,
+            "budget": seat.budget,
+            "joined": seat.joined or seat.kind == "bot",
+            "connected": seat.kind == "bot" or connected(index),
+        }
+        for index, seat in enumerate(seats)
+    ]
+
+
 @dataclass
 class GameSession:
     stored: StoredGame
@@ -159,9 +175,9 @@ class Hub:
         self.stopping = False
 
     # --- loading ----------------------------------------------------------------------------
-    def load_all(self) -> None:
-        """Rebuild every stored game by replaying its record."""
-        for stored in self.store.load_all():
+    def load_unfinished(self) -> None:
+        """Rebuild every game still going on by replaying its record."""
+        for stored in self.store.load_unfinished():
             self.sessions[stored.id] = self._rebuild(stored)
 
     def _rebuild(self, stored: StoredGame) -> GameSession:
@@ -229,9 +245,13 @@ class Hub:
         return new, tokens
 
     def get(self, game_id: str) -> GameSession:
+        """The game `game_id`; a finished one is rebuilt from the store when first asked for."""
         session = self.sessions.get(game_id)
         if session is None:
-            raise ActionRefused("no-game", f"there is no game {game_id!r}")
+            stored = self.store.load(game_id) if isinstance(game_id, str) else None
+            if stored is None:
+                raise ActionRefused("no-game", f"there is no game {game_id!r}")
+            session = self.sessions[game_id] = self._rebuild(stored)
         return session
 
     def join(self, session: GameSession, token: str | None) -> Viewer:
@@ -361,18 +381,7 @@ class Hub:
         }
 
     def seats(self, session: GameSession) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": index,
-                "kind": seat.kind,
-                "name": seat.name,
-                "bot": seat.bot,
-                "budget": seat.budget,
-                "joined": seat.joined or seat.kind == "bot",
-                "connected": seat.kind == "bot" or session.connected(index),
-            }
-            for index, seat in enumerate(session.stored.seats)
-        ]
+        return seat_infos(session.stored.seats, session.connected)
 
     def legal(self, session: GameSession) -> list[dict[str, Any]]:
         state = session.state

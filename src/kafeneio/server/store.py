@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -183,10 +184,20 @@ class Store:
             row = session.get(GameRow, game_id)
             return _stored(session, row) if row is not None else None
 
-    def load_all(self) -> list[StoredGame]:
+    def load_unfinished(self) -> list[StoredGame]:
+        """Every game still going on (finished ones are read when asked for)."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(GameRow).order_by(GameRow.created)).all()
-            return [_stored(session, row) for row in rows]
+            query = select(GameRow).where(GameRow.status != "finished").order_by(GameRow.created)
+            return [_stored(session, row) for row in session.scalars(query).all()]
+
+    def listing(self, status: str | None, limit: int) -> list[tuple[StoredGame, int]]:
+        """The newest games (of one status), each without its actions but with their count."""
+        plies = select(func.count()).where(ActionRow.game_id == GameRow.id).scalar_subquery()
+        query = select(GameRow, plies).order_by(GameRow.created.desc()).limit(limit)
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        with Session(self.engine) as session:
+            return [(_stored(session, row, False), ply) for row, ply in session.execute(query)]
 
     def close(self) -> None:
         self.engine.dispose()
@@ -204,10 +215,9 @@ def _copy(source: Any, names: tuple[str, ...]) -> dict[str, Any]:
     return {name: getattr(source, name) for name in names}
 
 
-def _stored(session: Session, row: GameRow) -> StoredGame:
-    actions = session.scalars(
-        select(ActionRow.notation).where(ActionRow.game_id == row.id).order_by(ActionRow.ply)
-    ).all()
+def _stored(session: Session, row: GameRow, with_actions: bool = True) -> StoredGame:
+    query = select(ActionRow.notation).where(ActionRow.game_id == row.id)
+    actions = session.scalars(query.order_by(ActionRow.ply)).all() if with_actions else []
     fields = _copy(row, GAME_FIELDS)
     fields["options"], fields["record_data"] = dict(row.options), dict(row.record_data or {})
     seats = [SeatSpec(**_copy(seat, SEAT_FIELDS)) for seat in row.seats]
