@@ -107,7 +107,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.title().startswith("▶ Your turn")
     play_to_the_end(page, cafe_turn)
     result = page.inner_text("#result")
-    assert "The game ended because" in result and "points" in result
+    assert "The game ends" in result and "points" in result
     assert not page.title().startswith("▶")
     with page.expect_download() as download:
         page.click("#download")
@@ -132,7 +132,7 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
     play_to_the_end(page, souvlaki_turn)
-    assert "The game ended" in page.inner_text("#result")
+    assert "The game ends" in page.inner_text("#result")
     assert console.errors == []
     # leaving and coming back through the join link shows the game at once
     link = page.url
@@ -193,6 +193,6 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
     else:
         raise AssertionError("the game did not end")
     for context, page, console in pages:
-        assert "The game ended" in page.inner_text("#result")
+        assert "The game ends" in page.inner_text("#result")
         assert console.errors == []
         context.close()

@@ -66,11 +66,25 @@ export function plural(count, word) {
 }
 
 export function renderLog(box, log, seats) {
+  // Each decision in words (the game's events for this viewer), its notation beside it.
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
-  box.replaceChildren(...log.map((entry) => el("li", { value: entry.ply + 1 },
-    el("strong", {}, entry.player === null ? "chance" : seatName(seats, entry.player)), ": ", entry.text,
-    ...(entry.events || []).map((text) => el("div", { class: "muted" }, text)))));
+  box.replaceChildren(...log.map((entry) => {
+    const who = el("strong", {}, entry.player === null ? "chance" : seatName(seats, entry.player));
+    const words = entry.events || [];
+    return el("li", { value: entry.ply + 1 },
+      who, " ", el("code", { class: "notation" }, entry.text),
+      ...words.map((text) => el("div", { class: "event" }, text)));
+  }));
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+export function endOfGame(log) {
+  // The game's own words for why it ended, when it gives them.
+  for (const entry of [...log].reverse()) {
+    const found = (entry.events || []).find((text) => text.startsWith("The game ends"));
+    if (found) return found;
+  }
+  return null;
 }
 
 export function fill(root, ...children) {

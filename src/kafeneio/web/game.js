@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { api, download, el, gameIdFromPath, linkParams, renderLog, seatName } from "./common.js";
+import { api, download, el, endOfGame, gameIdFromPath, linkParams, renderLog, seatName } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -105,7 +105,7 @@ function renderResult(renderer) {
   }
   box.replaceChildren(
     el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
-    el("p", {}, renderer.endReason(view.observation, view.options)),
+    el("p", {}, endOfGame(view.log) || renderer.endReason(view.observation, view.options)),
     el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
   );
