@@ -97,7 +97,7 @@ def play_to_the_end(page: Any, turn: Any) -> None:
 
 def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
-    create_in_lobby(page, server, "cafe", {"hand_size": 2, "end_bag": 90})
+    link = create_in_lobby(page, server, "cafe", {"hand_size": 2, "end_bag": 90})
     assert "Café International" in page.title()
     page.wait_for_selector(".cafe-board .table-tile")
     assert page.locator(".cafe-board .table-tile").count() == 24
@@ -122,6 +122,11 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#last")
     page.wait_for_function("!document.querySelector('#position').textContent.startsWith('move 1 ')")
     assert page.locator("#log li").count() == len(record["actions"])
+    page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "/game/" in url and link.split("#")[0] not in url)
+    page.wait_for_selector("body[data-ply]")
+    assert page.get_attribute("body", "data-over") == "false"
     assert console.errors == []
     context.close()
 
