@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -303,3 +304,25 @@ def test_finished_games_are_read_back_when_asked_for(db_url: str) -> None:
         assert second.get("/api/games?status=running").json() == []
         assert view(second, created["id"]) == final
         assert second.get("/api/games?status=nonsense").status_code == 422
+
+
+def test_bot_thinking_does_not_hold_up_the_server(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that thinks until the test lets it: if it thought on the event loop, the server
+    could not answer the request that lets it go on."""
+    thinking, go_on = threading.Event(), threading.Event()
+
+    class Pondering(RandomBot):
+        def choose(self, state: Any) -> Any:
+            thinking.set()
+            assert go_on.wait(30)
+            return super().choose(state)
+
+    monkeypatch.setitem(BOTS, "pondering", Pondering)
+    created = create(client, "cafe", ["pondering", "random"], **SHORT_CAFE)
+    assert thinking.wait(10)
+    answered = view(client, created["id"])  # served while the bot is still thinking
+    assert answered["ply"] == 0 and answered["to_move"] == 0
+    go_on.set()
+    assert wait_for(lambda: view(client, created["id"])["over"])

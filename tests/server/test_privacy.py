@@ -91,10 +91,10 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
     tokens = [token_of(created, seat) for seat in range(HUMANS)]
     record = server.get(f"/api/games/{created['id']}/record")
     assert record["seed"] is not None  # the full record, now that the game is over
-    states = [
-        load_record({**record, "actions": record["actions"][:ply]})
-        for ply in range(len(record["actions"]) + 1)
-    ]
+    states = [load_record({**record, "actions": []})]  # the true state at every ply
+    for text in record["actions"]:
+        states.append(states[-1].clone())
+        states[-1].apply(states[-1].parse_legal(text))
     payloads = [(tokens.index(token), kind, body) for kind, token, body in seen]
     payloads += [(seat, "ws", body) for seat, box in inboxes.items() for body in box]
     checked = 0

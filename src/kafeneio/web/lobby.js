@@ -3,7 +3,7 @@ import { api, el } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
-  souvlaki: "first_game plays without unforeseen cards; a small round_limit (3) makes a short game; shops: seat shop ids separated by commas.",
+  souvlaki: "first_game plays without unforeseen cards; a small round_limit (3) makes a short game; shops: each seat's shop, ids separated by commas (built in: thanasis, pita, express, souvlache).",
 };
 let catalog = null;
 
