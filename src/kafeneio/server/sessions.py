@@ -116,6 +116,11 @@ def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[
     ]
 
 
+def seat_labels(seats: list[SeatSpec]) -> list[str]:
+    """The record's `seats`: each a bot's name or ``human``."""
+    return [seat.bot or "bot" if seat.kind == "bot" else "human" for seat in seats]
+
+
 @dataclass
 class GameSession:
     stored: StoredGame
@@ -130,7 +135,7 @@ class GameSession:
 
     @property
     def ply(self) -> int:
-        return len(self.state.history)
+        return self.state.ply
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token this is, compared in constant time; None if none."""
@@ -248,7 +253,7 @@ class Hub:
         """The game `game_id`; a finished one is rebuilt from the store when first asked for."""
         session = self.sessions.get(game_id)
         if session is None:
-            stored = self.store.load(game_id) if isinstance(game_id, str) else None
+            stored = self.store.load(game_id)
             if stored is None:
                 raise ActionRefused("no-game", f"there is no game {game_id!r}")
             session = self.sessions[game_id] = self._rebuild(stored)
@@ -264,8 +269,7 @@ class Hub:
         if not session.stored.seats[seat].joined:
             session.stored.seats[seat].joined = True
             self.store.mark_joined(session.id, seat)
-            session.stored.status = session.status()
-            self.store.set_status(session.id, session.stored.status)
+            self._store_status(session)
             self.broadcast(session)
         return seat
 
@@ -313,13 +317,16 @@ class Hub:
     def _after_change(self, session: GameSession) -> None:
         """Store a new status, show everyone the new view, and wake the bot whose turn it is
         (the bot's own loop, if running, goes on by itself)."""
+        self._store_status(session)
+        self.broadcast(session)
+        if session.bot_to_move() is not None and session.bot_task is None and not self.stopping:
+            session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session))
+
+    def _store_status(self, session: GameSession) -> None:
         status = session.status()
         if status != session.stored.status:
             session.stored.status = status
             self.store.set_status(session.id, status)
-        self.broadcast(session)
-        if session.bot_to_move() is not None and session.bot_task is None and not self.stopping:
-            session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session))
 
     async def _bot_turn(self, session: GameSession) -> None:
         try:
@@ -400,9 +407,7 @@ class Hub:
 
     def full_record(self, session: GameSession) -> dict[str, Any]:
         record = session.state.to_record()  # the seed and every outcome: only once it is over
-        record["seats"] = [
-            seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats
-        ]
+        record["seats"] = seat_labels(session.stored.seats)
         return record
 
     def own_record(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
@@ -413,7 +418,7 @@ class Hub:
             "game": session.stored.game,
             "players": session.stored.players,
             "options": session.stored.options,
-            "seats": [seat.bot if seat.kind == "bot" else "human" for seat in session.stored.seats],
+            "seats": seat_labels(session.stored.seats),
             "viewer": viewer,
             "log": log_for(session.state, viewer),
             "observation": observation(session.state, viewer),
