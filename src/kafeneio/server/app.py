@@ -26,7 +26,7 @@ from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
 from kafeneio.core.options import RulesOptions
 from kafeneio.games import GAMES, get_game, load_record
-from kafeneio.server.contract import Viewer, log_for, observation
+from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
     ActionRequest,
     Catalog,
@@ -392,6 +392,6 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
         total=total,
         viewer=viewer,
         observation=observation(state, viewer),
-        log=log_for(state, viewer),  # type: ignore[arg-type]
+        log=history_log(state, viewer),  # type: ignore[arg-type]
         result={"scores": session.state.scores(), "winners": session.state.winners()},  # type: ignore[arg-type]
     )

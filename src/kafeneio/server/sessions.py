@@ -25,7 +25,7 @@ from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
 from kafeneio.games import game_from_parts, load_record
-from kafeneio.server.contract import Viewer, log_for, observation
+from kafeneio.server.contract import Step, Viewer, log_entry, observation
 from kafeneio.server.store import (
     DuplicatePly,
     SeatSpec,
@@ -126,6 +126,10 @@ class GameSession:
     stored: StoredGame
     game: Game
     state: State
+    steps: list[Step] = field(default_factory=list)
+    """Every decision with the events it caused, from which the logs are made."""
+    logs: dict[Viewer, list[dict[str, Any]]] = field(default_factory=dict)
+    """Each viewer's log so far, made once per decision (not again for every view)."""
     watchers: set[Watcher] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
 
@@ -151,6 +155,20 @@ class GameSession:
         if any(seat.kind == "human" and not seat.joined for seat in self.stored.seats):
             return OPEN
         return RUNNING
+
+    def apply(self, notation: str, mover: int) -> None:
+        """Play a stored action; keep what it caused. At the end every log is made again,
+        since then everything may be shown."""
+        action = self.state.parse_legal(notation)
+        self.steps.append(Step(mover, action, self.state.apply(action)))
+        if self.state.is_terminal():
+            self.logs.clear()
+
+    def log_for(self, viewer: Viewer) -> list[dict[str, Any]]:
+        log = self.logs.setdefault(viewer, [])
+        for ply in range(len(log), len(self.steps)):
+            log.append(log_entry(self.state, ply, self.steps[ply], viewer))
+        return log
 
     def connected(self, seat: int) -> bool:
         return any(watcher.viewer == seat for watcher in self.watchers)
@@ -181,13 +199,22 @@ class Hub:
 
     # --- loading ----------------------------------------------------------------------------
     def load_unfinished(self) -> None:
-        """Rebuild every game still going on by replaying its record."""
+        """Rebuild every game still going on by replaying its record. A game whose record no
+        longer replays (written by another engine version) is left out, and said so."""
         for stored in self.store.load_unfinished():
-            self.sessions[stored.id] = self._rebuild(stored)
+            try:
+                self.sessions[stored.id] = self._rebuild(stored)
+            except KafeneioError as err:
+                LOG.error("game %s cannot be replayed and is left out: %s", stored.id, err)
 
     def _rebuild(self, stored: StoredGame) -> GameSession:
-        state = load_record(stored.record())
-        return GameSession(stored, state.game, state)
+        """The game replayed from its record (its header checked by `load_record`), step by
+        step to keep what each action caused."""
+        start = load_record({**stored.record(), "actions": []})
+        session = GameSession(stored, start.game, start)
+        for notation in stored.actions:
+            session.apply(notation, start.current_player())
+        return session
 
     def start_bots(self) -> None:
         """After a start: every game whose turn is a bot's goes on."""
@@ -300,12 +327,11 @@ class Hub:
 
     def _commit(self, session: GameSession, notation: str, mover: int) -> None:
         """Write, then apply: an action is acknowledged only once it is stored."""
-        state = session.state
         try:
             self.store.add_action(session.id, session.ply, notation, mover)
         except DuplicatePly as err:
             raise ActionRefused("stale", str(err)) from None
-        state.apply(state.parse_legal(notation))
+        session.apply(notation, mover)
         session.stored.actions.append(notation)
 
     def _resolve_chance(self, session: GameSession) -> None:
@@ -380,7 +406,7 @@ class Hub:
             "over": over,
             "observation": observation(state, viewer),
             "legal": self.legal(session) if yours else [],
-            "log": log_for(state, viewer),
+            "log": session.log_for(viewer),
             "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,
@@ -420,7 +446,7 @@ class Hub:
             "options": session.stored.options,
             "seats": seat_labels(session.stored.seats),
             "viewer": viewer,
-            "log": log_for(session.state, viewer),
+            "log": session.log_for(viewer),
             "observation": observation(session.state, viewer),
         }
 
