@@ -311,7 +311,7 @@ def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> N
     except ActionRefused as err:
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
-            watcher.push(hub.view(session, watcher.viewer))
+            watcher.push_view(hub.view(session, watcher.viewer))
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:

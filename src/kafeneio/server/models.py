@@ -92,6 +92,9 @@ class GameView(BaseModel):
     observation: dict[str, Any]
     legal: list[LegalMove]
     log: list[LogEntry]
+    log_from: int = Field(
+        description="the ply of the first log entry: 0 here (the websocket sends only new ones)"
+    )
     result: Result | None
     options: dict[str, Any]
     rematch: str | None

@@ -52,19 +52,37 @@ class ActionRefused(KafeneioError):
 
 
 class Watcher:
-    """One websocket: a seat or a spectator. Holds only the newest view to send, since every
-    message is a whole view (a slow client skips views, never gets them out of order)."""
+    """One websocket: a seat or a spectator.
+
+    A view is sent with only the log entries this socket has not had yet (`log_from` says
+    where they start; 0 means the whole log), so that a long game does not send its whole log
+    after every move. Only the newest view waits to be sent: a slow client skips views, never
+    gets them out of order, and the log entries of a skipped view come with the next one."""
 
     def __init__(self, viewer: Viewer) -> None:
         self.viewer = viewer
         self.pending: list[dict[str, Any]] = []
         self.ready = asyncio.Event()
+        self.log_sent = 0
+        """Log entries sent, or waiting in `pending` to be sent."""
+        self.whole_log_at_end = True
 
     def push(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "state":
-            self.pending = [m for m in self.pending if m.get("type") != "state"]
         self.pending.append(message)
         self.ready.set()
+
+    def push_view(self, view: dict[str, Any]) -> None:
+        """Queue `view` (whose "log" is the whole log) with the entries not sent yet."""
+        start = self.log_sent
+        waiting = [m for m in self.pending if m.get("type") == "state"]
+        if waiting:
+            start = waiting[0]["log_from"]
+            self.pending = [m for m in self.pending if m.get("type") != "state"]
+        if view["over"] and self.whole_log_at_end:
+            start, self.whole_log_at_end = 0, False  # at the end, everything may be shown
+        log = view["log"]
+        self.log_sent = len(log)
+        self.push({**view, "log": log[start:], "log_from": start})
 
     async def next_messages(self) -> list[dict[str, Any]]:
         await self.ready.wait()
@@ -384,7 +402,7 @@ class Hub:
         for watcher in session.watchers:
             if watcher.viewer not in views:
                 views[watcher.viewer] = self.view(session, watcher.viewer)
-            watcher.push(views[watcher.viewer])
+            watcher.push_view(views[watcher.viewer])
 
     def view(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
         """Everything `viewer` is sent about the game: nothing another seat holds."""
@@ -407,6 +425,7 @@ class Hub:
             "observation": observation(state, viewer),
             "legal": self.legal(session) if yours else [],
             "log": session.log_for(viewer),
+            "log_from": 0,
             "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,

@@ -44,7 +44,10 @@ function connect() {
 
 function receive(message) {
   if (message.type === "state") {
-    view = message;
+    // The websocket sends the log entries this page has not had yet, from ply log_from.
+    const known = view && view.id === message.id ? view.log : [];
+    if (message.log_from > known.length) { socket.close(); return; }  // a gap: reconnect, resync
+    view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     render();
   } else if (message.type === "error") {
     showMessage(message.message);
