@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -128,6 +129,12 @@ async def run(
     return latencies, errors
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time used by a process so far (Linux /proc), user and system."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -145,7 +152,9 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{args.port}"
             games = create_games(base, args.games)
+            cpu_before = cpu_seconds(server.pid)
             latencies, errors = asyncio.run(run(args.port, games, args.seconds))
+            server_cpu = cpu_seconds(server.pid) - cpu_before
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -160,6 +169,11 @@ def main() -> None:
     print(
         f"latency ms: p50 {percentile(ms, 0.5):.1f}  p95 {percentile(ms, 0.95):.1f}  "
         f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.fmean(ms):.1f}"
+    )
+    share = 100 * server_cpu / args.seconds
+    print(
+        f"server CPU {server_cpu:.1f} s in {args.seconds:.0f} s ({share:.0f}% of one core, bots "
+        f"included); machine load average {os.getloadavg()[0]:.1f}"
     )
 
 
