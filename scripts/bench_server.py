@@ -152,9 +152,10 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{args.port}"
             games = create_games(base, args.games)
-            cpu_before = cpu_seconds(server.pid)
+            cpu_before, own_before = cpu_seconds(server.pid), cpu_seconds(os.getpid())
             latencies, errors = asyncio.run(run(args.port, games, args.seconds))
             server_cpu = cpu_seconds(server.pid) - cpu_before
+            client_cpu = cpu_seconds(os.getpid()) - own_before
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -173,7 +174,8 @@ def main() -> None:
     share = 100 * server_cpu / args.seconds
     print(
         f"server CPU {server_cpu:.1f} s in {args.seconds:.0f} s ({share:.0f}% of one core, bots "
-        f"included); machine load average {os.getloadavg()[0]:.1f}"
+        f"included); this client {client_cpu:.1f} s; machine load average "
+        f"{os.getloadavg()[0]:.1f}"
     )
 
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, inspect, text
 
-from kafeneio.server.store import MIGRATIONS, DuplicatePly, SeatSpec, Store, StoredGame, now
+from kafeneio.server.store import (
+    MIGRATIONS,
+    ActionWrite,
+    ActionWriter,
+    DuplicatePly,
+    SeatSpec,
+    Store,
+    StoredGame,
+    now,
+)
 
 
 def stored_game(game_id: str) -> StoredGame:
@@ -53,3 +64,25 @@ def test_each_ply_is_written_once(db_url: str) -> None:
     assert loaded is not None and loaded.actions == ["USm@16"]
     assert [seat.name for seat in loaded.seats] == ["Ada", "b"]
     assert store.load("missing") is None
+
+
+def test_the_writer_commits_waiting_actions_together(db_url: str) -> None:
+    store = Store(db_url)
+    store.create(stored_game("g"))
+    store.create(stored_game("h"))
+    store.add_action("h", 0, "USm@16", 0)
+
+    async def write_many() -> list[BaseException | None]:
+        writer = ActionWriter(store)
+        writes = [ActionWrite("g", ply, f"a{ply}", 0) for ply in range(20)]
+        writes.append(ActionWrite("h", 0, "taken", 1))  # that ply is already written
+        results = await asyncio.gather(*(writer.write(w) for w in writes), return_exceptions=True)
+        await writer.close()
+        return list(results)
+
+    results = asyncio.run(write_many())
+    assert results[:20] == [None] * 20  # the taken ply in their batch did not fail them
+    assert isinstance(results[20], DuplicatePly)
+    loaded = store.load("g")
+    assert loaded is not None and loaded.actions == [f"a{ply}" for ply in range(20)]
+    assert store.load("h").actions == ["USm@16"]  # type: ignore[union-attr]

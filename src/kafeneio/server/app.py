@@ -189,7 +189,7 @@ def _add_api(app: FastAPI) -> None:
             )
             for i, seat in enumerate(body.seats)
         ]
-        session, tokens = hub.create(get_game(body.game, options), seats)
+        session, tokens = await hub.create(get_game(body.game, options), seats)
         return _created(session, tokens)
 
     @app.get("/api/games/{game_id}", response_model=GameView, responses=ERRORS)
@@ -208,7 +208,7 @@ def _add_api(app: FastAPI) -> None:
         hub = hub_of(request)
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
-        hub.act(session, seat, body.ply, body.action)
+        await hub.act(session, seat, body.ply, body.action)
         return hub.view(session, seat)
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
@@ -247,7 +247,7 @@ def _add_api(app: FastAPI) -> None:
         humans = any(seat.kind == "human" for seat in session.stored.seats)
         if humans and session.seat_of(x_seat_token) is None:
             raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
-        new, tokens = hub.rematch(session)
+        new, tokens = await hub.rematch(session)
         return _created(new, tokens)
 
 
@@ -275,7 +275,7 @@ def _add_websocket(app: FastAPI) -> None:
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
         try:
             while True:
-                _handle(hub, session, watcher, _parsed(await websocket.receive_text()))
+                await _handle(hub, session, watcher, _parsed(await websocket.receive_text()))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -299,7 +299,7 @@ def _parsed(text: str) -> Any:
         return None
 
 
-def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
+async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
     if not isinstance(message, dict) or message.get("type") != "action":
         watcher.push({"type": "error", "error": "bad-request", "message": "unknown message"})
         return
@@ -307,7 +307,7 @@ def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> N
     try:
         if not isinstance(ply, int) or not isinstance(text, str):
             raise ActionRefused("bad-request", "an action message needs ply and action")
-        hub.act(session, watcher.viewer, ply, text)
+        await hub.act(session, watcher.viewer, ply, text)
     except ActionRefused as err:
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":

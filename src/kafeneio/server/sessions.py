@@ -23,10 +23,12 @@ from typing import Any
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
+from kafeneio.core import CHANCE, Action, Game, KafeneioError, State, sample_chance
 from kafeneio.games import game_from_parts, load_record
 from kafeneio.server.contract import Step, Viewer, log_entry, observation
 from kafeneio.server.store import (
+    ActionWrite,
+    ActionWriter,
     DuplicatePly,
     SeatSpec,
     Store,
@@ -150,6 +152,8 @@ class GameSession:
     """Each viewer's log so far, made once per decision (not again for every view)."""
     watchers: set[Watcher] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from checking an action until it is applied: one decision at a time."""
 
     @property
     def id(self) -> str:
@@ -213,6 +217,7 @@ class Hub:
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
         self.card_sets = card_sets or {}
         self.sessions: dict[str, GameSession] = {}
+        self.writer = ActionWriter(store)
         self.stopping = False
 
     # --- loading ----------------------------------------------------------------------------
@@ -240,7 +245,7 @@ class Hub:
             self._after_change(session)
 
     # --- games ------------------------------------------------------------------------------
-    def create(
+    async def create(
         self, game: Game, seats: list[SeatSpec], rematch_of: str | None = None
     ) -> tuple[GameSession, dict[int, str]]:
         """A new game of `game` (bound to its options); returns it and each human seat's
@@ -271,11 +276,12 @@ class Hub:
         stored.status = session.status()
         self.store.create(stored)
         self.sessions[stored.id] = session
-        self._resolve_chance(session)
+        async with session.lock:
+            await self._resolve_chance(session)
         self._after_change(session)
         return session, tokens
 
-    def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
+    async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
         """A new game with the same seats and options; each connected seat of the old game
         is sent its own new link over its own websocket."""
         if session.stored.rematch is not None:
@@ -286,7 +292,7 @@ class Hub:
         ]
         stored = session.stored
         game = game_from_parts(stored.game, stored.options, stored.record_data)
-        new, tokens = self.create(game, seats, rematch_of=session.id)
+        new, tokens = await self.create(game, seats, rematch_of=session.id)
         session.stored.rematch = new.id
         self.store.set_rematch(session.id, new.id)
         for watcher in session.watchers:
@@ -319,9 +325,18 @@ class Hub:
         return seat
 
     # --- actions ----------------------------------------------------------------------------
-    def act(self, session: GameSession, seat: Viewer, ply: int, text: str) -> None:
+    async def act(self, session: GameSession, seat: Viewer, ply: int, text: str) -> None:
         """Play `text` for `seat`, which saw the game at `ply`. Refused with a reason, changing
         nothing, when out of turn, for a spectator, stale or illegal."""
+        async with session.lock:
+            action = self._check(session, seat, ply, text)
+            assert seat is not None  # a spectator's action was refused
+            await self._commit(session, action.notation, seat)
+            await self._resolve_chance(session)
+        self._after_change(session)
+
+    def _check(self, session: GameSession, seat: Viewer, ply: int, text: str) -> Action:
+        """The legal action `text` for `seat`, or the `ActionRefused` that says why not."""
         state = session.state
         if seat is None:
             raise ActionRefused("spectator", "a spectator cannot play: open your join link")
@@ -336,27 +351,24 @@ class Hub:
         if not isinstance(text, str) or not text.strip():
             raise ActionRefused("illegal", "no action given")
         try:
-            action = state.parse_legal(text.strip())
+            return state.parse_legal(text.strip())
         except KafeneioError as err:
             raise ActionRefused("illegal", str(err)) from None
-        self._commit(session, action.notation, seat)
-        self._resolve_chance(session)
-        self._after_change(session)
 
-    def _commit(self, session: GameSession, notation: str, mover: int) -> None:
+    async def _commit(self, session: GameSession, notation: str, mover: int) -> None:
         """Write, then apply: an action is acknowledged only once it is stored."""
         try:
-            self.store.add_action(session.id, session.ply, notation, mover)
+            await self.writer.write(ActionWrite(session.id, session.ply, notation, mover))
         except DuplicatePly as err:
             raise ActionRefused("stale", str(err)) from None
         session.apply(notation, mover)
         session.stored.actions.append(notation)
 
-    def _resolve_chance(self, session: GameSession) -> None:
+    async def _resolve_chance(self, session: GameSession) -> None:
         state = session.state
         while state.current_player() == CHANCE:
             rng = random.Random(derived_seed(session.stored.seed, "chance", session.ply))
-            self._commit(session, sample_chance(state, rng).notation, CHANCE)
+            await self._commit(session, sample_chance(state, rng).notation, CHANCE)
 
     def _after_change(self, session: GameSession) -> None:
         """Store a new status, show everyone the new view, and wake the bot whose turn it is
@@ -386,10 +398,11 @@ class Hub:
                 copy = session.state.clone()
                 loop = asyncio.get_running_loop()
                 action = await loop.run_in_executor(self.executor, bot.choose, copy)
-                if session.ply != ply:
-                    continue
-                self._commit(session, action.notation, seat)
-                self._resolve_chance(session)
+                async with session.lock:
+                    if session.ply != ply:
+                        continue
+                    await self._commit(session, action.notation, seat)
+                    await self._resolve_chance(session)
                 self._after_change(session)
         except Exception:
             LOG.exception("the bot of game %s failed; its seat waits", session.id)
@@ -478,3 +491,4 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
+        await self.writer.close()

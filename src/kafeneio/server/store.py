@@ -8,9 +8,12 @@ Seat tokens are stored as SHA-256 digests: the database never holds a join link.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -136,6 +139,14 @@ class StoredGame:
         }
 
 
+@dataclass(frozen=True)
+class ActionWrite:
+    game_id: str
+    ply: int
+    notation: str
+    player: int
+
+
 class DuplicatePly(Exception):
     """An action row for a ply already written: another writer got there first."""
 
@@ -158,11 +169,20 @@ class Store:
 
     def add_action(self, game_id: str, ply: int, notation: str, player: int) -> None:
         """Write one accepted action; `DuplicatePly` if that ply is taken."""
+        self.add_actions([ActionWrite(game_id, ply, notation, player)])
+
+    def add_actions(self, writes: list[ActionWrite]) -> None:
+        """Write accepted actions in one transaction (all or none); `DuplicatePly` if a ply
+        is taken."""
         try:
             with Session(self.engine) as session, session.begin():
-                session.add(ActionRow(game_id=game_id, ply=ply, notation=notation, player=player))
+                session.add_all(
+                    ActionRow(game_id=w.game_id, ply=w.ply, notation=w.notation, player=w.player)
+                    for w in writes
+                )
         except IntegrityError:
-            raise DuplicatePly(f"game {game_id} already has an action at ply {ply}") from None
+            taken = ", ".join(f"game {w.game_id} ply {w.ply}" for w in writes)
+            raise DuplicatePly(f"an action is already written at one of: {taken}") from None
 
     def set_status(self, game_id: str, status: str) -> None:
         self._update(GameRow, game_id, status=status)
@@ -222,6 +242,66 @@ def _stored(session: Session, row: GameRow, with_actions: bool = True) -> Stored
     fields["options"], fields["record_data"] = dict(row.options), dict(row.record_data or {})
     seats = [SeatSpec(**_copy(seat, SEAT_FIELDS)) for seat in row.seats]
     return StoredGame(**fields, seats=seats, actions=list(actions))
+
+
+class ActionWriter:
+    """Group commit: actions accepted while the previous transaction was being written go
+    to the database together in the next one, on a thread of its own, so that the event loop
+    never waits for the disk and many games share each commit. `write` returns once its
+    action is committed: only then is the action applied and announced."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.queue: asyncio.Queue[tuple[ActionWrite, asyncio.Future[None]]] = asyncio.Queue()
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
+        self.task: asyncio.Task[None] | None = None
+
+    async def write(self, action: ActionWrite) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.queue.put((action, done))
+        await done
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self.queue.get()]
+            while not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            writes = [write for write, _ in batch]
+            results: list[Exception | None]
+            try:
+                await loop.run_in_executor(self.thread, self.store.add_actions, writes)
+                results = [None] * len(batch)
+            except DuplicatePly:  # write them one by one: only the taken ply fails
+                results = await loop.run_in_executor(self.thread, self._one_by_one, writes)
+            except Exception as err:  # each waiting action gets the error, none is applied
+                results = [err] * len(batch)
+            for (_, done), result in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if result is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(result)
+
+    def _one_by_one(self, writes: list[ActionWrite]) -> list[Exception | None]:
+        results: list[Exception | None] = []
+        for write in writes:
+            try:
+                self.store.add_actions([write])
+                results.append(None)
+            except Exception as err:
+                results.append(err)
+        return results
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        self.thread.shutdown(wait=True)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
