@@ -49,7 +49,7 @@ def start_server(port: int, db: Path, bot_pause: float) -> subprocess.Popen[byte
         str(bot_pause),
     ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts Python slowly
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/catalog", timeout=2)
@@ -151,7 +151,9 @@ def main() -> None:
         server = start_server(args.port, Path(folder) / "bench.sqlite3", args.bot_pause)
         try:
             base = f"http://127.0.0.1:{args.port}"
+            started = time.monotonic()
             games = create_games(base, args.games)
+            print(f"{len(games)} games made in {time.monotonic() - started:.1f} s", file=sys.stderr)
             cpu_before, own_before = cpu_seconds(server.pid), cpu_seconds(os.getpid())
             latencies, errors = asyncio.run(run(args.port, games, args.seconds))
             server_cpu = cpu_seconds(server.pid) - cpu_before
