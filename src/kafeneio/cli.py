@@ -29,12 +29,14 @@ from rich.table import Table
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
+from kafeneio.bots.mcts import MctsBot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import RecordError, shown
 from kafeneio.core.events import Event
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
+from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim.bench import bench as run_bench
 from kafeneio.sim.bench import bench_search
@@ -52,8 +54,11 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
-  moves   list the legal moves         board   show the board again
-  help    this text                    quit    stop (the record is still written)"""
+  moves      the legal moves, with what each scores    board   show the board again
+  hint       the search bot's suggestion for you       help    this text
+  rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
+HINT_SECONDS = 1.0
+"""How long the `hint` command lets the search bot think."""
 MAX_BENCH_SECONDS = 3600.0
 MAX_WORKERS = 64
 FLAG = ""
@@ -419,7 +424,11 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
         if command in {"quit", "exit"}:
             return None
         if command in {"help", "?"}:
-            console.print(HELP_TEXT, markup=False)
+            console.print(HELP_TEXT + "\n\n" + game.notation_help(), markup=False)
+        elif command == "rule" or command.startswith("rule "):
+            console.print(_rule_text(game, text[4:].strip()), markup=False)
+        elif command == "hint":
+            console.print(_hint(state), markup=False)
         elif command == "moves":
             console.print(list_moves(state), markup=False)
         elif command == "board":
@@ -429,6 +438,24 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
                 return state.parse_legal(text)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _rule_text(game: Game, rule_id: str) -> str:
+    """The packaged rules reference's entry for `rule_id` (``rule CI-T.2``)."""
+    if not rule_id:
+        return f"rule ID: what a rule says, e.g. rule {game.info.rule_prefix}-1.1"
+    try:
+        return str(rulebook_of(game).rule(rule_id.upper()))
+    except KafeneioError as err:
+        return str(err)
+
+
+def _hint(state: State) -> str:
+    """What the search bot would play for the player to move, from that player's own view."""
+    bot = MctsBot(state.ply, seconds=HINT_SECONDS)
+    analysis = bot.analyse(state)
+    chance = round(100 * analysis.win_chance)
+    return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)"
 
 
 def plural(count: int, noun: str) -> str:

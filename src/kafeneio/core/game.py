@@ -171,6 +171,10 @@ class Game(ABC):
     def _render(self, state: State, viewer: int) -> str:
         """`render` once the viewer is checked."""
 
+    def notation_help(self) -> str:
+        """How a person writes this game's moves (and, where it helps, its phases)."""
+        return ""
+
     def options_schema(self) -> JSON:
         """The rules options with the values this game is bound to."""
         return self.options.to_dict()

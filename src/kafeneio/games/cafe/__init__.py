@@ -53,6 +53,11 @@ class CafeGame(Game):
     def decode_action(self, code: int) -> CafeAction:
         return action_space().decode(code)
 
+    def notation_help(self) -> str:
+        from kafeneio.games.cafe import actions
+
+        return _notation_table(actions.__doc__ or "")
+
     def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation
 
@@ -69,3 +74,8 @@ def max_game_length(options: CafeOptions, num_players: int) -> int:
     working_turns = chairs + chairs + len(options.bar_values)
     turns = (working_turns + 1) * num_players
     return 3 * turns + 1
+
+
+def _notation_table(doc: str) -> str:
+    """The notation part of an actions module's docstring (its encoding is for machines)."""
+    return doc.split("Codes:")[0].strip()

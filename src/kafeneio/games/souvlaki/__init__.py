@@ -32,6 +32,12 @@ from kafeneio.games.souvlaki.state import SouvlakiState
 
 __all__ = ["CardDataError", "SouvlakiAction", "SouvlakiGame", "SouvlakiOptions", "SouvlakiState"]
 
+PHASES = """A round (SW-R.1): 1 shop maintenance (pay the operating cost, draw, buy supplies,
+advertise; not in round 1), 2 new customers (draft in snake order, then phone orders),
+3 unforeseen factors (each plays one card or passes; not in first-game mode), 4 customer
+service (play food cards, serve the queue in order, send away, finish), 5 end of round (the
+first shop with 25 money and 25 reputation wins)."""
+
 ENGINE_VERSION = 2
 """Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`). 2: the
 SW-4.2 default became `queue` and the SW-2.7 default `phone-step` (the rules-spec corrections)."""
@@ -118,6 +124,12 @@ class SouvlakiGame(Game):
 
     def decode_action(self, code: int) -> SouvlakiAction:
         return self.space.decode(code)
+
+    def notation_help(self) -> str:
+        from kafeneio.games.souvlaki import actions
+
+        table = (actions.__doc__ or "").split("Codes:")[0].strip()
+        return f"{table}\n\n{PHASES}"
 
     def _render(self, state: State, viewer: int) -> str:
         assert isinstance(state, SouvlakiState)

@@ -1,0 +1,43 @@
+"""The prompt's own commands: help with the game's notation, rule ID, hint (issue 9, 7-8)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from kafeneio import cli
+from kafeneio.cli import app
+
+runner = CliRunner()
+
+
+def _session(game: str, typed: str) -> str:
+    result = runner.invoke(
+        app, ["play", game, "--seats", "human,random", "--seed", "7"], input=typed
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(("game", "notation"), [("cafe", "USm@16"), ("souvlaki", "pick 3")])
+def test_help_explains_the_notation_of_the_game_being_played(game: str, notation: str) -> None:
+    output = _session(game, "help\nquit\n")
+    assert notation in output and "rule ID" in output and "hint" in output
+    assert ("shop maintenance" in output) == (game == "souvlaki")  # the phases, for Souvlaki
+
+
+@pytest.mark.rule("CI-T.2")
+def test_rule_prints_the_rule_a_refusal_cites() -> None:
+    output = _session("cafe", "rule ci-t.2\nrule XX-9.9\nrule\nquit\n")
+    assert "CI-T.2 (" in output
+    assert "XX-9.9" in output  # an unknown id is said to be unknown, not a traceback
+    assert "rule ID: what a rule says" in output
+
+
+def test_hint_suggests_a_legal_move_from_the_players_own_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli, "HINT_SECONDS", 0.05)
+    output = _session("cafe", "hint\nquit\n")
+    line = next(line for line in output.splitlines() if "hint: " in line)
+    assert "chance to win" in line
