@@ -86,10 +86,23 @@ def play_refusal(
     return ("SW-4.2", PLAY_REASONS[food_play])
 
 
+def serve_ready(queue: Sequence[Customer], pool: Sequence[int]) -> bool:
+    """SW-4.1, SW-4.2: the first customer is served when the pool holds its whole order (the
+    question move generation asks; `serve_refusal` gives the reason when the answer is no)."""
+    if not queue:
+        return False
+    order = queue[0].order
+    return (
+        order[0] <= pool[0] and order[1] <= pool[1] and order[2] <= pool[2] and order[3] <= pool[3]
+    )
+
+
 def serve_refusal(queue: Sequence[Customer], pool: Sequence[int]) -> Refusal | None:
-    """SW-4.1, SW-4.2: the first customer is served when the pool holds its whole order."""
+    """Why the first customer cannot be served (SW-4.1, SW-4.2); None if `serve_ready`."""
     if not queue:
         return NOBODY_TO_SERVE
+    if serve_ready(queue, pool):
+        return None
     order = queue[0].order
     missing = (
         max(0, order[0] - pool[0]),
@@ -97,8 +110,6 @@ def serve_refusal(queue: Sequence[Customer], pool: Sequence[int]) -> Refusal | N
         max(0, order[2] - pool[2]),
         max(0, order[3] - pool[3]),
     )
-    if max(missing) <= 0:
-        return None
     return ("SW-4.2", f"the pool lacks {foods_text(missing)} for the first customer")
 
 

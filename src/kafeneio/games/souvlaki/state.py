@@ -52,7 +52,7 @@ from kafeneio.games.souvlaki.legality import (
     buy_refusal,
     play_refusal,
     sendable,
-    serve_refusal,
+    serve_ready,
     wanted_foods,
 )
 from kafeneio.games.souvlaki.observe import SouvlakiObservation
@@ -545,7 +545,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             for kind, count in enumerate(self._food[player]):
                 if count and play_refusal(food_play, count, holds[kind], wanted) is None:
                     actions.append(plays[kind])
-            if serve_refusal(queue, self._pool) is None:
+            if serve_ready(queue, self._pool):
                 actions.append(space.serve)
             actions.extend(space.send[: sendable(len(queue), options.send_away, MAX_QUEUE)])
         actions.append(space.finish)
