@@ -614,6 +614,12 @@ def bench_command(
         str | None,
         typer.Option(help="Time a search bot instead (mcts, mcts:iterations=300): iterations/s."),
     ] = None,
+    rl: Annotated[
+        bool,
+        typer.Option(
+            "--rl", metavar=FLAG, help="Also PettingZoo env steps/s (needs the rl extra)."
+        ),
+    ] = False,
 ) -> None:
     """Random play on one core: decisions/s, games/s, and the cost of clone and determinize."""
     if bot is not None:
@@ -624,8 +630,10 @@ def bench_command(
             f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
         )
     result = run_bench(get_game(game_name), players, seconds, seed)
+    env_result = _rl_bench(game_name, players, seconds, seed) if rl else None
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        data = {**result.to_dict(), **({"rl": env_result} if env_result else {})}
+        sys.stdout.write(json.dumps(data) + "\n")
         return
     table = Table(title=f"{game_name}, {players} players, random play, one core")
     table.add_column("measure")
@@ -635,8 +643,35 @@ def bench_command(
     table.add_row("mean decisions per game", f"{result.mean_decisions_per_game:,.1f}")
     table.add_row("clone (µs)", f"{result.clone_microseconds:.2f}")
     table.add_row("determinize (µs)", f"{result.determinize_microseconds:.2f}")
+    if result.observation_key_microseconds is not None:
+        table.add_row("observation_key (µs)", f"{result.observation_key_microseconds:.2f}")
     table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} s")
     console.print(table)
+    if env_result:
+        console.print(_rl_table(env_result))
+
+
+def _rl_bench(game_name: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    try:
+        from kafeneio.rl.bench import rl_bench
+    except ImportError as err:
+        raise KafeneioError(
+            f"--rl needs the rl extra (pip install 'kafeneio[rl]'): {err}"
+        ) from None
+    return rl_bench(game_name, players, seconds, seed).to_dict()
+
+
+def _rl_table(rates: dict[str, Any]) -> Table:
+    table = Table(title="PettingZoo environment, the same random games, in alternation")
+    table.add_column("loop")
+    table.add_column("per second", justify="right")
+    table.add_column("cost of the raw rate", justify="right")
+    table.add_row("raw engine (quiet)", f"{rates['raw_decisions_per_second']:,.0f}", "")
+    overhead = f"{rates['wrapper_overhead']:.0%}"
+    table.add_row("env step", f"{rates['env_steps_per_second']:,.0f}", overhead)
+    observed = f"{rates['observed_overhead']:.0%}"
+    table.add_row("env step + observe", f"{rates['env_observed_steps_per_second']:,.0f}", observed)
+    return table
 
 
 def _bench_search(game_name: str, players: int, spec: str, seed: int, as_json: bool) -> None:

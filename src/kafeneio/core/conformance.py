@@ -22,6 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.game import CHANCE, TERMINAL, Game, State
+from kafeneio.core.machine_checks import check_machine_observations
 from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
 
@@ -78,6 +79,7 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
     _expect(state == before, "refusing an illegal action changes nothing")
     for viewer in range(state.num_players):
         _check_determinize(state, viewer, rng)
+    check_machine_observations(state, rng)
     if replay_record:
         _expect(replay(game, state.to_record()) == state, "the record replays to an equal state")
 

@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from operator import methodcaller
 
 from kafeneio.core import CHANCE, Game, KafeneioError, State
 from kafeneio.core.play import play, random_player
@@ -23,8 +24,10 @@ class BenchResult:
     mean_decisions_per_game: float
     clone_microseconds: float
     determinize_microseconds: float
+    observation_key_microseconds: float | None
+    """The cost of `observation_key(0)`; None for a game without one."""
 
-    def to_dict(self) -> dict[str, float | int | str]:
+    def to_dict(self) -> dict[str, float | int | str | None]:
         return asdict(self)
 
 
@@ -63,7 +66,14 @@ def bench(game: Game, players: int, seconds: float, seed: int = 0) -> BenchResul
         mean_decisions_per_game=round(decisions / games, 1),
         clone_microseconds=round(_mean_micros(lambda s: s.clone(), samples), 2),
         determinize_microseconds=round(_mean_micros(lambda s: s.determinize(0, rng), samples), 2),
+        observation_key_microseconds=_key_micros(samples),
     )
+
+
+def _key_micros(states: list[State]) -> float | None:
+    if not all(hasattr(state, "observation_key") for state in states):
+        return None
+    return round(_mean_micros(methodcaller("observation_key", 0), states), 2)
 
 
 def _mean_micros(

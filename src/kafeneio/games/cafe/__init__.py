@@ -7,10 +7,12 @@ from typing import Any
 
 from kafeneio.core.game import Game, GameInfo, State
 from kafeneio.core.options import RulesOptions
+from kafeneio.core.tensor import Spec
 from kafeneio.games.cafe.actions import NUM_ACTIONS, CafeAction, action_space
 from kafeneio.games.cafe.board import Board, load_board
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.state import CafeState
+from kafeneio.games.cafe.tensor import observation_spec
 
 __all__ = ["CafeAction", "CafeGame", "CafeOptions", "CafeState"]
 
@@ -62,6 +64,10 @@ class CafeGame(Game):
         from kafeneio.games.cafe.render import render_observation
 
         return render_observation(self.board, state.observation(viewer))
+
+    def observation_spec(self, num_players: int) -> Spec:
+        """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""
+        return observation_spec(self.board, num_players, len(self.options.bar_values))
 
 
 def max_game_length(options: CafeOptions, num_players: int) -> int:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import JSON, TERMINAL, State
+from kafeneio.core.tensor import Entries
 from kafeneio.games.cafe import events
 from kafeneio.games.cafe.actions import (
     BAR,
@@ -44,6 +45,7 @@ from kafeneio.games.cafe.board import (
 )
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
+from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
 
 if TYPE_CHECKING:
     from kafeneio.games.cafe import CafeGame
@@ -175,10 +177,7 @@ class CafeState(State):
         self._ladies = [0] * NUM_TABLES
         self._men = [0] * NUM_TABLES
         self._natives = [0] * NUM_TABLES
-        geo = geometry()
-        self._native_tables = (
-            geo.native_tables if options.joker_native_both else geo.native_tables_joker_neither
-        )
+        self._native_tables = _native_tables(options)
         self._seated = 0
         self._jokers_seated = []
         self._dance_tables = []
@@ -317,6 +316,46 @@ class CafeState(State):
             "dance_tables": [board.tables[t].id for t in self._dance_tables],
             "winners": self.winners(),
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The native-table map is board data the options choose: rebuilt, not pickled."""
+        fields = super().__getstate__()
+        del fields["_native_tables"]
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        super().__setstate__(fields)
+        self._native_tables = _native_tables(self.options)
+
+    def observation_key(self, player: int) -> CafeObservationKey:
+        """Hashable; equal exactly when `observation(player)` is (see `tensor`). `player` may
+        be `SPECTATOR`, as for `observation`."""
+        player = self.check_viewer(player)
+        return CafeObservationKey(
+            player,
+            self.current_player(),
+            PHASES.index(self._phase_name()),
+            self._turns,
+            tuple(self._seat),
+            tuple(self._bar),
+            self.options.bar_values,
+            tuple(map(tuple, self._hands)),
+            tuple(self._scores),
+            tuple(self._targets),
+            tuple(self._out),
+            tuple(self._pending),
+            tuple(sorted(self._bag)),
+            self._birthday_table,
+            tuple(self._dance_tables),
+        )
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """`observation(player)` as flat floats, laid out by `game.observation_spec`."""
+        return self.observation_entries(player).dense()
+
+    def observation_entries(self, player: int) -> Entries:
+        """The non-zero entries of `observation_tensor(player)`."""
+        return observation_entries(self.game.board, self.observation_key(player))
 
     def explain_illegal(self, action: Any) -> None:
         raise _why_illegal(self, action)
@@ -836,6 +875,12 @@ class CafeState(State):
                     self.emit("penalty", events.penalty, player, len(hand) - jokers, jokers, loss)
         self._over = True
         self.emit("result", events.result, tuple(self.winners()), tuple(self._scores))
+
+
+def _native_tables(options: CafeOptions) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Where each card on each chair counts as a native, as option CI-P.3 says."""
+    geo = geometry()
+    return geo.native_tables if options.joker_native_both else geo.native_tables_joker_neither
 
 
 def _assignments(

@@ -10,6 +10,7 @@ from typing import Any, Self
 from kafeneio.core.errors import KafeneioError, RecordError
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.core.options import RulesOptions
+from kafeneio.core.tensor import Spec
 from kafeneio.games.souvlaki.actions import (
     DISCARD,
     NUM_ACTIONS,
@@ -29,6 +30,7 @@ from kafeneio.games.souvlaki.cards import (
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.render import render_observation
 from kafeneio.games.souvlaki.state import SouvlakiState
+from kafeneio.games.souvlaki.tensor import observation_spec
 
 __all__ = ["CardDataError", "SouvlakiAction", "SouvlakiGame", "SouvlakiOptions", "SouvlakiState"]
 
@@ -143,6 +145,15 @@ class SouvlakiGame(Game):
         """Each seat a different shop, drawn at random (SW-S.1)."""
         shops = [shop.id for shop in self.cards.shops]
         return self.with_options({"shops": rng.sample(shops, num_players)})
+
+    def observation_spec(self, num_players: int) -> Spec:
+        """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
+        return observation_spec(self.cards, num_players)
+
+    def chance_outcome_codes(self) -> tuple[int, ...]:
+        """Every action code a chance node can have as an outcome, in a fixed order: the food
+        card taken at random, by kind (SW-E.11, SW-E.15)."""
+        return tuple(action.code for action in self.random_actions)
 
 
 def cards_of_record(data: Any) -> CardSet:

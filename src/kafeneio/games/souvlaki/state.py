@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
+from kafeneio.core.tensor import Entries
 from kafeneio.games.souvlaki import events as ev
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
@@ -66,6 +67,7 @@ from kafeneio.games.souvlaki.setup import (
     parse_setup,
     tip_amount,
 )
+from kafeneio.games.souvlaki.tensor import SouvlakiObservationKey, observation_entries
 
 if TYPE_CHECKING:
     from kafeneio.games.souvlaki import SouvlakiGame
@@ -332,6 +334,60 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
 
     def _observe(self, viewer: int) -> JSON:
         return self._view(None if viewer == SPECTATOR else viewer)
+
+    def observation_key(self, player: int) -> SouvlakiObservationKey:
+        """Hashable; equal exactly when `observation(player)` is (see `tensor`). `player` may
+        be `SPECTATOR`, as for `observation`."""
+        player = self.check_viewer(player)
+        phase, options = self._phase, self.options
+        return SouvlakiObservationKey(
+            player,
+            self._to_move,
+            self._round,
+            phase,
+            tuple(self._order[: self.num_players]),
+            tuple(self._order) if phase == NEW_CUSTOMERS else (),
+            self._turn,
+            self._shops,
+            tuple(self._money),
+            tuple(self._loans),
+            tuple(self._reputation),
+            tuple(self._food_size),
+            tuple(map(sum, self._unforeseen)),
+            tuple(self._served_reputation),
+            tuple(self._served_money),
+            tuple(self._food[player]) if player >= 0 else (),
+            tuple(self._unforeseen[player]) if player >= 0 else (),
+            tuple((holder, kind) for holder, kind, knower in self._revealed if knower == player),
+            tuple(map(tuple, self._queues)),
+            tuple(self._row),
+            tuple(self._pool),
+            tuple(self._played),
+            self._served,
+            (self._buys_left, self._advertised) if phase == MAINTENANCE else None,
+            tuple(map(len, self._decks)),
+            tuple(map(tuple, self._discards)),
+            tuple(self._in_play),
+            self._cancels,
+            self._effect[0] if self._effect else -1,
+            tuple(self._random_tasks),
+            tuple(self._winners),
+            (
+                options.round_limit,
+                options.win_money,
+                options.win_reputation,
+                options.first_game,
+                options.loan_penalty,
+            ),
+        )
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """`observation(player)` as flat floats, laid out by `game.observation_spec`."""
+        return self.observation_entries(player).dense()
+
+    def observation_entries(self, player: int) -> Entries:
+        """The non-zero entries of `observation_tensor(player)`."""
+        return observation_entries(self.cards, self.observation_key(player))
 
     def _determinize(self, player: int, rng: random.Random) -> SouvlakiState:
         """Resample what `player` cannot see: the others' hands, every deck's order and the

@@ -1,0 +1,54 @@
+"""Conformance checks of the observations for machines: `observation_key` and
+`observation_tensor` (issue 6 item 5), for the harness to call at every state it checks.
+
+A game that has neither is skipped; a game that has them must keep, for every player:
+the key is hashable and the same in a determinized sample (whose observation is the player's
+own); the tensor is as long as `game.observation_spec` says, holds only finite floats, and is
+identical in every determinized sample for that player, so it carries nothing the player cannot
+see. (That keys are equal exactly when observations are is tested over many states in
+tests/test_machine_observations.py.)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from kafeneio.core.errors import KafeneioError
+from kafeneio.core.game import State
+
+
+class MachineObservationError(KafeneioError, AssertionError):
+    """A state whose observation key or tensor breaks the contract."""
+
+
+def check_machine_observations(state: State, rng: random.Random, samples: int = 2) -> None:
+    """Check the key and tensor of every player at `state`; `MachineObservationError`."""
+    key_of: Any = getattr(state, "observation_key", None)
+    tensor_of: Any = getattr(state, "observation_tensor", None)
+    spec_of: Any = getattr(state.game, "observation_spec", None)
+    if key_of is None or tensor_of is None or spec_of is None:
+        return
+    size = sum(math.prod(shape) for shape in spec_of(state.num_players).values())
+    for player in range(state.num_players):
+        key = key_of(player)
+        hash(key)
+        tensor = tensor_of(player)
+        _expect(len(tensor) == size, f"player {player}'s tensor has the spec's {size} entries")
+        _expect(all(map(math.isfinite, tensor)), f"player {player}'s tensor is finite")
+        for _ in range(samples):
+            sample: Any = state.determinize(player, rng)
+            _expect(
+                sample.observation_key(player) == key,
+                f"a determinized sample keeps player {player}'s observation key",
+            )
+            _expect(
+                sample.observation_tensor(player) == tensor,
+                f"a determinized sample keeps player {player}'s tensor",
+            )
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise MachineObservationError(what)

@@ -1,0 +1,118 @@
+"""Café International observations for machines: a hashable key and a flat float tensor.
+
+`CafeObservationKey` holds exactly what `observation(player)` shows (everything but the bag's
+order, CI-S.1) as plain ints and tuples, so two keys are equal exactly when the observations
+are. The tensor is made from the key alone, so it cannot carry anything the observation does
+not; its pieces and shapes (`observation_spec`) follow the board data and the options.
+docs/cafe-international.md documents every piece.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from kafeneio.core.tensor import Entries, Layout, Spec, layout
+from kafeneio.games.cafe.board import NUM_CARD_TYPES, Board
+
+PHASES = ("turn", "second", "birthday", "draw", "over")
+"""The `phase` of the observation, one-hot in this order."""
+
+
+class CafeObservationKey(NamedTuple):
+    """What one player may know of a Café position, in the state's own codes: whole numbers
+    and tuples of them only, so that its hash is the same in every process."""
+
+    player: int
+    to_move: int
+    """A player, or the contract's TERMINAL."""
+    phase: int
+    """The index of the phase in `PHASES`."""
+    turn: int
+    chairs: tuple[int, ...]
+    """The card type on each chair, -1 for a free chair."""
+    bar: tuple[int, ...]
+    """The card types on the bar, seat 1 first."""
+    bar_values: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    """Each player's hand: card types in ascending order."""
+    scores: tuple[int, ...]
+    hand_targets: tuple[int, ...]
+    out: tuple[bool, ...]
+    placed: tuple[tuple[int, int], ...]
+    """(card, chair) placed so far this turn."""
+    bag: tuple[int, ...]
+    """The card types in the bag, sorted: its contents, not its order."""
+    birthday_table: int
+    """The birthday table's index, -1 before one is chosen."""
+    dance_tables: tuple[int, ...]
+
+
+def observation_spec(board: Board, num_players: int, bar_seats: int) -> Spec:
+    """The tensor's pieces for `num_players` on `board` with `bar_seats` bar seats."""
+    return dict(_layout(len(board.chairs), len(board.tables), num_players, bar_seats).spec)
+
+
+@cache
+def _layout(chairs: int, tables: int, num_players: int, bar_seats: int) -> Layout:
+    n, cards = num_players, NUM_CARD_TYPES
+    return layout(
+        {
+            "player": (n,),
+            "to_move": (n,),
+            "phase": (len(PHASES),),
+            "turn": (1,),
+            "chairs": (chairs, cards),
+            "placed_this_turn": (chairs,),
+            "bar": (bar_seats, cards),
+            "bar_values": (bar_seats,),
+            "hands": (n, cards),
+            "scores": (n,),
+            "hand_targets": (n,),
+            "out": (n,),
+            "bag": (cards,),
+            "birthday_table": (tables,),
+            "dance_tables": (tables,),
+        }
+    )
+
+
+def observation_entries(board: Board, key: CafeObservationKey) -> Entries:
+    """The non-zero entries of `key`'s flat tensor, laid out as `observation_spec` says."""
+    lay = _layout(len(board.chairs), len(board.tables), len(key.scores), len(key.bar_values))
+    at = lay.offsets
+    cards = NUM_CARD_TYPES
+    entries = Entries(lay.size)
+    one, values = entries.ones.append, entries.values
+    if key.player >= 0:  # not a spectator
+        one(at["player"] + key.player)
+    if key.to_move >= 0:
+        one(at["to_move"] + key.to_move)
+    one(at["phase"] + key.phase)
+    values[at["turn"]] = float(key.turn)
+    base = at["chairs"]
+    for chair, card in enumerate(key.chairs):
+        if card >= 0:
+            one(base + chair * cards + card)
+    for _, chair in key.placed:
+        one(at["placed_this_turn"] + chair)
+    for seat, card in enumerate(key.bar):
+        one(at["bar"] + seat * cards + card)
+    for seat, value in enumerate(key.bar_values):
+        values[at["bar_values"] + seat] = float(value)
+    for player, hand in enumerate(key.hands):
+        base = at["hands"] + player * cards
+        for card in hand:
+            one(base + card)
+    for player in range(len(key.scores)):
+        values[at["scores"] + player] = float(key.scores[player])
+        values[at["hand_targets"] + player] = float(key.hand_targets[player])
+        values[at["out"] + player] = float(key.out[player])
+    base = at["bag"]
+    for card in key.bag:
+        one(base + card)
+    if key.birthday_table >= 0:
+        one(at["birthday_table"] + key.birthday_table)
+    for table in key.dance_tables:
+        one(at["dance_tables"] + table)
+    return entries

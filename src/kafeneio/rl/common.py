@@ -1,0 +1,101 @@
+"""What every research interface shares: games made from keyword options, numpy observations and
+masks from the contract's tensor, and chance resolved with its real probabilities.
+
+Needs numpy (the ``rl`` extra: ``pip install 'kafeneio[rl]'``). The contract's observation
+tensor and key are methods of each game's state; `machine_view` checks a state has them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
+from kafeneio.core.tensor import Entries
+from kafeneio.games import get_game
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+SEED_BITS = 63
+"""Game seeds the environments draw are below 2**63, as the contract takes them."""
+BOUND = float(2**24)
+"""Every entry of a tensor is a whole number (a count, an amount, a 0/1 flag) far inside
+±2**24, the range where float32 holds whole numbers exactly: the spaces' bounds."""
+
+
+@runtime_checkable
+class MachineView(Protocol):
+    """The contract's observations for machines (issue 6): a key and a flat tensor."""
+
+    def observation_key(self, player: int) -> Hashable: ...
+
+    def observation_tensor(self, player: int) -> list[float]: ...
+
+    def observation_entries(self, player: int) -> Entries: ...
+
+
+def machine_view(state: State) -> MachineView:
+    """`state` as a `MachineView`; `KafeneioError` if its game has no tensor."""
+    if not isinstance(state, MachineView):
+        raise KafeneioError(f"{state.game.info.title} has no observation tensor")
+    return state
+
+
+class GameSetup:
+    """A game, its player count and its rules options, as the environments take them."""
+
+    def __init__(self, game_name: str, num_players: int, options: Mapping[str, Any]) -> None:
+        self.game_name = game_name
+        self.options = dict(options)
+        self.game: Game = get_game(game_name, self.options)
+        self.num_players = num_players
+        probe = self.new_state(0)
+        self.observation_size = len(machine_view(probe).observation_tensor(0))
+        self.num_actions = self.game.info.num_distinct_actions
+
+    def observation_spec(self) -> dict[str, tuple[int, ...]]:
+        """The pieces of the observation tensor with their shapes, from the game."""
+        spec = getattr(self.game, "observation_spec", None)
+        if spec is None:
+            raise KafeneioError(f"{self.game.info.title} has no observation spec")
+        return dict(spec(self.num_players))
+
+    def new_state(self, seed: int) -> State:
+        """A new game shuffled by `seed`; quiet (no events in words): agents read tensors."""
+        return self.game.new_state(self.num_players, seed=seed).quiet()
+
+
+def observation_array(state: State, player: int) -> FloatArray:
+    """`player`'s observation tensor as a float32 array (a new one each call), scattered from
+    its non-zero entries rather than converted from the whole flat list."""
+    entries = machine_view(state).observation_entries(player)
+    array = np.bincount(entries.ones, minlength=entries.size).astype(np.float32)
+    if entries.values:
+        array[list(entries.values)] = list(entries.values.values())
+    return array
+
+
+def legal_codes(state: State) -> list[int]:
+    """The codes of the legal actions, ascending."""
+    return sorted(action.code for action in state.legal_actions())
+
+
+def action_mask(state: State, num_actions: int, player: int | None = None) -> MaskArray:
+    """1 at the code of every legal action, 0 elsewhere: built from the legal actions, never by
+    a loop over the whole space. All zeros unless `player` is None or the one to act."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    if player is None or state.current_player() == player:
+        codes = [action.code for action in state.legal_actions()]
+        if codes:
+            mask[codes] = 1
+    return mask
+
+
+def resolve_chance(state: State, rng: random.Random) -> None:
+    """Play chance nodes, each outcome drawn with its probability, until a player decides."""
+    while state.current_player() == CHANCE:
+        state.apply(sample_chance(state, rng))

@@ -1,0 +1,146 @@
+"""A Gymnasium single-agent environment: one seat learns, the others are named bots.
+
+``SingleAgentEnv("souvlaki", num_players=3, learner=1, opponents=["heuristic", "random"])``.
+The observation is the learner's contract tensor; ``info["action_mask"]`` is the int8 mask over
+the game's action codes, so ``env.action_space.sample(info["action_mask"])`` draws a legal
+action. Bots and chance act inside `step` until the learner is to act again or the game ends;
+the reward, given once at the end, is the learner's entry of the contract's `returns()`.
+
+An illegal action (an agent that ignored the mask) ends the episode: reward `illegal_reward`,
+``info["illegal_action"]`` the code, and the game left exactly as it was; with
+``illegal="raise"`` it raises the engine's `IllegalActionError` instead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from kafeneio.bots import make_bot
+from kafeneio.bots.base import Bot
+from kafeneio.core import SPECTATOR, IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.games import GAMES
+from kafeneio.rl.common import (
+    BOUND,
+    SEED_BITS,
+    FloatArray,
+    GameSetup,
+    action_mask,
+    observation_array,
+    resolve_chance,
+)
+
+
+class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
+    """`learner`'s seat of `game_name`; `opponents` names a bot for each other seat in seat
+    order (or one name for all of them). Other keyword arguments are rules options."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
+
+    def __init__(
+        self,
+        game_name: str,
+        num_players: int = 2,
+        learner: int = 0,
+        opponents: str | Sequence[str] = "random",
+        render_mode: str | None = None,
+        illegal: str = "lose",
+        illegal_reward: float = -1.0,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        if not 0 <= learner < num_players:
+            raise KafeneioError(f"the learner is a seat from 0 to {num_players - 1}")
+        self.setup = GameSetup(game_name, num_players, options)
+        others = num_players - 1
+        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
+        if len(names) != others:
+            raise KafeneioError(f"name {others} opponent bots, one for each other seat")
+        for name in names:
+            make_bot(name, 0)  # an unknown bot name fails here, not at the first reset
+        self.opponent_names = names
+        self.learner = learner
+        self.render_mode = render_mode
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.observation_space = spaces.Box(
+            -BOUND, BOUND, (self.setup.observation_size,), np.float32
+        )
+        self.action_space = spaces.Discrete(self.setup.num_actions)
+        self.game_state: State = self.setup.new_state(0)
+        self._bots: dict[int, Bot] = {}
+        self._chance = random.Random(0)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        super().reset(seed=seed)
+        draws = self.np_random.integers(0, 2**SEED_BITS, size=2 + len(self.opponent_names))
+        self.game_state = self.setup.new_state(int(draws[0]))
+        self._chance = random.Random(int(draws[1]))
+        seats = [seat for seat in range(self.setup.num_players) if seat != self.learner]
+        self._bots = {
+            seat: make_bot(name, int(draw))
+            for seat, name, draw in zip(seats, self.opponent_names, draws[2:], strict=True)
+        }
+        self._play_others()
+        return self._observation(), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.game_state.is_terminal():
+            raise KafeneioError("the episode is over: call reset()")
+        try:
+            self.game_state.apply(self.setup.game.decode_action(int(action)))
+        except (IllegalActionError, NotationError):
+            if self.illegal == "raise":
+                raise
+            info = {**self._info(), "illegal_action": int(action)}
+            return self._observation(), self.illegal_reward, True, False, info
+        self._play_others()
+        done = self.game_state.is_terminal()
+        reward = self.game_state.returns()[self.learner] if done else 0.0
+        return self._observation(), reward, done, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.setup.game.render(self.game_state, SPECTATOR)
+
+    def _play_others(self) -> None:
+        state = self.game_state
+        while not state.is_terminal():
+            resolve_chance(state, self._chance)
+            player = state.current_player()
+            if player == self.learner or state.is_terminal():
+                return
+            state.apply(self._bots[player].choose(state))
+
+    def _observation(self) -> FloatArray:
+        return observation_array(self.game_state, self.learner)
+
+    def _info(self) -> dict[str, Any]:
+        mask = action_mask(self.game_state, self.setup.num_actions, self.learner)
+        return {"action_mask": mask}
+
+
+def register_gymnasium() -> list[str]:
+    """Register ``kafeneio/cafe-v0`` and ``kafeneio/souvlaki-v0`` with Gymnasium, so that
+    ``gymnasium.make("kafeneio/souvlaki-v0", num_players=3)`` makes a `SingleAgentEnv`."""
+    ids = []
+    for name in sorted(GAMES):
+        env_id = f"kafeneio/{name}-v0"
+        if env_id not in gymnasium.registry:
+            entry = "kafeneio.rl.gym_env:SingleAgentEnv"
+            gymnasium.register(id=env_id, entry_point=entry, kwargs={"game_name": name})
+        ids.append(env_id)
+    return ids

@@ -1,0 +1,315 @@
+"""OpenSpiel games of both games: ``register()`` makes ``pyspiel.load_game("kafeneio_cafe")``
+and ``pyspiel.load_game("kafeneio_souvlaki", {"players": 3})`` work.
+
+Chance. Both games shuffle their decks from a seed and then draw inside moves (Café
+International refills hands at the end of a turn; Souvlaki Wars draws in maintenance, the draft
+and the phone orders). The OpenSpiel game makes that shuffle its first node: an explicit chance
+node with `SHUFFLES` equally likely outcomes, outcome ``k`` being the game shuffled by seed
+``k``. Every later draw follows from it, so the game is ``EXPLICIT_STOCHASTIC`` and an algorithm
+sees all of its randomness: the shuffle, then the game's own chance nodes (Souvlaki Wars: the
+food card taken at random), each outcome in its own code space below `max_chance_outcomes`
+(the outcome's index in the game's `chance_outcome_codes`). The cost is that only `SHUFFLES`
+of the possible shuffles can be dealt.
+
+Information. The information-state string has perfect recall: a fingerprint of everything the
+player has seen, folded in after every node (each decision, which is made face up in both
+games, and the player's observation key after it). `resample_from_infostate` is the contract's
+`determinize`; the observation tensor comes through the observer API, piece by piece as the
+game's `observation_spec` names them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from kafeneio.core import CHANCE, TERMINAL, GameInfo, State
+from kafeneio.games import GAMES, get_game
+from kafeneio.rl.common import GameSetup, legal_codes, machine_view
+
+SHUFFLES = 2**16
+"""How many shuffles the first chance node deals from: seeds 0 to 65535."""
+PREFIX = "kafeneio_"
+FINGERPRINT_START = 0
+SHUFFLE_SEEN, CHANCE_SEEN, RESAMPLED = -1, -2, -3
+"""What a fingerprint folds in for a node whose outcome shows only through the observation, and
+for a resampled opponent. Fingerprints hash whole numbers only: the same in every process."""
+
+
+def short_name(game_name: str) -> str:
+    return PREFIX + game_name
+
+
+def parameters(game_name: str) -> dict[str, Any]:
+    """The OpenSpiel parameters: ``players`` and every rules option OpenSpiel can carry (a
+    whole number, a flag or a text), with its default."""
+    game = get_game(game_name)
+    spec: dict[str, Any] = {"players": game.info.min_players}
+    for name, default in game.options_schema().items():
+        if isinstance(default, bool | int | float | str):
+            spec[name] = default
+    return spec
+
+
+def shuffles_first(info: GameInfo) -> bool:
+    """A game whose seed shuffles its decks (contract chance mode ``sampled``) starts with the
+    shuffle node; an ``explicit`` or ``deterministic`` game starts at its first decision."""
+    return info.chance_mode == "sampled"
+
+
+def game_type(game_name: str) -> pyspiel.GameType:
+    """The `GameType` from the contract's `GameInfo`: explicit stochastic when there is a
+    shuffle node or chance nodes; imperfect information when some of the state is hidden, the
+    shuffle's outcome included."""
+    info = get_game(game_name).info
+    stochastic = shuffles_first(info) or info.chance_nodes or info.chance_mode == "explicit"
+    chance = pyspiel.GameType.ChanceMode
+    information = pyspiel.GameType.Information
+    hidden = shuffles_first(info) or not info.perfect_information
+    return pyspiel.GameType(
+        short_name=short_name(game_name),
+        long_name=f"kafeneio {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance.EXPLICIT_STOCHASTIC if stochastic else chance.DETERMINISTIC,
+        information=information.IMPERFECT_INFORMATION
+        if hidden
+        else information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters(game_name),
+    )
+
+
+class KafeneioSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
+    """One kafeneio game as an OpenSpiel game."""
+
+    def __init__(self, game_name: str, params: Mapping[str, Any]) -> None:
+        params = dict(params)
+        num_players = int(params.pop("players"))
+        self.setup = GameSetup(game_name, num_players, params)
+        self.chance_codes: tuple[int, ...] = _chance_codes(self.setup)
+        self.chance_index = {code: index for index, code in enumerate(self.chance_codes)}
+        info = self.setup.game.info
+        self.shuffles = shuffles_first(info)
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=info.num_distinct_actions,
+            max_chance_outcomes=max(SHUFFLES if self.shuffles else 0, len(self.chance_codes)),
+            num_players=num_players,
+            min_utility=info.min_utility,
+            max_utility=info.max_utility,
+            utility_sum=1.0,  # returns() always share 1 among the winners
+            # the contract's bound on decisions, chance outcomes included; and the shuffle
+            max_game_length=info.max_game_length + self.shuffles,
+        )
+        super().__init__(game_type(game_name), game_info, {**params, "players": num_players})
+
+    def new_initial_state(self) -> KafeneioSpielState:
+        return KafeneioSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> KafeneioObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return KafeneioObserver(self, perfect_recall)
+
+
+class Engine:
+    """The kafeneio state inside an OpenSpiel state. OpenSpiel clones a Python state by deep
+    copying its attributes: this makes that the contract's cheap `clone`."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Engine:
+        return Engine(self.state.clone())
+
+    def __getstate__(self) -> State:
+        return self.state
+
+    def __setstate__(self, state: State) -> None:
+        self.state = state
+
+
+class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
+    """Before the shuffle, `engine` is None; after it (or from the start, for a game that
+    shuffles nothing), the kafeneio state."""
+
+    def __init__(self, game: KafeneioSpielGame) -> None:
+        super().__init__(game)
+        self.engine: Engine | None = None
+        self.fingerprints: tuple[int, ...] = (FINGERPRINT_START,) * game.setup.num_players
+        if not game.shuffles:  # nothing is shuffled: the seed changes nothing
+            self.engine = Engine(game.setup.new_state(0))
+            self._fold(CHANCE, SHUFFLE_SEEN)
+
+    def _game(self) -> KafeneioSpielGame:
+        game: KafeneioSpielGame = self.get_game()
+        return game
+
+    def current_player(self) -> int:
+        if self.engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        player = self.engine.state.current_player()
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.engine is not None
+        return legal_codes(self.engine.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.engine is None:
+            return [(seed, 1.0 / SHUFFLES) for seed in range(SHUFFLES)]
+        index = self._game().chance_index
+        outcomes = [(index[action.code], p) for action, p in self.engine.state.chance_outcomes()]
+        return sorted(outcomes)
+
+    def _apply_action(self, action: int) -> None:
+        game = self._game()
+        if self.engine is None:
+            self.engine = Engine(game.setup.new_state(int(action)))
+            self._fold(CHANCE, SHUFFLE_SEEN)
+            return
+        state = self.engine.state
+        mover = state.current_player()
+        if mover == CHANCE:
+            code = game.chance_codes[int(action)]
+            state.apply(next(a for a, _ in state.chance_outcomes() if a.code == code))
+            self._fold(mover, CHANCE_SEEN)
+        else:
+            played = game.setup.game.decode_action(int(action))
+            state.apply(played)
+            self._fold(mover, played.code)
+
+    def _fold(self, mover: int, seen: int) -> None:
+        """Fold what each player saw at this node into their fingerprint: every decision is
+        made face up; a chance outcome shows only through the observation."""
+        assert self.engine is not None
+        view = machine_view(self.engine.state)
+        self.fingerprints = tuple(
+            hash((print_, mover, seen, view.observation_key(player)))
+            for player, print_ in enumerate(self.fingerprints)
+        )
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.engine is None:
+                return f"shuffle {action}"
+            code = self._game().chance_codes[action]
+            return self._game().setup.game.decode_action(code).notation
+        return self._game().setup.game.decode_action(action).notation
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self.engine is None:
+            return [0.0] * self._game().setup.num_players
+        return [float(value) for value in self.engine.state.returns()]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Perfect recall: a fingerprint of every observation the player has had."""
+        seat = self.current_player() if player is None else player
+        return f"p{seat} {self.fingerprints[seat] & 0xFFFFFFFFFFFFFFFF:016x}"
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state the player cannot tell from this one: the contract's `determinize`. The
+        other players' fingerprints are replaced by ones made from what this player knows."""
+        sample = self.clone()
+        if self.engine is None:
+            return sample
+        rng = random.Random(int(probability_sampler() * 2**53))
+        sample.engine = Engine(self.engine.state.determinize(player_id, rng))
+        known = self.fingerprints[player_id]
+        sample.fingerprints = tuple(
+            known if seat == player_id else hash((known, RESAMPLED, player_id, seat))
+            for seat in range(len(self.fingerprints))
+        )
+        return sample
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "before the shuffle"
+        state = self.engine.state
+        return f"{state!r} {state.state_key()!r}"
+
+
+class KafeneioObserver:
+    """OpenSpiel's Python observer: the contract's tensor in named pieces, or (perfect recall)
+    the information-state fingerprint, which has no tensor."""
+
+    def __init__(self, game: KafeneioSpielGame, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        if perfect_recall:
+            return
+        spec = game.setup.observation_spec()
+        tensor = np.zeros(sum(int(np.prod(shape)) for shape in spec.values()), np.float32)
+        start = 0
+        for name, shape in spec.items():
+            size = int(np.prod(shape))
+            self.dict[name] = tensor[start : start + size].reshape(shape)
+            start += size
+        self.tensor = tensor
+
+    def set_from(self, state: KafeneioSpielState, player: int) -> None:
+        if self.tensor is None:
+            return
+        if state.engine is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = machine_view(state.engine.state).observation_tensor(player)
+
+    def string_from(self, state: KafeneioSpielState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        if state.engine is None:
+            return "before the shuffle"
+        return repr(machine_view(state.engine.state).observation_key(player))
+
+
+def _chance_codes(setup: GameSetup) -> tuple[int, ...]:
+    """The game's chance alphabet (a game without chance nodes has none)."""
+    codes = getattr(setup.game, "chance_outcome_codes", None)
+    return tuple(codes()) if codes is not None else ()
+
+
+def register(game_name: str | None = None) -> list[str]:
+    """Register one game, or every kafeneio game, with OpenSpiel; the short names. Safe to
+    call again: a game already registered is left as it is."""
+    names = [game_name] if game_name is not None else sorted(GAMES)
+    registered = set(pyspiel.registered_names())
+    for name in names:
+        if short_name(name) not in registered:
+            pyspiel.register_game(game_type(name), _game_class(name))
+    return [short_name(name) for name in names]
+
+
+def _game_class(game_name: str) -> type[KafeneioSpielGame]:
+    """A class per game, as OpenSpiel's own Python games register: OpenSpiel keeps the creator
+    until the process ends, after Python has shut down, and a class (unlike a function) is
+    never freed then, which would crash the exit."""
+
+    def init(self: KafeneioSpielGame, params: Mapping[str, Any] | None = None) -> None:
+        KafeneioSpielGame.__init__(self, game_name, params or parameters(game_name))
+
+    title = "".join(part.title() for part in game_name.split("_"))
+    return type(f"{title}SpielGame", (KafeneioSpielGame,), {"__init__": init})

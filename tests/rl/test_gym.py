@@ -1,0 +1,72 @@
+"""The Gymnasium single-agent wrapper: Gymnasium's checker, masks, bots as opponents."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from kafeneio.core import IllegalActionError, KafeneioError
+from kafeneio.rl import SingleAgentEnv
+
+GAMES = ("cafe", "souvlaki")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("players", [2, 3])
+def test_gymnasium_check_env_passes(game_name: str, players: int) -> None:
+    check_env(SingleAgentEnv(game_name, num_players=players, learner=players - 1))
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_masked_sampling_plays_a_whole_game_against_named_bots(game_name: str) -> None:
+    gym = SingleAgentEnv(game_name, num_players=3, learner=1, opponents=["greedy", "random"])
+    observation, info = gym.reset(seed=4)
+    gym.action_space.seed(4)
+    reward, done, steps = 0.0, False, 0
+    while not done:
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8
+        assert gym.game_state.current_player() == 1
+        assert int(mask.sum()) == len(gym.game_state.legal_actions())
+        action = gym.action_space.sample(mask)
+        observation, reward, done, truncated, info = gym.step(action)
+        assert observation.shape == gym.observation_space.shape
+        assert not truncated
+        steps += 1
+    assert gym.game_state.is_terminal()
+    assert reward == gym.game_state.returns()[1]
+    assert not info["action_mask"].any()
+    assert steps > 3
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_registered_ids_pass_the_checker_with_their_render_modes(game_name: str) -> None:
+    made = gymnasium.make(f"kafeneio/{game_name}-v0", num_players=2, render_mode="ansi")
+    check_env(made.unwrapped)
+    made.reset(seed=0)
+    assert isinstance(made.render(), str)
+
+
+def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> None:
+    gym = SingleAgentEnv("cafe", num_players=2)
+    _, info = gym.reset(seed=1)
+    before = gym.game_state.clone()
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, done, _, info = gym.step(illegal)
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, illegal)
+    assert gym.game_state == before
+    strict = SingleAgentEnv("cafe", num_players=2, illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+
+
+def test_bad_opponents_and_seats_are_refused() -> None:
+    with pytest.raises(KafeneioError, match="unknown bot"):
+        SingleAgentEnv("cafe", num_players=2, opponents="nobody")
+    with pytest.raises(KafeneioError, match="opponent bots"):
+        SingleAgentEnv("cafe", num_players=3, opponents=["random"])
+    with pytest.raises(KafeneioError, match="learner"):
+        SingleAgentEnv("cafe", num_players=2, learner=2)

@@ -1,0 +1,126 @@
+"""OpenSpiel's random-simulation test and its Python ISMCTS bot on both registered games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from kafeneio.rl.openspiel_game import SHUFFLES, register
+
+GAMES = ("cafe", "souvlaki")
+register()
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_passes_with_serialization(game_name: str, players: int) -> None:
+    game = pyspiel.load_game(f"kafeneio_{game_name}", {"players": players})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "params"),
+    [("cafe", {"players": 2}), ("souvlaki", {"players": 2, "round_limit": 3})],
+)
+def test_python_ismcts_plays_a_full_game(game_name: str, params: dict[str, int]) -> None:
+    game = pyspiel.load_game(f"kafeneio_{game_name}", params)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(
+        game,
+        evaluator,
+        uct_c=2.0,
+        max_simulations=6,
+        random_state=rng,
+        allow_inconsistent_action_sets=True,
+    )
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+            searched += 1
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+    assert searched > 3
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_game_type_and_info_come_from_the_contract(game_name: str) -> None:
+    from kafeneio.games import get_game
+
+    info = get_game(game_name).info
+    game = pyspiel.load_game(f"kafeneio_{game_name}", {"players": 3})
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert (kind.min_num_players, kind.max_num_players) == (info.min_players, info.max_players)
+    assert game.num_distinct_actions() == info.num_distinct_actions
+    assert game.num_players() == 3
+    assert game.max_chance_outcomes() >= SHUFFLES
+    assert game.utility_sum() == 1.0
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_legal_actions_ascend_and_chance_outcomes_stay_in_their_space(game_name: str) -> None:
+    game = pyspiel.load_game(f"kafeneio_{game_name}", {"players": 2})
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state()
+    chance_nodes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert all(0 <= o < game.max_chance_outcomes() for o, _ in outcomes)
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            chance_nodes += 1
+            codes, probabilities = zip(*outcomes, strict=True)
+            state.apply_action(int(rng.choice(codes, p=probabilities)))
+            continue
+        legal = state.legal_actions()
+        assert legal == sorted(legal)
+        state.apply_action(legal[rng.randint(len(legal))])
+    assert chance_nodes >= 1  # the shuffle at least
+
+
+def test_resampling_keeps_the_information_state_and_the_observation() -> None:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": 3})
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    for _ in range(80):
+        if state.is_chance_node():
+            codes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(codes, p=probabilities)))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differs = 0
+    for _ in range(5):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.observation_tensor(player) == state.observation_tensor(player)
+        other = (player + 1) % 3
+        differs += sample.observation_tensor(other) != state.observation_tensor(other)
+    assert differs >= 1  # the other hands really were dealt anew
+
+
+def test_the_information_state_string_has_perfect_recall() -> None:
+    """Two histories that end in the same observation but differ earlier are told apart."""
+    game = pyspiel.load_game("kafeneio_cafe", {"players": 2})
+    first, second = game.new_initial_state(), game.new_initial_state()
+    first.apply_action(1)
+    second.apply_action(1)
+    assert first.information_state_string(0) == second.information_state_string(0)
+    first.apply_action(first.legal_actions()[0])
+    second.apply_action(second.legal_actions()[-1])
+    assert first.information_state_string(0) != second.information_state_string(0)
+    assert first.information_state_string(1) != second.information_state_string(1)

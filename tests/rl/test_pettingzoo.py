@@ -1,0 +1,105 @@
+"""PettingZoo's own test suites on the AEC environments of both games, 2 to 4 players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from kafeneio.core import IllegalActionError, NotationError
+from kafeneio.rl import env, raw_env
+
+GAMES = ("cafe", "souvlaki")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test_passes(game_name: str, players: int) -> None:
+    api_test(env(game_name, num_players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_seed_test_passes(game_name: str, players: int) -> None:
+    seed_test(lambda: env(game_name, num_players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_whole_game_ends_with_the_contract_returns(game_name: str) -> None:
+    aec = raw_env(game_name, num_players=3)
+    aec.reset(seed=5)
+    totals = dict.fromkeys(aec.possible_agents, 0.0)
+    for agent in aec.agent_iter():
+        observation, reward, terminated, truncated, _ = aec.last()
+        totals[agent] += float(reward)
+        mask = observation["action_mask"]
+        if terminated or truncated:
+            assert not mask.any()
+            aec.step(None)
+            continue
+        seat = aec.agent_seats[agent]
+        assert aec.game_state.current_player() == seat
+        assert int(mask.sum()) == len(aec.game_state.legal_actions())
+        for other in aec.possible_agents:
+            if other != agent:
+                assert not aec.observe(other)["action_mask"].any()
+        aec.step(int(aec.action_space(agent).sample(mask)))
+    assert not aec.agents
+    assert aec.game_state.is_terminal()
+    expected = aec.game_state.returns()
+    assert [totals[a] for a in aec.possible_agents] == pytest.approx(expected)
+    assert sum(totals.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_observation_is_the_contract_tensor_of_that_seat(game_name: str) -> None:
+    aec = raw_env(game_name, num_players=2)
+    aec.reset(seed=1)
+    for agent, seat in aec.agent_seats.items():
+        observation = aec.observe(agent)["observation"]
+        assert observation.dtype == np.float32
+        expected = aec.game_state.observation_tensor(seat)
+        assert observation.tolist() == expected
+
+
+def test_options_and_player_count_are_keyword_arguments() -> None:
+    aec = raw_env("cafe", num_players=4, dance=True, hand_size=6, render_mode="ansi")
+    aec.reset(seed=2)
+    assert len(aec.possible_agents) == 4
+    assert aec.game_state.options.to_dict()["dance"] is True
+    hands = aec.game_state.observation(0)["hands"]
+    assert [len(hand) for hand in hands] == [6, 6, 6, 6]
+    text = aec.render()
+    assert (isinstance(text, str) and "P1" in text) or "1" in str(text)
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    aec = raw_env("souvlaki", num_players=2)
+    aec.reset(seed=3)
+    before = aec.game_state.clone()
+    legal = {action.code for action in aec.game_state.legal_actions()}
+    illegal = next(code for code in range(aec.setup.num_actions) if code not in legal)
+    with pytest.raises((IllegalActionError, NotationError)):
+        aec.step(illegal)
+    assert aec.game_state == before
+
+
+def test_the_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
+    """As PettingZoo's classic games do: the offender gets -1."""
+    wrapped = env("cafe", num_players=2)
+    wrapped.reset(seed=3)
+    agent = wrapped.agent_selection
+    mask = wrapped.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    wrapped.step(illegal)  # PettingZoo logs "Illegal move made"
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -1
+
+
+def test_reset_with_a_seed_replays_the_same_game() -> None:
+    first, second = raw_env("souvlaki"), raw_env("souvlaki")
+    first.reset(seed=9)
+    second.reset(seed=9)
+    assert first.game_state == second.game_state
+    first.reset(seed=10)
+    assert first.game_state != second.game_state
