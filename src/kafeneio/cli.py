@@ -19,7 +19,7 @@ import os
 import random
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
@@ -361,6 +361,7 @@ def _play_loop(
 ) -> None:
     keyboard = Keyboard(seats)
     shown_at = [-1]
+    last_events: list[Event] = []
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
@@ -379,6 +380,7 @@ def _play_loop(
         return choose
 
     def tell(step: Step) -> None:
+        last_events[:] = step.events
         if quiet:
             return
         who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
@@ -399,7 +401,7 @@ def _play_loop(
         keyboard.clear()
     if not quiet:
         console.print("\n" + game.render(state, keyboard.viewer), markup=False)
-    _print_result(state)
+    _print_result(state, last_events)
 
 
 def _event_words(event: Event) -> Words:
@@ -488,15 +490,27 @@ def list_moves(state: State) -> str:
     return "\n".join(lines)
 
 
-def _print_result(state: State) -> None:
+def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
+    """The final scores, with what the end-of-game penalties took (``penalty`` events: the
+    player first, the loss last) and why the game ended."""
+    losses = {e.args[0]: e.args[-1] for e in last_events if e.kind == "penalty"}
     table = Table(title="Final scores")
     table.add_column("seat")
+    if losses:
+        table.add_column("before penalties", justify="right")
+        table.add_column("penalty", justify="right")
     table.add_column("score", justify="right")
     table.add_column("")
     winners = state.winners()
     for player, score in enumerate(state.scores()):
-        table.add_row(f"P{player + 1}", str(score), "winner" if player in winners else "")
+        loss = losses.get(player, 0)
+        cells = [str(score + loss), f"-{loss}" if loss else "0"] if losses else []
+        mark = "winner" if player in winners else ""
+        table.add_row(f"P{player + 1}", *cells, str(score), mark)
     console.print(table)
+    for event in last_events:
+        if event.kind == "end":
+            console.print(event.text_for(SPECTATOR) or "", markup=False)
 
 
 @app.command()

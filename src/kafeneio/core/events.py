@@ -21,7 +21,9 @@ class Event(tuple[Any, ...]):
     """One thing that happened: ``Event((kind, args, words))``. `kind` names it for machines
     (``place``, ``draw``...), `args` holds its facts (player indices, card kinds, amounts) and
     `words` tells it to a viewer. A plain tuple underneath: events are made on every action,
-    and nothing is cheaper to make."""
+    and nothing is cheaper to make. Kinds a front end may rely on in every game: ``end`` (why
+    the game ended) and ``penalty`` (an end-of-game loss: the player first in `args`, the loss
+    last)."""
 
     __slots__ = ()
 
