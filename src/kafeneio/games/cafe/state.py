@@ -443,7 +443,11 @@ class CafeState(State):
             actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
         for chair in self._jokers_seated:
             for card in kinds:
-                if card < JOKER_LADY and self.swap_refusal(card, chair) is None:
+                if (
+                    card < JOKER_LADY
+                    and self._nation_fits(card, chair)  # most cards fail here: skip the words
+                    and self.swap_refusal(card, chair) is None
+                ):
                     actions.append(space.swap[card][chair])
         if self.options.dance:
             actions.extend(self._dances(space, hand))
@@ -621,7 +625,7 @@ class CafeState(State):
             who = "man" if joker & 1 else "lady"
             return ("CI-M.4", f"the joker is a {who}, and only its own gender may replace it")
         geo = geometry()
-        if not geo.chair_nations[chair] >> nation_of(card) & 1:
+        if not self._nation_fits(card, chair):
             return ("CI-M.4", f"{board.card_text(card)} is of another nation (CI-T.2)")
         tables = geo.chair_tables[chair]
         grouped = [self._table_ok(t) for t in tables]  # only an opening lone guest is not
@@ -633,6 +637,11 @@ class CafeState(State):
         finally:
             self._take(card, chair)
             self._put(joker, chair)
+
+    @staticmethod
+    def _nation_fits(card: int, chair: int) -> bool:
+        """CI-T.2 for a guest on `chair`: its nation is one of the chair's tables'."""
+        return bool(geometry().chair_nations[chair] >> nation_of(card) & 1)
 
     def _swap_breaks(
         self, tables: tuple[int, ...], grouped: list[bool], other_gender: bool
