@@ -38,9 +38,9 @@ from kafeneio.core.play import play as play_game
 from kafeneio.core.record import read_record_file
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
+from kafeneio.sim import commands as sim_commands
 from kafeneio.sim.bench import bench as run_bench
 from kafeneio.sim.bench import bench_search
-from kafeneio.sim.tournament import SimulationReport, simulate
 
 app = typer.Typer(
     help="Café International and Souvlaki Wars: play, replay, benchmark and simulate.",
@@ -707,77 +707,6 @@ def _bench_search(game_name: str, players: int, spec: str, seed: int, as_json: b
     console.print(table)
 
 
-@app.command(name="simulate")
-@guarded
-def simulate_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
-    games: Annotated[int, typer.Option(help="Number of games.")] = 100,
-    players: Annotated[
-        int | None, typer.Option(help="Number of players (default: one per seat, or 2).")
-    ] = None,
-    seats: Annotated[
-        str, typer.Option(help="Bots, comma-separated, one per seat, or one name for every seat.")
-    ] = "random",
-    seed: Annotated[int, typer.Option(help="Game i is seeded seed + i.")] = 0,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
-    ] = None,
-    deal_roles: Annotated[
-        bool, typer.Option(help="Deal each game's roles (Souvlaki Wars: shops) at random.")
-    ] = False,
-    workers: Annotated[
-        int, typer.Option(help=f"Worker processes, 1 to {MAX_WORKERS} (same result).")
-    ] = 1,
-    as_json: Annotated[
-        bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object.")
-    ] = False,
-) -> None:
-    """Play many bot games: win shares by seat and by role (shop), mean scores and lengths."""
-    names = [name.strip() for name in seats.split(",")]
-    if players is None:
-        players = len(names) if len(names) > 1 else 2
-    if len(names) == 1:
-        names *= max(players, 1)
-    names = _seat_names(",".join(names), players)
-    if HUMAN in names:
-        raise KafeneioError(f"simulate plays bots only: {', '.join(sorted(BOTS))}")
-    if games < 1 or not 1 <= workers <= MAX_WORKERS:
-        raise KafeneioError(f"--games must be at least 1 and --workers from 1 to {MAX_WORKERS}")
-    game = get_game(game_name)
-    report = simulate(
-        game.info.name, names, games, seed, parse_options(option or []), deal_roles, workers
-    )
-    if as_json:
-        sys.stdout.write(json.dumps(report.to_dict()) + "\n")
-        return
-    _print_report(report)
-
-
-def _print_report(report: SimulationReport) -> None:
-    seats = Table(title=f"{report.game}: {report.games} games, {report.players} players")
-    seats.add_column("seat")
-    seats.add_column("bot")
-    seats.add_column("win share", justify="right")
-    seats.add_column("mean score", justify="right")
-    for seat, name in enumerate(report.seats):
-        share, score = report.seat_win_share[seat], report.seat_mean_score[seat]
-        seats.add_row(f"P{seat + 1}", name, f"{share:.3f}", f"{score:.2f}")
-    console.print(seats)
-    if report.role_games:
-        roles = Table(title="by role")
-        roles.add_column("role")
-        roles.add_column("games", justify="right")
-        roles.add_column("win share", justify="right")
-        for role, count in report.role_games.items():
-            roles.add_row(role, str(count), f"{report.role_win_share[role]:.3f}")
-        console.print(roles)
-    console.print(
-        f"mean decisions {report.mean_decisions}, mean turns {report.mean_turns}, "
-        f"{report.seconds} s",
-        markup=False,
-    )
-
-
 @app.command(name="serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -806,3 +735,6 @@ def serve_command(
             raise fail(f"--cards {pair!r} must be NAME=DIR with an existing directory")
         card_sets[name] = str(Path(directory).resolve())
     serve(host=host, port=port, db=db, bot_pause=bot_pause, card_sets=card_sets)
+
+
+sim_commands.register(app)

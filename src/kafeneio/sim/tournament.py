@@ -1,131 +1,138 @@
-"""Many games between bots, and what they say about seats, bots and roles (shops).
+"""`kafeneio tournament`: a round robin of bots, seats rotated, with Bradley–Terry ratings.
 
-Each game is seeded by its index, so a simulation is reproducible and can be split among worker
-processes without changing its result.
+Every group of `players` different bots (every pair, for 2 players) plays the same number of
+games with the seats turning round. Each game gives pairwise results (a winner beats each
+loser; winners sharing a win split the point between them), from which Bradley–Terry strengths
+are fitted and shown on the Elo scale, with 95% intervals from resampling whole games.
 """
 
 from __future__ import annotations
 
-import random
+import itertools
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from kafeneio.bots import make_bot
-from kafeneio.core.play import play
-from kafeneio.games import get_game
+from kafeneio.core import KafeneioError
+from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
+from kafeneio.sim.simulate import Tally, tallies
+from kafeneio.sim.stats import Outcome, Rating, rate
 
 
 @dataclass(frozen=True)
-class GameResult:
-    scores: list[int]
-    winners: list[int]
-    roles: list[str] | None
-    decisions: int
-    turns: int
+class Pairing:
+    bots: list[str]
+    """The bots of this group, in the seats of its first game."""
+    by_bot: list[Tally]
 
 
 @dataclass
-class SimulationReport:
+class TournamentReport:
     game: str
     players: int
-    seats: list[str]
-    games: int
-    seconds: float
-    seat_win_share: list[float]
-    seat_mean_score: list[float]
-    role_games: dict[str, int] = field(default_factory=dict)
-    role_win_share: dict[str, float] = field(default_factory=dict)
-    mean_decisions: float = 0.0
-    mean_turns: float = 0.0
+    bots: list[str]
+    games_per_pairing: int
+    seed: int
+    options: dict[str, Any]
+    deal_roles: bool
+    ratings: list[Rating]
+    """Best first."""
+    standings: list[Tally]
+    """Every bot's games in the whole tournament."""
+    pairings: list[Pairing]
+    head_to_head: list[list[float | None]]
+    """Row bot's share of the pairwise points against the column bot (None: never met)."""
+    backend: str = "local"
+    parallelism: int = 1
+    seconds: float = 0.0
+    results: list[GameResult] = field(default_factory=list)
+
+    def outcome(self) -> dict[str, Any]:
+        data = self.to_dict()
+        for key in ("backend", "parallelism", "seconds"):
+            data.pop(key)
+        return data
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["results"] = [result.to_dict() for result in self.results]
+        return data
 
 
-def play_game(
+def tournament(
     game_name: str,
-    seats: Sequence[str],
-    index: int,
-    seed: int,
-    options: Mapping[str, Any],
-    deal_roles: bool,
-) -> GameResult:
-    """Game number `index` of a simulation: its seed is `seed + index`."""
-    game = get_game(game_name, options)
-    game_seed = seed + index
-    rng = random.Random(game_seed)
-    if deal_roles:
-        game = game.deal_roles(len(seats), rng)
-    state = game.new_state(len(seats), seed=game_seed)
-    bots = [make_bot(name, game_seed * 8 + seat) for seat, name in enumerate(seats)]
-    play(state, bots, rng)
-    return GameResult(
-        scores=state.scores(),
-        winners=state.winners(),
-        roles=game.roles(state),
-        decisions=state.ply,
-        turns=state.turns_completed(),
-    )
-
-
-def _play_chunk(args: tuple[str, list[str], range, int, dict[str, Any], bool]) -> list[GameResult]:
-    game_name, seats, indices, seed, options, deal_roles = args
-    return [play_game(game_name, seats, i, seed, options, deal_roles) for i in indices]
-
-
-def simulate(
-    game_name: str,
-    seats: Sequence[str],
+    bots: Sequence[str],
     games: int,
+    players: int = 2,
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
-    deal_roles: bool = False,
-    workers: int = 1,
-) -> SimulationReport:
-    """Play `games` games; `workers` > 1 spreads them over processes with the same result."""
+    deal_roles: bool = True,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
+) -> TournamentReport:
+    """`games` games for every group of `players` different bots among `bots`."""
+    names = [name.strip() for name in bots]
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise KafeneioError("--bots names at least two different bots")
+    if players > len(names):
+        raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
+    backend = backend or Backend()
     options = dict(options or {})
+    groups = [list(group) for group in itertools.combinations(names, players)]
+    jobs: list[GameJob] = []
+    for number, group in enumerate(groups):
+        jobs += plan(game_name, group, games, seed, options, deal_roles, number * games)
     start = time.perf_counter()
-    chunks = [range(i, games, workers) for i in range(workers)]
-    jobs = [(game_name, list(seats), chunk, seed, options, deal_roles) for chunk in chunks]
-    if workers == 1:
-        results = _play_chunk(jobs[0])
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            results = [r for chunk in pool.map(_play_chunk, jobs) for r in chunk]
-    return _report(game_name, list(seats), results, time.perf_counter() - start)
-
-
-def _report(
-    game: str, seats: list[str], results: list[GameResult], seconds: float
-) -> SimulationReport:
-    n = len(seats)
-    wins = [0.0] * n
-    totals = [0.0] * n
-    role_games: dict[str, int] = {}
-    role_wins: dict[str, float] = {}
-    for result in results:
-        share = 1.0 / len(result.winners)
-        for seat in range(n):
-            totals[seat] += result.scores[seat]
-        for seat in result.winners:
-            wins[seat] += share
-        for seat, role in enumerate(result.roles or []):
-            role_games[role] = role_games.get(role, 0) + 1
-            role_wins[role] = role_wins.get(role, 0.0) + (share if seat in result.winners else 0)
-    count = len(results)
-    return SimulationReport(
-        game=game,
-        players=n,
-        seats=seats,
-        games=count,
-        seconds=round(seconds, 2),
-        seat_win_share=[round(w / count, 3) for w in wins],
-        seat_mean_score=[round(t / count, 2) for t in totals],
-        role_games=dict(sorted(role_games.items())),
-        role_win_share={r: round(role_wins[r] / role_games[r], 3) for r in sorted(role_games)},
-        mean_decisions=round(sum(r.decisions for r in results) / count, 1),
-        mean_turns=round(sum(r.turns for r in results) / count, 1),
+    results = run(jobs, backend, progress)
+    seconds = time.perf_counter() - start
+    by_group = [results[n * games : (n + 1) * games] for n in range(len(groups))]
+    outcomes = [pairwise(result, names) for result in results]
+    ratings = sorted(rate(names, outcomes, seed), key=lambda rating: -rating.elo)
+    return TournamentReport(
+        game=game_name,
+        players=players,
+        bots=names,
+        games_per_pairing=games,
+        seed=seed,
+        options=options,
+        deal_roles=deal_roles,
+        ratings=ratings,
+        standings=tallies(results, lambda r, seat: r.seats[seat], order=names),
+        pairings=[
+            Pairing(group, tallies(chunk, lambda r, seat: r.seats[seat], order=group))
+            for group, chunk in zip(groups, by_group, strict=True)
+        ],
+        head_to_head=head_to_head(outcomes, len(names)),
+        backend=backend.name,
+        parallelism=backend.parallelism(),
+        seconds=round(seconds, 3),
+        results=results,
     )
+
+
+def pairwise(result: GameResult, names: list[str]) -> list[Outcome]:
+    """A game as pairwise results between the bots' indices in `names`; two losers tell
+    nothing about each other."""
+    outcomes = []
+    for s, t in itertools.combinations(range(len(result.seats)), 2):
+        mine, theirs = result.returns[s], result.returns[t]
+        if mine + theirs > 0:
+            i, j = names.index(result.seats[s]), names.index(result.seats[t])
+            outcomes.append((i, j, mine / (mine + theirs)))
+    return outcomes
+
+
+def head_to_head(outcomes: Sequence[Sequence[Outcome]], count: int) -> list[list[float | None]]:
+    points = [[0.0] * count for _ in range(count)]
+    meetings = [[0] * count for _ in range(count)]
+    for game in outcomes:
+        for i, j, share in game:
+            points[i][j] += share
+            points[j][i] += 1 - share
+            meetings[i][j] += 1
+            meetings[j][i] += 1
+    return [
+        [points[i][j] / meetings[i][j] if meetings[i][j] else None for j in range(count)]
+        for i in range(count)
+    ]

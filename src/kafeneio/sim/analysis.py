@@ -1,0 +1,327 @@
+"""Analysis of a position or of a whole game, from the mover's own information only.
+
+`analyse_position(state)` answers for one decision: the mover's estimated chance to win, each
+legal action's estimated chance and the action to prefer. It asks a bot that can analyse (a
+search bot offering ``analyse(state)``), or else estimates by flat Monte Carlo: for each sample
+it determinizes the position for the mover (so the true hidden state is never looked at, only
+resampled from what the mover knows), plays one legal action and finishes the game with
+rule-of-thumb bots in every seat. Samples go to the actions by UCB1, so good actions are
+measured most closely. `analyse_game(record)` does this for every decision of a record and
+tells each player's biggest mistakes. The terminal `hint` command and the web app call
+`analyse_position` for one position.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from kafeneio.bots.base import Bot
+from kafeneio.core import CHANCE, Action, KafeneioError, State
+from kafeneio.core.game import JSON
+from kafeneio.games import load_record
+from kafeneio.sim.runner import make_seat_bot, play_out
+
+EXPLORATION = 0.7
+"""UCB1's exploration constant for win chances in [0, 1] (about 1/√2: the textbook value)."""
+
+
+FORCED_SHARE = 0.25
+"""The share of the budget that a decision with one legal action gets in a game's analysis."""
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """One legal action and the mover's estimated win chance after it."""
+
+    action: Action
+    win_chance: float
+    visits: int
+    """Samples that measured this action (0: never sampled, the estimate is the average)."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One decision from the mover's information: their win chance, each action's, the best."""
+
+    player: int
+    win_chance: float
+    best: Action
+    actions: list[ActionEstimate] = field(default_factory=list)
+    """Every legal action, best first."""
+    iterations: int = 0
+    seconds: float = 0.0
+
+    def estimate(self, action: Action) -> float:
+        """The mover's win chance after `action` (a legal action of the analysed position)."""
+        for entry in self.actions:
+            if entry.action == action:
+                return entry.win_chance
+        raise KeyError(f"{action} is not a legal action of the analysed position")
+
+
+class Analyser(Protocol):
+    """Anything that analyses a position: a search bot, or `FlatMonteCarlo`."""
+
+    def analyse(self, state: State) -> Analysis: ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long to think about one decision: seconds, samples, or whichever ends first."""
+
+    seconds: float | None = 1.0
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.iterations is None:
+            raise KafeneioError("a budget needs seconds or iterations")
+        if (self.seconds is not None and self.seconds <= 0) or (
+            self.iterations is not None and self.iterations < 1
+        ):
+            raise KafeneioError("a budget must be positive")
+
+    def scaled(self, factor: float) -> Budget:
+        """A share of this budget (at least one sample)."""
+        return Budget(
+            self.seconds * factor if self.seconds is not None else None,
+            max(1, round(self.iterations * factor)) if self.iterations is not None else None,
+        )
+
+    def spent(self, iterations: int, started: float) -> bool:
+        if self.iterations is not None and iterations >= self.iterations:
+            return True
+        return self.seconds is not None and time.perf_counter() - started >= self.seconds
+
+
+class FlatMonteCarlo:
+    """Determinize for the mover, play an action, finish the game with `rollout` bots."""
+
+    name = "flat-mc"
+
+    def __init__(
+        self, seed: int = 0, budget: Budget | None = None, rollout: str = "heuristic"
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget()
+        self.rollout = rollout
+        make_seat_bot(rollout, 0)  # an unknown rollout bot is refused now, not mid-search
+
+    def analyse(self, state: State, keep: Sequence[Action] = ()) -> Analysis:
+        """`state`'s decision; the actions in `keep` are measured as closely as the best one
+        (the analysis of a game keeps the move that was played)."""
+        mover = check_decision(state)
+        actions = list(state.legal_actions())
+        wins = [0.0] * len(actions)
+        visits = [0] * len(actions)
+        kept = [index for index, action in enumerate(actions) if action in keep]
+        first_order = list(range(len(actions)))
+        self.rng.shuffle(first_order)  # unsampled actions are tried in a random order
+        bots = [
+            make_seat_bot(self.rollout, self.rng.getrandbits(32)) for _ in range(state.num_players)
+        ]
+        started = time.perf_counter()
+        done = 0
+        while done == 0 or not self.budget.spent(done, started):
+            choice = self._select(wins, visits, done, first_order, kept)
+            sample = state.determinize(mover, self.rng)
+            sample.apply(actions[choice])
+            play_out(sample, bots, self.rng)
+            wins[choice] += sample.returns()[mover]
+            visits[choice] += 1
+            done += 1
+        return self._result(mover, actions, wins, visits, time.perf_counter() - started)
+
+    def _select(
+        self,
+        wins: list[float],
+        visits: list[int],
+        done: int,
+        first_order: list[int],
+        kept: list[int],
+    ) -> int:
+        if done < len(first_order):
+            return first_order[done]
+        most = max(visits)
+        for index in kept:
+            if visits[index] * 2 < most:
+                return index
+        log_done = math.log(done)
+        return max(
+            range(len(wins)),
+            key=lambda i: wins[i] / visits[i] + EXPLORATION * math.sqrt(log_done / visits[i]),
+        )
+
+    def _result(
+        self,
+        mover: int,
+        actions: list[Action],
+        wins: list[float],
+        visits: list[int],
+        seconds: float,
+    ) -> Analysis:
+        average = sum(wins) / sum(visits)
+        estimates = [
+            ActionEstimate(action, wins[i] / visits[i] if visits[i] else average, visits[i])
+            for i, action in enumerate(actions)
+        ]
+        # best first: the most sampled (UCB1 samples the best most), then the higher estimate
+        estimates.sort(key=lambda e: (-e.visits, -e.win_chance))
+        best = estimates[0]
+        return Analysis(
+            player=mover,
+            win_chance=best.win_chance,
+            best=best.action,
+            actions=estimates,
+            iterations=sum(visits),
+            seconds=round(seconds, 4),
+        )
+
+
+def check_decision(state: State) -> int:
+    """The mover of `state`; `KafeneioError` if nobody decides there."""
+    if state.is_terminal():
+        raise KafeneioError("the game is over: there is no decision to analyse")
+    mover = state.current_player()
+    if mover == CHANCE:
+        raise KafeneioError("chance decides here, not a player: there is nothing to analyse")
+    return mover
+
+
+def analyser_for(name: str, budget: Budget, seed: int = 0) -> Analyser:
+    """`flat` (flat Monte Carlo with heuristic rollouts), or a bot that offers ``analyse``."""
+    if name == "flat":
+        return FlatMonteCarlo(seed, budget)
+    bot: Bot = make_seat_bot(name, seed)
+    if not callable(getattr(bot, "analyse", None)):
+        raise KafeneioError(f"bot {name!r} cannot analyse a position; use flat or a search bot")
+    analyse: Callable[[State], Analysis] = getattr(bot, "analyse")  # noqa: B009
+    return _BotAnalyser(analyse)
+
+
+@dataclass(frozen=True)
+class _BotAnalyser:
+    call: Callable[[State], Analysis]
+
+    def analyse(self, state: State) -> Analysis:
+        return self.call(state)
+
+
+def analyse_position(
+    state: State, analyser: Analyser | None = None, budget: Budget | None = None, seed: int = 0
+) -> Analysis:
+    """The analysis of `state`'s decision for its mover, by `analyser` or by flat Monte Carlo
+    within `budget` (default one second)."""
+    check_decision(state)
+    if analyser is None:
+        analyser = FlatMonteCarlo(seed, budget)
+    return analyser.analyse(state)
+
+
+# --- a whole game -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Decision:
+    ply: int
+    """The decision's index among the record's actions."""
+    player: int
+    played: str
+    best: str
+    before: float
+    """The mover's win chance before the move, as the analysis sees the position."""
+    after: float
+    """The mover's win chance after the move played."""
+    lost: float
+    """The best action's win chance less the played one's (0 when the best was played)."""
+    legal: int
+    iterations: int
+
+
+@dataclass
+class GameAnalysis:
+    game: str
+    players: int
+    seats: list[str] | None
+    scores: list[int]
+    winners: list[int]
+    finished: bool
+    analyser: str
+    decisions: list[Decision]
+    seconds: float = 0.0
+
+    def mistakes(self, player: int, count: int = 3) -> list[Decision]:
+        """`player`'s decisions that lost the most win chance, worst first."""
+        own = [d for d in self.decisions if d.player == player and d.lost > 0]
+        return sorted(own, key=lambda d: (-d.lost, d.ply))[:count]
+
+    def total_lost(self, player: int) -> float:
+        return sum(d.lost for d in self.decisions if d.player == player)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["mistakes"] = [[asdict(d) for d in self.mistakes(p)] for p in range(self.players)]
+        data["total_lost"] = [round(self.total_lost(p), 4) for p in range(self.players)]
+        return data
+
+
+def analyse_game(
+    record: JSON,
+    analyser: str = "flat",
+    budget: Budget | None = None,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> GameAnalysis:
+    """Every decision of `record`, analysed by `analyser` (`flat` or a bot that can analyse)
+    from the mover's own information. Each decision gets an analyser of its own, seeded by
+    `seed` and its place in the game, so that one decision's result does not depend on the
+    others. `progress` is called with 1 after each action of the record."""
+    budget = budget or Budget()
+    analyser_for(analyser, budget)  # an unknown analyser is refused before any work
+    final = load_record(record)  # and so is a bad record
+    state = load_record({**record, "actions": []})
+    decisions: list[Decision] = []
+    started = time.perf_counter()
+    for ply, text in enumerate(record["actions"]):
+        action = state.parse_legal(text)
+        if state.current_player() != CHANCE:
+            # a forced move loses nothing: its estimate only draws the curve, a quarter will do
+            share = budget if len(state.legal_actions()) > 1 else budget.scaled(FORCED_SHARE)
+            thinker = analyser_for(analyser, share, seed * 100_003 + ply)
+            decisions.append(_decision(state, ply, action, thinker))
+        state.apply(action)
+        if progress is not None:
+            progress(1)
+    seats = record.get("seats")
+    return GameAnalysis(
+        game=final.game.info.name,
+        players=final.num_players,
+        seats=[str(seat) for seat in seats] if isinstance(seats, list) else None,
+        scores=final.scores(),
+        winners=final.winners(),
+        finished=final.is_terminal(),
+        analyser=analyser,
+        decisions=decisions,
+        seconds=round(time.perf_counter() - started, 2),
+    )
+
+
+def _decision(state: State, ply: int, played: Action, analyser: Analyser) -> Decision:
+    if isinstance(analyser, FlatMonteCarlo):
+        analysis = analyser.analyse(state, keep=[played])
+    else:
+        analysis = analyser.analyse(state)
+    after = analysis.estimate(played)
+    return Decision(
+        ply=ply,
+        player=analysis.player,
+        played=played.notation,
+        best=analysis.best.notation,
+        before=round(analysis.win_chance, 4),
+        after=round(after, 4),
+        lost=round(max(0.0, analysis.estimate(analysis.best) - after), 4),
+        legal=len(analysis.actions),
+        iterations=analysis.iterations,
+    )

@@ -1,0 +1,361 @@
+"""The `simulate`, `tournament` and `analyse` commands, registered on the `kafeneio` app."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Protocol, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from kafeneio.core import KafeneioError
+from kafeneio.core.record import read_record_file
+from kafeneio.sim import report as reports
+from kafeneio.sim.analysis import Budget, GameAnalysis, analyse_game
+from kafeneio.sim.runner import Backend, check_seats, lineup
+from kafeneio.sim.simulate import SimulationReport, Tally, simulate
+from kafeneio.sim.tournament import TournamentReport, tournament
+
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
+Games = Annotated[int, typer.Option(help="Number of games.")]
+Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same games.")]
+Options = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+]
+DealRoles = Annotated[
+    bool,
+    typer.Option(
+        "--deal-roles/--fixed-roles",
+        help="Deal the roles (Souvlaki Wars: shops) at random, so every bot plays every shop "
+        "equally; --fixed-roles keeps the options' shops.",
+    ),
+]
+Workers = Annotated[
+    int | None,
+    typer.Option(help="Local worker processes, or the CPUs of a local Ray (default: every core)."),
+]
+BackendName = Annotated[str, typer.Option("--backend", help="local or ray.")]
+Address = Annotated[
+    str | None, typer.Option(help="Ray: the address of a cluster to join (default: a local Ray).")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
+ReportDir = Annotated[
+    Path | None, typer.Option("--report", help="Write report.html and results.json here.")
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="simulate")(simulate_command)
+    app.command(name="tournament")(tournament_command)
+    app.command(name="analyse")(analyse_command)
+
+
+def fail(message: str) -> typer.Exit:
+    errors.print(f"error: {message}", markup=False)
+    return typer.Exit(2)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    from kafeneio.cli import parse_options as parse  # cli registers these commands
+
+    return parse(pairs or [])
+
+
+def command_words() -> list[str]:
+    return ["kafeneio", *sys.argv[1:]]
+
+
+class RateColumn(ProgressColumn):
+    """Items per second, for a bar whose unit is a game or a decision."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} {self.unit}/s" if speed else f"– {self.unit}/s")
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, shown: bool) -> Iterator[Callable[[int], None] | None]:
+    """A bar on stderr with the rate and the time left; nothing when not `shown`."""
+    if not shown:
+        yield None
+        return
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(unit),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    )
+    with bar:
+        task = bar.add_task(unit, total=total)
+        yield lambda count: bar.advance(task, count)
+
+
+def show_progress(as_json: bool) -> bool:
+    return not as_json and sys.stderr.isatty()
+
+
+class Result(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Result)
+
+
+def execute(
+    work: Callable[[Callable[[int], None] | None], R],
+    total: int,
+    unit: str,
+    as_json: bool,
+    report: Path | None,
+    write_report: Callable[[R, Path, list[str]], Path],
+    show: Callable[[R], None],
+) -> None:
+    """Do `work` under a progress bar counting `total` units, write the report if asked, and
+    print the result as tables or as one JSON object."""
+    try:
+        with progress_bar(total, unit, show_progress(as_json)) as advance:
+            result = work(advance)
+        if report is not None:
+            write_report(result, report, command_words())
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        return
+    show(result)
+    if report is not None:
+        console.print(f"Report written to {report / 'report.html'}", markup=False)
+
+
+# --- simulate ---------------------------------------------------------------------------------
+def simulate_command(
+    game_name: Game,
+    games: Games = 100,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: one per seat, or 2).")
+    ] = None,
+    seats: Annotated[
+        str,
+        typer.Option(
+            help="Bots, comma-separated, one a seat (they rotate over the seats from game to "
+            "game), or one bot for every seat."
+        ),
+    ] = "random",
+    seed: Seed = 0,
+    option: Options = None,
+    deal_roles: DealRoles = True,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    address: Address = None,
+    as_json: AsJson = False,
+    report: ReportDir = None,
+) -> None:
+    """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
+    game lengths."""
+    names = [name.strip() for name in seats.split(",")]
+    try:
+        players = players or (len(names) if len(names) > 1 else 2)
+        names = lineup(names, players)
+        check_seats(names)
+        if games < 1:
+            raise KafeneioError("--games must be at least 1")
+        where = Backend(backend, workers, address)
+        options = parse_options(option)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    execute(
+        lambda advance: simulate(
+            game_name, names, games, seed, options, deal_roles, where, advance
+        ),
+        games,
+        "games",
+        as_json,
+        report,
+        reports.simulation,
+        print_simulation,
+    )
+
+
+def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
+    table = Table(title=title)
+    for header in (first, "games", "wins", "win rate", "95% interval", "mean score ± sd"):
+        table.add_column(header, justify="left" if header == first else "right")
+    for row in rows:
+        table.add_row(
+            row.name,
+            str(row.games),
+            f"{row.wins:g}",
+            f"{row.win_rate:.3f}",
+            f"{row.low:.3f}–{row.high:.3f}",
+            f"{row.mean_score:.1f} ± {row.score_sd:.1f}",
+        )
+    return table
+
+
+def print_simulation(result: SimulationReport) -> None:
+    heading = f"{result.game}: {result.games} games, {result.players} players"
+    console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
+    console.print(tally_table("by seat", "seat", result.by_seat))
+    if result.by_role:
+        console.print(tally_table("by shop", "shop", result.by_role))
+    lengths = result.lengths
+    console.print(
+        f"game length: {lengths.turns.mean:.1f} ± {lengths.turns.sd:.1f} turns, "
+        f"{lengths.rounds.mean:.1f} ± {lengths.rounds.sd:.1f} rounds, "
+        f"{lengths.decisions.mean:.1f} decisions; {result.seconds:.1f} s on {result.backend} "
+        f"({result.parallelism} in parallel), {result.games / max(result.seconds, 1e-9):.1f} "
+        "games/s",
+        markup=False,
+    )
+
+
+# --- tournament -------------------------------------------------------------------------------
+def tournament_command(
+    game_name: Game,
+    bots: Annotated[str, typer.Option(help="The bots, comma-separated (at least two).")],
+    games: Annotated[int, typer.Option(help="Games for each pair (or group) of bots.")] = 100,
+    players: Annotated[int, typer.Option(help="Players a game: every group this size plays.")] = 2,
+    seed: Seed = 0,
+    option: Options = None,
+    deal_roles: DealRoles = True,
+    workers: Workers = None,
+    backend: BackendName = "local",
+    address: Address = None,
+    as_json: AsJson = False,
+    report: ReportDir = None,
+) -> None:
+    """A round robin of bots with seats rotated: standings, head-to-head results and
+    Bradley–Terry ratings (Elo scale) with 95% intervals."""
+    names = [name.strip() for name in bots.split(",")]
+    try:
+        check_seats(names)
+        if games < 1:
+            raise KafeneioError("--games must be at least 1")
+        where = Backend(backend, workers, address)
+        options = parse_options(option)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    execute(
+        lambda advance: tournament(
+            game_name, names, games, players, seed, options, deal_roles, where, advance
+        ),
+        games * _count_groups(len(names), players),
+        "games",
+        as_json,
+        report,
+        reports.tournament,
+        print_tournament,
+    )
+
+
+def _count_groups(bots: int, players: int) -> int:
+    from math import comb
+
+    return comb(bots, players) if 0 < players <= bots else 1
+
+
+def print_tournament(result: TournamentReport) -> None:
+    table = Table(title=f"{result.game} round robin, {result.games_per_pairing} games a pairing")
+    for header in ("bot", "rating", "95% interval"):
+        table.add_column(header, justify="left" if header == "bot" else "right")
+    for rating in result.ratings:
+        table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
+    console.print(table)
+    console.print(tally_table("standings", "bot", result.standings))
+    matrix = Table(title="head to head: the row bot's share of the points")
+    matrix.add_column("")
+    for name in result.bots:
+        matrix.add_column(name, justify="right")
+    for name, row in zip(result.bots, result.head_to_head, strict=True):
+        matrix.add_row(name, *(f"{v:.3f}" if v is not None else "—" for v in row))
+    console.print(matrix)
+
+
+# --- analyse ----------------------------------------------------------------------------------
+def analyse_command(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    budget: Annotated[float, typer.Option(help="Seconds of thought for each decision.")] = 1.0,
+    iterations: Annotated[
+        int | None,
+        typer.Option(help="Samples for each decision instead (the same result on every machine)."),
+    ] = None,
+    bot: Annotated[
+        str, typer.Option(help="flat (flat Monte Carlo) or a search bot that can analyse.")
+    ] = "flat",
+    seed: Seed = 0,
+    as_json: AsJson = False,
+    report: ReportDir = None,
+) -> None:
+    """For every decision of a game, from the mover's own information: their win chance before
+    and after the move, the move preferred and the win chance lost; each player's biggest
+    mistakes; a plot of the win chances over the game with --report."""
+    try:
+        data = read_record_file(record)
+        thought = Budget(None, iterations) if iterations is not None else Budget(budget)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    actions = data.get("actions")
+    execute(
+        lambda advance: analyse_game(data, bot, thought, seed, advance),
+        len(actions) if isinstance(actions, list) else 0,
+        "actions",
+        as_json,
+        report,
+        reports.analysis,
+        print_analysis,
+    )
+
+
+def print_analysis(result: GameAnalysis) -> None:
+    names = reports.player_names(result)
+    table = Table(title=f"{result.game}: {len(result.decisions)} decisions, by {result.analyser}")
+    for header in ("#", "player", "played", "preferred", "before", "after", "lost"):
+        table.add_column(
+            header, justify="right" if header in {"#", "before", "after", "lost"} else "left"
+        )
+    for d in result.decisions:
+        table.add_row(
+            str(d.ply),
+            names[d.player],
+            d.played,
+            "" if d.best == d.played else d.best,
+            f"{d.before:.2f}",
+            f"{d.after:.2f}",
+            f"{d.lost:.2f}" if d.lost else "",
+        )
+    console.print(table)
+    for player, name in enumerate(names):
+        worst = result.mistakes(player)
+        summary = "; ".join(f"#{d.ply} {d.played} (−{d.lost:.2f}, better {d.best})" for d in worst)
+        console.print(
+            f"{name}: lost {result.total_lost(player):.2f} in all; biggest mistakes: "
+            f"{summary or 'none'}",
+            markup=False,
+        )

@@ -1,0 +1,145 @@
+"""The plots of the reports, drawn with matplotlib's Agg back end as PNG bytes.
+
+matplotlib is an optional extra (``pip install 'kafeneio[sim]'``); it is imported only when a
+report is asked for.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from kafeneio.core import KafeneioError
+from kafeneio.sim.simulate import Tally
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+
+
+def pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise KafeneioError(
+            "reports need matplotlib: pip install 'kafeneio[sim]' (or bash scripts/setup)"
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def png(figure: Any) -> bytes:
+    plt = pyplot()
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png", dpi=110)
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None) -> bytes:
+    """One panel per group (by bot, by seat, by shop): win rates with their 95% intervals."""
+    plt = pyplot()
+    shown = [(title, rows) for title, rows in groups if rows]
+    figure, axes = plt.subplots(1, len(shown), figsize=(3.6 * len(shown) + 0.6, 3.4), squeeze=False)
+    for axis, (title, rows) in zip(axes[0], shown, strict=True):
+        names = [row.name for row in rows]
+        rates = [row.win_rate for row in rows]
+        below = [row.win_rate - row.low for row in rows]
+        above = [row.high - row.win_rate for row in rows]
+        axis.bar(names, rates, color=COLOURS[: len(rows)], alpha=0.8)
+        axis.errorbar(names, rates, yerr=[below, above], fmt="none", ecolor="black", capsize=4)
+        if even is not None:
+            axis.axhline(even, color="grey", linestyle="--", linewidth=1, label="even share")
+            axis.legend(loc="upper right", fontsize=8)
+        axis.set_title(title)
+        axis.set_ylim(0, 1)
+        axis.set_ylabel("win rate (95% interval)")
+        axis.tick_params(axis="x", labelrotation=20, labelsize=8)
+    return png(figure)
+
+
+def distributions(
+    series: Sequence[tuple[str, Sequence[float]]], xlabel: str, title: str, integer: bool = True
+) -> bytes:
+    """Overlaid histograms, one per named series."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 3.2))
+    values = [v for _, data in series for v in data]
+    low, high = (min(values), max(values)) if values else (0, 1)
+    bins: Any = 30
+    if integer and high - low < 60:
+        bins = [x - 0.5 for x in range(int(low), int(high) + 2)]
+    for index, (name, data) in enumerate(series):
+        axis.hist(data, bins=bins, alpha=0.55, label=name, color=COLOURS[index % len(COLOURS)])
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel("games")
+    axis.set_title(title)
+    if len(series) > 1:
+        axis.legend(fontsize=8)
+    return png(figure)
+
+
+def lengths(turns: Sequence[int], rounds: Sequence[int]) -> bytes:
+    """Histograms of the game lengths in turns and in rounds, side by side."""
+    plt = pyplot()
+    figure, axes = plt.subplots(1, 2, figsize=(9.6, 3.0))
+    for axis, (name, data) in zip(axes, (("turns", turns), ("rounds", rounds)), strict=True):
+        low, high = (min(data), max(data)) if data else (0, 1)
+        bins: Any = [x - 0.5 for x in range(low, high + 2)] if high - low < 60 else 30
+        axis.hist(data, bins=bins, color=COLOURS[0], alpha=0.8)
+        axis.set_xlabel(name)
+        axis.set_ylabel("games")
+        axis.set_title(f"Game length in {name}")
+    return png(figure)
+
+
+def ratings(
+    names: Sequence[str], elo: Sequence[float], low: Sequence[float], high: Sequence[float]
+) -> bytes:
+    """Ratings with their intervals, best at the top."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 0.5 * len(names) + 1.4))
+    rows = list(range(len(names)))[::-1]
+    below = [e - lo for e, lo in zip(elo, low, strict=True)]
+    above = [hi - e for e, hi in zip(elo, high, strict=True)]
+    axis.errorbar(elo, rows, xerr=[below, above], fmt="o", color=COLOURS[0], capsize=4)
+    axis.set_yticks(rows, list(names))
+    axis.axvline(0, color="grey", linestyle="--", linewidth=1)
+    axis.set_xlabel("rating (Elo scale, mean 0; 95% interval)")
+    axis.set_title("Bradley–Terry ratings")
+    return png(figure)
+
+
+def win_chance_over_game(
+    curves: Sequence[tuple[str, Sequence[int], Sequence[float]]], plies: int
+) -> bytes:
+    """Each player's own estimate of their win chance at each of their decisions."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(8.4, 3.6))
+    for index, (name, xs, ys) in enumerate(curves):
+        colour = COLOURS[index % len(COLOURS)]
+        axis.step(xs, ys, where="post", label=name, color=colour, linewidth=1.6)
+    axis.set_xlim(0, max(plies, 1))
+    axis.set_ylim(-0.02, 1.02)
+    axis.set_xlabel("decision (action number in the record)")
+    axis.set_ylabel("win chance, as the mover sees it")
+    axis.set_title("Win chance over the game")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8, loc="upper left")
+    return png(figure)
+
+
+def losses(points: Sequence[tuple[str, Sequence[int], Sequence[float]]], plies: int) -> bytes:
+    """The win chance each decision lost, per player."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(8.4, 2.8))
+    for index, (name, xs, ys) in enumerate(points):
+        axis.bar(xs, ys, width=1.0, label=name, color=COLOURS[index % len(COLOURS)], alpha=0.8)
+    axis.set_xlim(0, max(plies, 1))
+    axis.set_xlabel("decision (action number in the record)")
+    axis.set_ylabel("win chance lost")
+    axis.set_title("Win chance lost by each move")
+    axis.legend(fontsize=8, loc="upper right")
+    return png(figure)

@@ -1,0 +1,225 @@
+"""`--report DIR`: a self-contained `report.html` (plots embedded as PNG data URIs) and
+`results.json`, for simulations, tournaments and game analyses."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kafeneio.core import KafeneioError
+from kafeneio.sim import plots
+from kafeneio.sim.analysis import GameAnalysis
+from kafeneio.sim.simulate import SimulationReport, Tally
+from kafeneio.sim.tournament import TournamentReport
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222;
+       line-height: 1.45; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.6em; font-size: 1.2em; }
+.meta { color: #555; } table { border-collapse: collapse; margin: 0.6em 0; }
+th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }
+th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
+img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3f3f3; }
+"""
+
+
+def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Path:
+    """Write `report.html` and `results.json` into `directory` (made if missing)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        page = (
+            f"<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
+            f"<body>{body}</body></html>\n"
+        )
+        (directory / "report.html").write_text(page, encoding="utf-8")
+        (directory / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
+    except OSError as err:
+        raise KafeneioError(f"cannot write the report in {directory}: {err.strerror}") from None
+    return directory / "report.html"
+
+
+def image(data: bytes, alt: str) -> str:
+    encoded = base64.b64encode(data).decode("ascii")
+    return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{encoded}'>"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def tally_table(rows: Sequence[Tally], first: str) -> str:
+    return table(
+        [first, "games", "wins", "win rate", "95% interval", "mean score", "score sd"],
+        [
+            [
+                row.name,
+                row.games,
+                f"{row.wins:g}",
+                f"{row.win_rate:.3f}",
+                f"{row.low:.3f}–{row.high:.3f}",
+                f"{row.mean_score:.2f}",
+                f"{row.score_sd:.2f}",
+            ]
+            for row in rows
+        ],
+    )
+
+
+def command_line(parts: Sequence[str]) -> str:
+    return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
+
+
+# --- simulate ---------------------------------------------------------------------------------
+def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
+    title = f"{report.game}: {report.games} games, {report.players} players"
+    lengths = report.lengths
+    dealt = "shops dealt at random" if report.by_role and report.deal_roles else "roles as set"
+    panels = [("by seat", report.by_seat), ("by shop", report.by_role)]
+    if len(report.by_bot) > 1:
+        panels.insert(0, ("by bot", report.by_bot))
+    sections = [
+        f"<h1>Simulation — {html.escape(title)}</h1>",
+        command_line(command),
+        f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
+        f"to game); seed {report.seed}; {dealt}; "
+        f"{report.seconds:.1f} s on {report.backend} ({report.parallelism} in parallel).</p>",
+        image(
+            plots.win_rates(panels, report.even_share),
+            "win rates with 95% intervals",
+        ),
+        "<h2>By bot</h2>",
+        tally_table(report.by_bot, "bot"),
+        "<h2>By seat</h2>",
+        tally_table(report.by_seat, "seat"),
+    ]
+    if report.by_role:
+        sections += ["<h2>By shop</h2>", tally_table(report.by_role, "shop")]
+    scores = [
+        (
+            bot.name,
+            [
+                r.scores[s]
+                for r in report.results
+                for s in range(report.players)
+                if r.seats[s] == bot.name
+            ],
+        )
+        for bot in report.by_bot
+    ]
+    sections += [
+        "<h2>Scores</h2>",
+        image(plots.distributions(scores, "final score", "Score distribution by bot"), "scores"),
+        "<h2>Game length</h2>",
+        table(
+            ["measure", "mean", "sd", "least", "most"],
+            [
+                [name, f"{s.mean:.1f}", f"{s.sd:.1f}", f"{s.low:g}", f"{s.high:g}"]
+                for name, s in (
+                    ("turns", lengths.turns),
+                    ("rounds", lengths.rounds),
+                    ("decisions", lengths.decisions),
+                )
+            ],
+        ),
+        image(
+            plots.lengths([r.turns for r in report.results], [r.rounds for r in report.results]),
+            "game lengths",
+        ),
+    ]
+    return write(directory, title, "\n".join(sections), report.to_dict())
+
+
+# --- tournament -------------------------------------------------------------------------------
+def tournament(report: TournamentReport, directory: Path, command: Sequence[str]) -> Path:
+    title = f"{report.game} tournament: {', '.join(report.bots)}"
+    ratings = report.ratings
+    matrix = [
+        [name] + [f"{v:.3f}" if v is not None else "—" for v in row]
+        for name, row in zip(report.bots, report.head_to_head, strict=True)
+    ]
+    sections = [
+        f"<h1>{html.escape(title)}</h1>",
+        command_line(command),
+        f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
+        f"each group of bots, seats rotated; seed {report.seed}; {report.seconds:.1f} s on "
+        f"{report.backend}.</p>",
+        image(
+            plots.ratings(
+                [r.name for r in ratings],
+                [r.elo for r in ratings],
+                [r.low for r in ratings],
+                [r.high for r in ratings],
+            ),
+            "ratings",
+        ),
+        "<h2>Ratings</h2>",
+        table(
+            ["bot", "rating", "95% interval"],
+            [[r.name, f"{r.elo:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}"] for r in ratings],
+        ),
+        "<h2>Standings</h2>",
+        tally_table(report.standings, "bot"),
+        "<h2>Head to head</h2>",
+        "<p>The row bot's share of the points between the two (a win over the other counts 1).</p>",
+        table(["", *report.bots], matrix),
+        image(plots.win_rates([("overall", report.standings)], None), "win rates"),
+    ]
+    return write(directory, title, "\n".join(sections), report.to_dict())
+
+
+# --- analyse ----------------------------------------------------------------------------------
+def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> Path:
+    names = player_names(result)
+    plies = max((d.ply for d in result.decisions), default=0) + 1
+    curves, lost = [], []
+    for player, name in enumerate(names):
+        own = [d for d in result.decisions if d.player == player]
+        xs, ys = [d.ply for d in own], [d.before for d in own]
+        if result.finished:  # the final result closes each curve
+            xs.append(plies)
+            ys.append(1.0 / len(result.winners) if player in result.winners else 0.0)
+        curves.append((name, xs, ys))
+        lost.append((name, [d.ply for d in own], [d.lost for d in own]))
+    title = f"Analysis of a {result.game} game"
+    sections = [
+        f"<h1>{html.escape(title)}</h1>",
+        command_line(command),
+        f"<p class='meta'>{len(result.decisions)} decisions analysed by {result.analyser} from "
+        f"each mover's own information in {result.seconds:.0f} s. Final scores "
+        f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
+        f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",
+        image(plots.win_chance_over_game(curves, plies), "win chance over the game"),
+        image(plots.losses(lost, plies), "win chance lost"),
+        "<h2>Biggest mistakes</h2>",
+    ]
+    for player, name in enumerate(names):
+        rows = [
+            [d.ply, d.played, d.best, f"{d.before:.2f}", f"{d.after:.2f}", f"{d.lost:.2f}"]
+            for d in result.mistakes(player)
+        ]
+        sections.append(
+            f"<h3>{html.escape(name)}: win chance lost in all {result.total_lost(player):.2f}</h3>"
+        )
+        sections.append(
+            table(["decision", "played", "preferred", "before", "after", "lost"], rows)
+            if rows
+            else "<p>No move lost win chance.</p>"
+        )
+    return write(directory, title, "\n".join(sections), result.to_dict())
+
+
+def player_names(result: GameAnalysis) -> list[str]:
+    seats = result.seats or []
+    return [
+        f"P{p + 1} ({seats[p]})" if p < len(seats) else f"P{p + 1}" for p in range(result.players)
+    ]

@@ -1,0 +1,254 @@
+"""Many bot games on one machine or a Ray cluster, with results that depend on the seed only.
+
+A simulation is first laid out as a list of `GameJob`s, each fully determined by the simulation's
+seed and the game's index (its game seed, bot seeds, chance seed, seating and shops). Jobs are
+then played anywhere, in any order and in any grouping, and the results are put back in index
+order, so the same seed gives the same results on one worker, on many, or on Ray.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from kafeneio.bots import BOTS, make_bot
+from kafeneio.bots.base import Bot
+from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.games import get_game
+
+BACKENDS = ("local", "ray")
+
+Progress = Callable[[int], None]
+"""Called with the number of games just finished."""
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play, with everything that decides it."""
+
+    index: int
+    game: str
+    seats: tuple[str, ...]
+    """The bot of each seat."""
+    options: Mapping[str, Any]
+    """The rules options, with the seats' roles (Souvlaki Wars: shops) dealt."""
+    game_seed: int
+    bot_seeds: tuple[int, ...]
+    chance_seed: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+    returns: tuple[float, ...]
+    """Each seat's share of the win: 1 for a lone winner, 1/k each for k winners sharing it."""
+    roles: tuple[str, ...] | None
+    decisions: int
+    """Actions applied, chance outcomes included."""
+    turns: int
+    rounds: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seats": list(self.seats),
+            "scores": list(self.scores),
+            "returns": list(self.returns),
+            "roles": list(self.roles) if self.roles is not None else None,
+            "decisions": self.decisions,
+            "turns": self.turns,
+            "rounds": self.rounds,
+        }
+
+
+def check_seats(seats: Sequence[str]) -> None:
+    """`KafeneioError` naming the first seat that is not a bot."""
+    for name in seats:
+        if name not in BOTS:
+            raise KafeneioError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+
+
+def make_seat_bot(spec: str, seed: int) -> Bot:
+    return make_bot(spec, seed)
+
+
+def lineup(names: Sequence[str], players: int) -> list[str]:
+    """The bots of a simulation, one a seat: one name fills every seat."""
+    names = [name.strip() for name in names]
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise KafeneioError(f"--seats names {len(names)} bots for {players} players")
+    return names
+
+
+def seating(names: Sequence[str], index: int) -> tuple[str, ...]:
+    """Game `index`'s seating: the lineup turned by `index` places, so that over any number of
+    games that is a multiple of the players every bot sits in every seat equally often."""
+    players = len(names)
+    turn = index % players
+    return tuple(names[(seat - turn) % players] for seat in range(players))
+
+
+def plan(
+    game_name: str,
+    names: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    deal_roles: bool = True,
+    first_index: int = 0,
+) -> list[GameJob]:
+    """The jobs of a simulation of `games` games of the lineup `names` (one bot a seat).
+
+    Seats rotate from game to game. Roles are dealt at random once for each cycle of rotations,
+    so within a cycle the seats keep their roles while the bots go round, and every bot plays
+    every role as often as every other bot; with one bot in every seat each game gets its own
+    deal. `first_index` numbers the games (a tournament gives each pairing its own numbers)."""
+    options = dict(options or {})
+    game = get_game(game_name, options)
+    players = len(names)
+    rotating = len(set(names)) > 1
+    cycle = players if rotating else 1
+    dealt: dict[int, Mapping[str, Any]] = {}
+    jobs = []
+    for index in range(first_index, first_index + games):
+        block = index // cycle
+        if deal_roles and block not in dealt:
+            dealt[block] = game.deal_roles(options, players, random.Random(f"deal:{seed}:{block}"))
+        seeds = random.Random(f"game:{seed}:{index}")
+        jobs.append(
+            GameJob(
+                index=index,
+                game=game_name,
+                seats=seating(names, index),
+                options=dealt[block] if deal_roles else options,
+                game_seed=seeds.getrandbits(32),
+                bot_seeds=tuple(seeds.getrandbits(32) for _ in range(players)),
+                chance_seed=seeds.getrandbits(32),
+            )
+        )
+    return jobs
+
+
+def play_job(job: GameJob) -> GameResult:
+    """Play one game to its end."""
+    game = get_game(job.game, job.options)
+    state = game.new_state(len(job.seats), job.options, seed=job.game_seed)
+    bots = [make_seat_bot(spec, seed) for spec, seed in zip(job.seats, job.bot_seeds, strict=True)]
+    play_out(state, bots, random.Random(job.chance_seed))
+    roles = game.roles(state)
+    return GameResult(
+        index=job.index,
+        seats=job.seats,
+        scores=tuple(state.scores()),
+        returns=tuple(state.returns()),
+        roles=tuple(roles) if roles is not None else None,
+        decisions=len(state.history),
+        turns=state.turns_completed(),
+        rounds=rounds_played(state),
+    )
+
+
+def play_out(state: State, bots: Sequence[Bot], chance: random.Random) -> None:
+    """Play `state` to its end: each seat's bot decides, chance is drawn with its probabilities."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(sample_chance(state, chance))
+        else:
+            state.apply(bots[player].choose(state))
+
+
+def rounds_played(state: State) -> int:
+    """The rounds the game lasted: the round a game's observation tells, where it tells one
+    (Souvlaki Wars), else whole turns of every player (Café International)."""
+    round_number = state.observation(0).get("round")
+    if isinstance(round_number, int):
+        return round_number
+    return math.ceil(state.turns_completed() / state.num_players)
+
+
+def play_chunk(jobs: Sequence[GameJob]) -> list[GameResult]:
+    return [play_job(job) for job in jobs]
+
+
+# --- back ends ------------------------------------------------------------------------------
+@dataclass
+class Backend:
+    """Where the games are played: `local` processes or `ray` tasks."""
+
+    name: str = "local"
+    workers: int | None = None
+    """Local: worker processes; a local Ray (no address): its CPUs (``num_cpus``); by default
+    every core. On a Ray cluster only the size of the chunks of work follows it."""
+    address: str | None = None
+    """Ray: the cluster to join; None starts a local Ray for the run."""
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise KafeneioError(f"unknown back end {self.name!r}; back ends: {', '.join(BACKENDS)}")
+        if self.workers is not None and self.workers < 1:
+            raise KafeneioError("--workers must be at least 1")
+        if self.address is not None and self.name != "ray":
+            raise KafeneioError("--address is the address of a Ray cluster: use --backend ray")
+
+    def parallelism(self) -> int:
+        return self.workers or available_cores()
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def split(jobs: Sequence[GameJob], parallelism: int) -> list[list[GameJob]]:
+    """Chunks small enough for a live progress bar and an even load, large enough to keep the
+    cost of sending work to a worker small."""
+    size = max(1, min(25, math.ceil(len(jobs) / (parallelism * 8))))
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def run(
+    jobs: Sequence[GameJob], backend: Backend | None = None, progress: Progress | None = None
+) -> list[GameResult]:
+    """Play every job; the results in index order, whatever the back end."""
+    backend = backend or Backend()
+    chunks = split(jobs, backend.parallelism())
+    if backend.name == "ray":
+        from kafeneio.sim.ray_backend import run_on_ray
+
+        finished = run_on_ray(chunks, backend.address, backend.workers)
+    elif backend.parallelism() == 1:
+        finished = (play_chunk(chunk) for chunk in chunks)
+    else:
+        finished = _run_on_processes(chunks, backend.parallelism())
+    results: list[GameResult] = []
+    for chunk_results in finished:
+        results.extend(chunk_results)
+        if progress is not None:
+            progress(len(chunk_results))
+    return sorted(results, key=lambda result: result.index)
+
+
+def _run_on_processes(chunks: list[list[GameJob]], workers: int) -> Iterator[list[GameResult]]:
+    # fork where there is one: workers start at once, without importing the caller's script
+    # again (a script run without a __main__ guard must work too).
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+        pending: set[Future[list[GameResult]]] = {pool.submit(play_chunk, c) for c in chunks}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()

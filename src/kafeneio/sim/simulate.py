@@ -1,0 +1,162 @@
+"""`kafeneio simulate`: many games of a lineup of bots, and what they say about bots, seats and
+roles (Souvlaki Wars' shops)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run
+from kafeneio.sim.stats import Spread, wilson
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The games of one bot, one seat or one role: a seat-game counts once for each seat."""
+
+    name: str
+    games: int
+    wins: float
+    """Shared wins count as fractions."""
+    win_rate: float
+    low: float
+    high: float
+    """The Wilson 95% interval of `win_rate`."""
+    mean_score: float
+    score_sd: float
+
+
+@dataclass(frozen=True)
+class Lengths:
+    turns: Spread
+    rounds: Spread
+    decisions: Spread
+
+
+@dataclass
+class SimulationReport:
+    game: str
+    players: int
+    seats: list[str]
+    """The lineup: seat i's bot in the first game; later games turn it round."""
+    games: int
+    seed: int
+    options: dict[str, Any]
+    deal_roles: bool
+    by_bot: list[Tally]
+    by_seat: list[Tally]
+    by_role: list[Tally]
+    lengths: Lengths
+    backend: str = "local"
+    parallelism: int = 1
+    seconds: float = 0.0
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def even_share(self) -> float:
+        return 1 / self.players
+
+    def outcome(self) -> dict[str, Any]:
+        """Everything that the seed decides (not the timing nor where it ran)."""
+        data = self.to_dict()
+        for key in ("backend", "parallelism", "seconds", "games_per_second"):
+            data.pop(key)
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["results"] = [result.to_dict() for result in self.results]
+        data["games_per_second"] = round(self.games / self.seconds, 2) if self.seconds else None
+        return data
+
+
+def simulate(
+    game_name: str,
+    seats: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    deal_roles: bool = True,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
+) -> SimulationReport:
+    """Play `games` games of the lineup `seats` (one bot a seat), seats rotating from game to
+    game and, where the game has roles and `deal_roles`, roles dealt at random."""
+    backend = backend or Backend()
+    options = dict(options or {})
+    jobs = plan(game_name, seats, games, seed, options, deal_roles)
+    start = time.perf_counter()
+    results = run(jobs, backend, progress)
+    report = summarize(game_name, list(seats), results, seed, options, deal_roles)
+    report.backend = backend.name
+    report.parallelism = backend.parallelism()
+    report.seconds = round(time.perf_counter() - start, 3)
+    return report
+
+
+def summarize(
+    game: str,
+    seats: list[str],
+    results: list[GameResult],
+    seed: int,
+    options: dict[str, Any],
+    deal_roles: bool,
+) -> SimulationReport:
+    players = len(seats)
+    return SimulationReport(
+        game=game,
+        players=players,
+        seats=seats,
+        games=len(results),
+        seed=seed,
+        options=options,
+        deal_roles=deal_roles,
+        by_bot=tallies(results, lambda r, seat: r.seats[seat], order=list(dict.fromkeys(seats))),
+        by_seat=tallies(
+            results, lambda r, seat: f"P{seat + 1}", order=[f"P{s + 1}" for s in range(players)]
+        ),
+        by_role=tallies(results, lambda r, seat: r.roles[seat] if r.roles else None),
+        lengths=Lengths(
+            turns=Spread.of([r.turns for r in results]),
+            rounds=Spread.of([r.rounds for r in results]),
+            decisions=Spread.of([r.decisions for r in results]),
+        ),
+        results=results,
+    )
+
+
+Key = Callable[[GameResult, int], "str | None"]
+
+
+def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = None) -> list[Tally]:
+    """One `Tally` per value of `key(result, seat)` (None: not counted), in `order` or sorted."""
+    wins: dict[str, float] = {}
+    scores: dict[str, list[float]] = {}
+    for result in results:
+        for seat, share in enumerate(result.returns):
+            name = key(result, seat)
+            if name is None:
+                continue
+            wins[name] = wins.get(name, 0.0) + share
+            scores.setdefault(name, []).append(result.scores[seat])
+    names = [name for name in order if name in scores] if order else sorted(scores)
+    table = []
+    for name in names:
+        count = len(scores[name])
+        interval = wilson(wins[name], count)
+        spread = Spread.of(scores[name])
+        table.append(
+            Tally(
+                name=name,
+                games=count,
+                wins=wins[name],
+                win_rate=wins[name] / count,
+                low=interval.low,
+                high=interval.high,
+                mean_score=spread.mean,
+                score_sd=spread.sd,
+            )
+        )
+    return table

@@ -1,0 +1,125 @@
+"""The statistics of simulations: win rates with Wilson intervals, spreads, Bradley–Terry ratings.
+
+Pure Python (no numpy): the figures must come out the same on every machine and back end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+
+
+def wilson(wins: float, games: int, z: float = Z95) -> Interval:
+    """The Wilson score interval of a win rate. Shared wins make `wins` fractional: the rate is
+    still wins / games, an average of values in [0, 1], for which the interval holds as well."""
+    if games <= 0:
+        return Interval(0.0, 1.0)
+    rate = min(max(wins / games, 0.0), 1.0)
+    denominator = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
+    low = 0.0 if rate == 0 else max(0.0, centre - half)  # exact at the ends, not rounded off
+    high = 1.0 if rate == 1 else min(1.0, centre + half)
+    return Interval(low, high)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Mean, standard deviation (of the sample), least and greatest of some numbers."""
+
+    mean: float
+    sd: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        if not values:
+            return cls(0.0, 0.0, 0.0, 0.0)
+        mean = sum(values) / len(values)
+        variance = (
+            sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0
+        )
+        return cls(mean, math.sqrt(variance), min(values), max(values))
+
+
+@dataclass(frozen=True)
+class Rating:
+    name: str
+    elo: float
+    """Bradley–Terry strength on the Elo scale (400 per factor of 10 in odds), mean 0."""
+    low: float
+    high: float
+    """A 95% bootstrap interval of `elo`."""
+
+
+Outcome = tuple[int, int, float]
+"""A pairwise result: player i, player j, and i's share of the point between them (0..1)."""
+
+
+def bradley_terry(outcomes: Sequence[Outcome], players: int, rounds: int = 2000) -> list[float]:
+    """Bradley–Terry strengths fitted by Hunter's MM algorithm, as Elo-scale ratings of mean 0.
+
+    Every pair that met gets one virtual drawn game (half a point each way), so that a player
+    who won or lost every game still has a finite rating."""
+    wins = [[0.0] * players for _ in range(players)]
+    for i, j, share in outcomes:
+        wins[i][j] += share
+        wins[j][i] += 1 - share
+    for i in range(players):
+        for j in range(players):
+            if i != j and wins[i][j] + wins[j][i] > 0:
+                wins[i][j] += 0.5
+    games = [[wins[i][j] + wins[j][i] for j in range(players)] for i in range(players)]
+    strength = [1.0] * players
+    for _ in range(rounds):
+        updated = []
+        for i in range(players):
+            total = sum(wins[i])
+            denominator = sum(
+                games[i][j] / (strength[i] + strength[j]) for j in range(players) if j != i
+            )
+            updated.append(total / denominator if denominator > 0 else strength[i])
+        mean_log = sum(math.log(s) for s in updated) / players
+        updated = [s / math.exp(mean_log) for s in updated]
+        change = max(abs(a - b) for a, b in zip(updated, strength, strict=True))
+        strength = updated
+        if change < 1e-10:
+            break
+    return [400 * math.log10(s) for s in strength]
+
+
+def rate(
+    names: Sequence[str],
+    outcomes_by_game: Sequence[Sequence[Outcome]],
+    seed: int = 0,
+    resamples: int = 200,
+) -> list[Rating]:
+    """Ratings of `names` with 95% intervals from resampling whole games (a seeded bootstrap)."""
+    flat = [outcome for game in outcomes_by_game for outcome in game]
+    point = bradley_terry(flat, len(names))
+    rng = random.Random(seed)
+    samples: list[list[float]] = [[] for _ in names]
+    for _ in range(resamples):
+        drawn = [outcomes_by_game[rng.randrange(len(outcomes_by_game))] for _ in outcomes_by_game]
+        fitted = bradley_terry([o for game in drawn for o in game], len(names), rounds=300)
+        for player, value in enumerate(fitted):
+            samples[player].append(value)
+    ratings = []
+    for player, name in enumerate(names):
+        ordered = sorted(samples[player])
+        low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else point[player]
+        high = ordered[math.ceil(0.975 * (len(ordered) - 1))] if ordered else point[player]
+        ratings.append(Rating(name, point[player], low, high))
+    return ratings

@@ -1,0 +1,111 @@
+"""Simulations: the seed alone decides them, seats and shops are shared out fairly, and the
+figures add up to what was played."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from kafeneio.cli import app
+from kafeneio.core import KafeneioError
+from kafeneio.sim.runner import Backend, lineup, plan, seating
+from kafeneio.sim.simulate import simulate
+
+
+def test_a_simulation_gives_the_same_results_on_one_or_two_workers() -> None:
+    one = simulate("cafe", ["greedy", "random"], 6, seed=3, backend=Backend(workers=1))
+    two = simulate("cafe", ["greedy", "random"], 6, seed=3, backend=Backend(workers=2))
+    assert one.outcome() == two.outcome()
+    other = simulate("cafe", ["greedy", "random"], 6, seed=4, backend=Backend(workers=1))
+    assert other.outcome() != one.outcome()  # the seed does decide the games
+    greedy, random_bot = one.by_bot
+    assert greedy.name == "greedy" and greedy.win_rate > random_bot.win_rate
+
+
+def test_seats_rotate_so_every_bot_plays_every_seat_equally() -> None:
+    assert seating(["a", "b", "c"], 0) == ("a", "b", "c")
+    assert seating(["a", "b", "c"], 1) == ("c", "a", "b")
+    jobs = plan("cafe", ["greedy", "random", "random"], 9, seed=0)
+    for seat in range(3):
+        assert Counter(job.seats[seat] for job in jobs) == {"greedy": 3, "random": 6}
+
+
+def test_dealt_shops_give_every_bot_every_shop_equally() -> None:
+    report = simulate(
+        "souvlaki", ["heuristic", "random", "random"], 6, seed=1, backend=Backend(workers=1)
+    )
+    played: Counter[tuple[str, str]] = Counter()
+    for result in report.results:
+        assert result.roles is not None and len(set(result.roles)) == 3
+        played.update(zip(result.seats, result.roles, strict=True))
+    shops = {shop for _, shop in played}
+    assert len(shops) >= 3
+    for shop in shops:  # random holds two seats of three, heuristic one
+        assert played["random", shop] == 2 * played["heuristic", shop]
+    assert sum(row.games for row in report.by_role) == 6 * 3
+
+
+def test_one_bot_in_every_seat_gets_a_new_deal_of_shops_each_game() -> None:
+    jobs = plan("souvlaki", ["heuristic"] * 4, 12, seed=2)
+    deals = {tuple(job.options["shops"]) for job in jobs}
+    assert len(deals) > 3
+    fixed = plan("souvlaki", ["heuristic"] * 4, 3, seed=2, deal_roles=False)
+    assert all("shops" not in job.options for job in fixed)
+
+
+def test_the_figures_add_up_to_the_games_played() -> None:
+    report = simulate("souvlaki", ["heuristic"] * 4, 8, seed=5, backend=Backend(workers=1))
+    assert report.games == 8 and len(report.results) == 8
+    assert sum(row.wins for row in report.by_seat) == pytest.approx(8)
+    assert sum(row.wins for row in report.by_role) == pytest.approx(8)
+    (bot,) = report.by_bot
+    assert bot.games == 32 and bot.win_rate == pytest.approx(0.25)
+    for row in report.by_seat:
+        assert row.low <= row.win_rate <= row.high
+        scores = [r.scores[int(row.name[1:]) - 1] for r in report.results]
+        assert row.mean_score == pytest.approx(sum(scores) / len(scores))
+    lengths = report.lengths
+    assert lengths.rounds.low >= 1 and lengths.turns.mean > lengths.rounds.mean
+    assert lengths.decisions.mean == pytest.approx(sum(r.decisions for r in report.results) / 8)
+
+
+def test_progress_is_told_every_game() -> None:
+    told: list[int] = []
+    simulate("cafe", ["random"] * 2, 5, backend=Backend(workers=1), progress=told.append)
+    assert sum(told) == 5
+
+
+def test_a_lineup_must_fit_the_players() -> None:
+    with pytest.raises(KafeneioError, match="3 bots for 2 players"):
+        lineup(["random", "random", "greedy"], 2)
+    with pytest.raises(KafeneioError, match="back end"):
+        Backend("spark")
+    with pytest.raises(KafeneioError, match="--workers"):
+        Backend(workers=0)
+
+
+def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
+    runner = CliRunner()
+    args = ["simulate", "cafe", "--games", "4", "--seats", "greedy,random", "--json"]
+    result = runner.invoke(app, [*args, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 4 and report["seats"] == ["greedy", "random"]
+    assert [row["name"] for row in report["by_bot"]] == ["greedy", "random"]
+    assert [row["games"] for row in report["by_seat"]] == [4, 4]
+    result = runner.invoke(app, ["simulate", "cafe", "--seats", "random,deep-blue"])
+    assert result.exit_code == 2 and "deep-blue" in result.output
+    result = runner.invoke(app, ["simulate", "cafe", "--games", "0"])
+    assert result.exit_code == 2 and "--games" in result.output
+
+
+def test_the_simulate_command_prints_tables_by_bot_seat_and_shop() -> None:
+    runner = CliRunner()
+    args = ["simulate", "souvlaki", "--games", "2", "--players", "2", "--seats", "heuristic"]
+    result = runner.invoke(app, [*args, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    for heading in ("by bot", "by seat", "by shop", "95% interval", "rounds"):
+        assert heading in result.stdout

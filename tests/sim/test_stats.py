@@ -1,0 +1,50 @@
+"""The statistics: Wilson intervals, spreads and Bradley–Terry ratings against known values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kafeneio.sim.stats import Spread, bradley_terry, rate, wilson
+
+
+def test_wilson_intervals_match_the_textbook_values() -> None:
+    half = wilson(5, 10)
+    assert half.low == pytest.approx(0.2366, abs=1e-4)
+    assert half.high == pytest.approx(0.7634, abs=1e-4)
+    none = wilson(0, 10)
+    assert none.low == 0 and none.high == pytest.approx(0.2775, abs=1e-4)
+    every = wilson(10, 10)
+    assert every.high == 1 and every.low == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_a_wilson_interval_narrows_with_more_games_and_takes_shared_wins() -> None:
+    few, many = wilson(2.5, 10), wilson(250, 1000)
+    assert few.low < many.low < 0.25 < many.high < few.high
+    assert wilson(0, 0).low == 0 and wilson(0, 0).high == 1
+
+
+def test_a_spread_is_the_sample_mean_and_deviation() -> None:
+    spread = Spread.of([2, 4, 4, 4, 5, 5, 7, 9])
+    assert spread.mean == 5
+    assert spread.sd == pytest.approx(math.sqrt(32 / 7))
+    assert (spread.low, spread.high) == (2, 9)
+    assert Spread.of([3]).sd == 0
+
+
+def test_bradley_terry_recovers_the_odds_of_a_pairing() -> None:
+    outcomes = [(0, 1, 1.0)] * 300 + [(0, 1, 0.0)] * 100  # odds 3:1
+    first, second = bradley_terry(outcomes, 2)
+    # one virtual draw each way: odds 300.5 : 100.5
+    assert first - second == pytest.approx(400 * math.log10(300.5 / 100.5), abs=0.01)
+    assert first + second == pytest.approx(0, abs=1e-6)
+
+
+def test_ratings_order_the_players_and_bracket_their_point_estimates() -> None:
+    games = [[(0, 1, 1.0)], [(1, 2, 1.0)], [(0, 2, 1.0)]] * 20 + [[(1, 0, 1.0)], [(2, 1, 1.0)]]
+    ratings = rate(["strong", "middle", "weak"], games, seed=1, resamples=100)
+    assert [r.name for r in sorted(ratings, key=lambda r: -r.elo)] == ["strong", "middle", "weak"]
+    for rating in ratings:
+        assert rating.low <= rating.elo <= rating.high
+    assert rate(["strong", "middle", "weak"], games, seed=1, resamples=100) == ratings
