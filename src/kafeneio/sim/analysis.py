@@ -30,6 +30,8 @@ EXPLORATION = 0.7
 """UCB1's exploration constant for win chances in [0, 1] (about 1/√2: the textbook value)."""
 
 
+SHRINK = 2.0
+"""Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
 """The share of the budget that a decision with one legal action gets in a game's analysis."""
 
@@ -165,8 +167,10 @@ class FlatMonteCarlo:
         seconds: float,
     ) -> Analysis:
         average = sum(wins) / sum(visits)
+        # each mean is drawn towards the average by a few virtual samples, so that the best of
+        # many thinly sampled actions does not look like a sure win after one lucky rollout
         estimates = [
-            ActionEstimate(action, wins[i] / visits[i] if visits[i] else average, visits[i])
+            ActionEstimate(action, (wins[i] + SHRINK * average) / (visits[i] + SHRINK), visits[i])
             for i, action in enumerate(actions)
         ]
         # best first: the most sampled (UCB1 samples the best most), then the higher estimate

@@ -1,0 +1,184 @@
+"""Analysis: estimates from the mover's information only, close to the exact win chances, and
+a whole game's decisions, mistakes and report."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kafeneio.cli import app
+from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.games import get_game
+from kafeneio.sim.analysis import (
+    Budget,
+    FlatMonteCarlo,
+    analyse_game,
+    analyse_position,
+    analyser_for,
+)
+from kafeneio.sim.runner import make_seat_bot
+
+from .toy import COIN, FLIP, GUESSES, ToyGame
+
+
+def test_flat_monte_carlo_finds_the_exact_win_chances_of_a_known_position() -> None:
+    state = ToyGame().new_state(2, seed=1)
+    analysis = FlatMonteCarlo(0, Budget(None, 600)).analyse(state)
+    assert analysis.player == 0 and analysis.best == FLIP
+    assert analysis.win_chance == pytest.approx(COIN, abs=0.08)
+    assert analysis.iterations == 600 and sum(e.visits for e in analysis.actions) == 600
+    assert analysis.actions[0].action == FLIP  # best first
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_hidden_card_is_never_looked_at_only_resampled(seed: int) -> None:
+    state = ToyGame().new_state(2, seed=seed)
+    right_guess = GUESSES[state.card]  # type: ignore[attr-defined]
+    analysis = FlatMonteCarlo(seed, Budget(None, 600)).analyse(state, keep=[right_guess])
+    # a look at the card would make this 1; the mover knows only that it is one of three
+    assert analysis.estimate(right_guess) == pytest.approx(1 / 3, abs=0.15)
+
+
+class Spy:
+    """A state that lets the estimator see only what the mover may: who moves, the legal
+    actions and samples determinized for the mover."""
+
+    allowed = frozenset(
+        {"determinize", "current_player", "legal_actions", "is_terminal", "num_players"}
+    )
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self.samples = 0
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self.allowed:
+            raise AssertionError(f"the estimator read {name} of the true state")
+        if name == "determinize":
+            self.samples += 1
+            mover = self._state.current_player()
+
+            def determinize(player: int, rng: random.Random) -> State:
+                assert player == mover, "determinized for someone else than the mover"
+                return self._state.determinize(player, rng)
+
+            return determinize
+        return getattr(self._state, name)
+
+
+def mid_game(game_name: str, decisions: int, seed: int = 0) -> State:
+    state = get_game(game_name).new_state(2, seed=seed)
+    rng = random.Random(seed)
+    bots = [make_seat_bot("heuristic", seed), make_seat_bot("random", seed + 1)]
+    made = 0
+    while made < decisions or state.current_player() == CHANCE:
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(bots[state.current_player()].choose(state))
+            made += 1
+    return state
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_the_estimator_reads_the_true_state_only_through_the_movers_samples(
+    game_name: str,
+) -> None:
+    spy = Spy(mid_game(game_name, 8))
+    analysis = FlatMonteCarlo(1, Budget(None, 6)).analyse(spy)  # type: ignore[arg-type]
+    assert spy.samples == 6 and analysis.iterations == 6
+
+
+def test_a_player_far_ahead_is_estimated_to_win_and_the_one_behind_to_lose() -> None:
+    ahead = mid_game("cafe", 51)  # heuristic (P1) against random, well ahead
+    behind = mid_game("cafe", 53)
+    assert ahead.current_player() == 0 and behind.current_player() == 1
+    assert ahead.scores()[0] > ahead.scores()[1] + 30
+    assert FlatMonteCarlo(0, Budget(None, 60)).analyse(ahead).win_chance > 0.7
+    assert FlatMonteCarlo(0, Budget(None, 60)).analyse(behind).win_chance < 0.4
+
+
+def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision() -> None:
+    state = mid_game("cafe", 10)
+    first = analyse_position(state, budget=Budget(None, 30), seed=4)
+    again = analyse_position(state, budget=Budget(None, 30), seed=4)
+    assert replace(again, seconds=0) == replace(first, seconds=0)
+    assert {e.action for e in first.actions} == set(state.legal_actions())
+    assert 0 <= first.win_chance <= 1 and first.best in state.legal_actions()
+    with pytest.raises(KeyError):
+        first.estimate(GUESSES[0])
+    chance = ToyGame().new_state(2, seed=0)
+    chance.apply(FLIP)
+    with pytest.raises(KafeneioError, match="chance"):
+        analyse_position(chance, budget=Budget(None, 2))
+    over = mid_game("cafe", 0)
+    while not over.is_terminal():
+        over.apply(over.legal_actions()[0])
+    with pytest.raises(KafeneioError, match="over"):
+        analyse_position(over)
+
+
+def test_a_bot_that_cannot_analyse_is_refused_and_a_budget_must_be_positive() -> None:
+    with pytest.raises(KafeneioError, match="cannot analyse"):
+        analyser_for("random", Budget())
+    with pytest.raises(KafeneioError, match="positive"):
+        Budget(seconds=0)
+    assert Budget(None, 8).scaled(0.25) == Budget(None, 2)
+
+
+def recorded_game(tmp_path: Path, actions: int) -> Path:
+    state = get_game("cafe").new_state(2, seed=9)
+    bots = [make_seat_bot("heuristic", 1), make_seat_bot("random", 2)]
+    while len(state.history) < actions:
+        state.apply(bots[state.current_player()].choose(state))
+    record = {**state.to_record(), "seats": ["heuristic", "random"]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
+    tmp_path: Path,
+) -> None:
+    record = json.loads(recorded_game(tmp_path, 14).read_text())
+    told: list[int] = []
+    result = analyse_game(record, budget=Budget(None, 8), seed=1, progress=told.append)
+    assert sum(told) == 14 and len(result.decisions) == 14  # Café has no chance nodes
+    assert [d.ply for d in result.decisions] == list(range(14))
+    assert [d.played for d in result.decisions] == record["actions"]
+    for decision in result.decisions:
+        assert 0 <= decision.after <= 1 and 0 <= decision.before <= 1 and decision.lost >= 0
+        assert decision.lost == 0 or decision.best != decision.played
+    for player in (0, 1):
+        worst = result.mistakes(player)
+        assert all(d.player == player and d.lost > 0 for d in worst)
+        assert [d.lost for d in worst] == sorted((d.lost for d in worst), reverse=True)
+    assert result.seats == ["heuristic", "random"] and not result.finished
+    assert analyse_game(record, budget=Budget(None, 8), seed=1).decisions == result.decisions
+
+
+def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> None:
+    path = recorded_game(tmp_path, 6)
+    runner = CliRunner()
+    result = runner.invoke(app, ["analyse", str(path), "--iterations", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(data["decisions"]) == 6 and len(data["mistakes"]) == 2
+    shown = runner.invoke(
+        app, ["analyse", str(path), "--iterations", "4", "--report", str(tmp_path / "r")]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "biggest mistakes" in shown.stdout
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]
+    assert json.loads((tmp_path / "r" / "results.json").read_text())["decisions"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
+    refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])
+    assert refused.exit_code == 2 and "nonsense" in refused.output

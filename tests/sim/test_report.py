@@ -1,0 +1,56 @@
+"""Reports: one self-contained HTML page with its plots embedded, and the results as JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kafeneio.cli import app
+
+pytest.importorskip("matplotlib")
+
+
+def images(page: str) -> list[bytes]:
+    import base64
+
+    found = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+    return [base64.b64decode(data) for data in found]
+
+
+def test_a_simulation_report_embeds_its_plots_and_writes_the_results(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["simulate", "souvlaki", "--games", "4", "--seats", "heuristic,random"]
+    result = runner.invoke(app, [*args, "--workers", "1", "--report", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    pictures = images(page)
+    assert len(pictures) == 3 and all(p.startswith(b"\x89PNG") for p in pictures)
+    assert "http" not in page.replace("data:image", "")  # nothing to fetch: self-contained
+    for heading in ("By bot", "By seat", "By shop", "Game length", "95% interval"):
+        assert heading in page
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert results["games"] == 4 and len(results["results"]) == 4
+    assert [row["name"] for row in results["by_bot"]] == ["heuristic", "random"]
+
+
+def test_a_tournament_report_shows_the_ratings(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "4", "--workers", "1"]
+    result = runner.invoke(app, [*args, "--report", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert len(images(page)) == 2 and "Head to head" in page and "Ratings" in page
+    assert json.loads((tmp_path / "results.json").read_text())["ratings"]
+
+
+def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    runner = CliRunner()
+    args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", str(blocker)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "cannot write the report" in result.output

@@ -1,0 +1,68 @@
+"""Round robins: every pairing plays, seats rotate, and the ratings put the bots in order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kafeneio.cli import app
+from kafeneio.core import KafeneioError
+from kafeneio.sim.runner import Backend, GameResult
+from kafeneio.sim.tournament import pairwise, tournament
+
+
+def result(seats: tuple[str, ...], returns: tuple[float, ...]) -> GameResult:
+    return GameResult(0, seats, (0,) * len(seats), returns, None, 0, 0, 0)
+
+
+def test_a_game_gives_pairwise_points_and_two_losers_tell_nothing() -> None:
+    names = ["a", "b", "c"]
+    assert pairwise(result(("b", "a", "c"), (1.0, 0.0, 0.0)), names) == [(1, 0, 1.0), (1, 2, 1.0)]
+    shared = pairwise(result(("a", "b", "c"), (0.5, 0.5, 0.0)), names)
+    assert shared == [(0, 1, 0.5), (0, 2, 1.0), (1, 2, 1.0)]
+
+
+def test_a_round_robin_plays_every_pairing_with_seats_rotated_and_rates_the_bots() -> None:
+    report = tournament(
+        "cafe", ["random", "greedy", "heuristic"], 6, seed=2, backend=Backend(workers=1)
+    )
+    assert [pairing.bots for pairing in report.pairings] == [
+        ["random", "greedy"],
+        ["random", "heuristic"],
+        ["greedy", "heuristic"],
+    ]
+    assert len(report.results) == 18
+    for pairing in report.pairings:
+        assert [row.games for row in pairing.by_bot] == [6, 6]
+    first_seats = [r.seats[0] for r in report.results[:6]]
+    assert first_seats.count("random") == first_seats.count("greedy") == 3
+    assert report.ratings[-1].name == "random"  # it loses to both rule-based players
+    for rating in report.ratings:
+        assert rating.low <= rating.elo <= rating.high
+    matrix = report.head_to_head
+    assert matrix[0][0] is None and matrix[1][0] is not None and matrix[1][0] > 0.5
+    again = tournament(
+        "cafe", ["random", "greedy", "heuristic"], 6, seed=2, backend=Backend(workers=2)
+    )
+    assert again.outcome() == report.outcome()
+
+
+def test_a_tournament_refuses_repeated_bots_and_too_few_for_the_players() -> None:
+    with pytest.raises(KafeneioError, match="different"):
+        tournament("cafe", ["random", "random"], 2)
+    with pytest.raises(KafeneioError, match="3 players need"):
+        tournament("cafe", ["random", "greedy"], 2, players=3)
+
+
+def test_the_tournament_command_prints_ratings_and_json() -> None:
+    runner = CliRunner()
+    args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "4", "--workers", "1"]
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    assert "rating" in shown.stdout and "head to head" in shown.stdout
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert data["ratings"][0]["name"] == "greedy" and len(data["results"]) == 4
+    refused = runner.invoke(app, ["tournament", "cafe", "--bots", "random,alphazero"])
+    assert refused.exit_code == 2 and "alphazero" in refused.output

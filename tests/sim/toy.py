@@ -1,0 +1,106 @@
+"""A toy game with a known answer, to check estimators against exact win chances.
+
+Player 2 holds one hidden card from 0..2, dealt by the seed. Player 1 either names the card
+(`guess0`..`guess2`: a win if right) or `coin`s: a chance node, won with probability `COIN`.
+From player 1's information every guess wins 1/3 of the time; a peek at the card would say 1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kafeneio.core import CHANCE, TERMINAL, Action, Game, GameInfo, IllegalActionError, State
+from kafeneio.core.game import JSON
+from kafeneio.core.options import RulesOptions
+
+COIN = 0.75
+GUESSES = [Action(code, f"guess{code}") for code in range(3)]
+FLIP = Action(3, "coin")
+HEADS, TAILS = Action(4, "heads"), Action(5, "tails")
+ACTIONS = [*GUESSES, FLIP, HEADS, TAILS]
+
+
+class ToyGame(Game):
+    info = GameInfo("toy", "Toy", 2, 2, len(ACTIONS), "TOY")
+
+    def make_state(
+        self,
+        num_players: int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        setup: Mapping[str, Any] | None,
+    ) -> ToyState:
+        return ToyState(self, random.Random(seed).randrange(3))
+
+    def parse_action(self, text: str) -> Action:
+        return next(a for a in ACTIONS if a.notation == text)
+
+    def decode_action(self, code: int) -> Action:
+        return ACTIONS[code]
+
+    def render(self, state: State, viewer: int | None = None) -> str:
+        return "toy"
+
+
+class ToyState(State):
+    def __init__(self, game: ToyGame, card: int) -> None:
+        self.game = game
+        self.num_players = 2
+        self.options = RulesOptions()
+        self._seed, self._setup, self._history, self._sampled = 0, None, [], False
+        self.card = card
+        self.flipping = False
+        self.result: list[int] | None = None
+
+    def current_player(self) -> int:
+        if self.result is not None:
+            return TERMINAL
+        return CHANCE if self.flipping else 0
+
+    def _generate(self) -> Iterable[Action]:
+        if self.result is not None:
+            return []
+        return [HEADS, TAILS] if self.flipping else [*GUESSES, FLIP]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return [(HEADS, COIN), (TAILS, 1 - COIN)]
+
+    def _perform(self, action: Action) -> None:
+        if action == FLIP:
+            self.flipping = True
+            return
+        won = action == HEADS if self.flipping else action.code == self.card
+        self.result = [0] if won else [1]
+
+    def explain_illegal(self, action: Action) -> None:
+        raise IllegalActionError(f"{action} is not legal")
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def scores(self) -> list[int]:
+        return [int(p in (self.result or [])) for p in range(2)]
+
+    def winners(self) -> list[int]:
+        return list(self.result or [])
+
+    def observation(self, player: int) -> JSON:
+        return {"card": self.card if player == 1 else None, "flipping": self.flipping}
+
+    def determinize(self, player: int, rng: random.Random) -> ToyState:
+        other = self.clone()
+        if player != 1:
+            other.card = rng.randrange(3)
+        other._sampled = True
+        return other
+
+    def clone(self) -> ToyState:
+        other = ToyState(self.game, self.card)  # type: ignore[arg-type]
+        other.flipping, other.result = self.flipping, self.result
+        other._history = list(self._history)
+        return other
+
+    def state_key(self) -> tuple[Any, ...]:
+        return (self.card, self.flipping, self.result, tuple(self._history))
