@@ -16,11 +16,13 @@ from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import (
+    PROPOSALS,
     Budget,
     FlatMonteCarlo,
     analyse_game,
     analyse_position,
     analyser_for,
+    judge,
 )
 from kafeneio.sim.runner import make_seat_bot
 
@@ -90,9 +92,21 @@ def mid_game(game_name: str, decisions: int, seed: int = 0) -> State:
 def test_the_estimator_reads_the_true_state_only_through_the_movers_samples(
     game_name: str,
 ) -> None:
-    spy = Spy(mid_game(game_name, 8))
+    state = mid_game(game_name, 8)
+    spy = Spy(state)
     analysis = FlatMonteCarlo(1, Budget(None, 6)).analyse(spy)  # type: ignore[arg-type]
-    assert spy.samples == 6 and analysis.iterations == 6
+    proposals = PROPOSALS if len(state.legal_actions()) > 1 else 0
+    assert spy.samples == 6 + proposals and analysis.iterations == 6
+
+
+def test_a_move_worse_than_the_best_by_more_than_the_noise_is_a_clear_mistake() -> None:
+    state = ToyGame().new_state(2, seed=3)
+    guess = judge(state, 0, GUESSES[0], FlatMonteCarlo(0, Budget(None, 400)))
+    assert guess.best == "coin" and guess.played == "guess0"
+    assert guess.lost == pytest.approx(COIN - 1 / 3, abs=0.15)
+    assert guess.clear_mistake and 0 < guess.margin < guess.lost
+    flip = judge(state, 0, FLIP, FlatMonteCarlo(0, Budget(None, 400)))
+    assert flip.lost == 0 and flip.margin == 0 and not flip.clear_mistake
 
 
 def test_a_player_far_ahead_is_estimated_to_win_and_the_one_behind_to_lose() -> None:
@@ -157,7 +171,7 @@ def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
         assert decision.lost == 0 or decision.best != decision.played
     for player in (0, 1):
         worst = result.mistakes(player)
-        assert all(d.player == player and d.lost > 0 for d in worst)
+        assert all(d.player == player and d.lost > d.margin for d in worst)
         assert [d.lost for d in worst] == sorted((d.lost for d in worst), reverse=True)
     assert result.seats == ["heuristic", "random"] and not result.finished
     assert analyse_game(record, budget=Budget(None, 8), seed=1).decisions == result.decisions

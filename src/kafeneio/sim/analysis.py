@@ -5,10 +5,11 @@ legal action's estimated chance and the action to prefer. It asks a bot that can
 search bot offering ``analyse(state)``), or else estimates by flat Monte Carlo: for each sample
 it determinizes the position for the mover (so the true hidden state is never looked at, only
 resampled from what the mover knows), plays one legal action and finishes the game with
-rule-of-thumb bots in every seat. Samples go to the actions by UCB1, so good actions are
-measured most closely. `analyse_game(record)` does this for every decision of a record and
-tells each player's biggest mistakes. The terminal `hint` command and the web app call
-`analyse_position` for one position.
+rule-of-thumb bots in every seat. The rule-of-thumb bot first proposes candidate actions on a
+few samples; samples go to the candidates by UCB1 while the other actions join one by one, so
+good actions are measured most closely. `analyse_game(record)` does this for every decision of
+a record and tells each player's biggest mistakes. The terminal `hint` command and the web app
+call `analyse_position` for one position.
 """
 
 from __future__ import annotations
@@ -25,11 +26,17 @@ from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.games import load_record
 from kafeneio.sim.runner import make_seat_bot, play_out
+from kafeneio.sim.stats import Z95
 
-EXPLORATION = 0.7
-"""UCB1's exploration constant for win chances in [0, 1] (about 1/√2: the textbook value)."""
+EXPLORATION = 0.4
+"""UCB1's exploration constant for win chances in [0, 1]; below the textbook 1/√2, because the
+estimate of the best action matters here more than finding it among near-equals."""
 
 
+PROPOSALS = 6
+"""Samples of the position on which the rollout bot proposes the first candidate actions."""
+WIDEN = 4
+"""Another action joins the sampled ones after 4, 16, 36, ... samples (4·k²)."""
 SHRINK = 2.0
 """Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
@@ -114,22 +121,25 @@ class FlatMonteCarlo:
         make_seat_bot(rollout, 0)  # an unknown rollout bot is refused now, not mid-search
 
     def analyse(self, state: State, keep: Sequence[Action] = ()) -> Analysis:
-        """`state`'s decision; the actions in `keep` are measured as closely as the best one
-        (the analysis of a game keeps the move that was played)."""
+        """`state`'s decision; the actions in `keep` get as many samples as the best one (the
+        analysis of a game keeps the move that was played)."""
         mover = check_decision(state)
         actions = list(state.legal_actions())
+        seeds = [self.rng.getrandbits(32) for _ in range(state.num_players)]
+        bots = [make_seat_bot(self.rollout, seed) for seed in seeds]
+        started = time.perf_counter()
+        kept = [index for index, action in enumerate(actions) if action in keep]
+        pool = self._candidates(state, mover, actions, bots[mover], kept)
+        rest = [index for index in range(len(actions)) if index not in pool]
+        self.rng.shuffle(rest)
         wins = [0.0] * len(actions)
         visits = [0] * len(actions)
-        kept = [index for index, action in enumerate(actions) if action in keep]
-        first_order = list(range(len(actions)))
-        self.rng.shuffle(first_order)  # unsampled actions are tried in a random order
-        bots = [
-            make_seat_bot(self.rollout, self.rng.getrandbits(32)) for _ in range(state.num_players)
-        ]
-        started = time.perf_counter()
         done = 0
         while done == 0 or not self.budget.spent(done, started):
-            choice = self._select(wins, visits, done, first_order, kept)
+            widened = len(actions) - len(rest) - len(pool)
+            if rest and done >= WIDEN * (widened + 1) ** 2:
+                pool.append(rest.pop())
+            choice = self._select(wins, visits, done, pool, kept)
             sample = state.determinize(mover, self.rng)
             sample.apply(actions[choice])
             play_out(sample, bots, self.rng)
@@ -138,23 +148,35 @@ class FlatMonteCarlo:
             done += 1
         return self._result(mover, actions, wins, visits, time.perf_counter() - started)
 
+    def _candidates(
+        self, state: State, mover: int, actions: list[Action], bot: Bot, kept: list[int]
+    ) -> list[int]:
+        """The actions to sample first: those kept, and what the rollout bot would play on a
+        few samples of the position (so that samples go to plausible moves, not spread thinly
+        over dozens); others join one by one as samples accumulate."""
+        pool = list(kept)
+        if len(actions) == 1:
+            return [0]
+        for _ in range(PROPOSALS):
+            choice = bot.choose(state.determinize(mover, self.rng))
+            index = actions.index(choice)
+            if index not in pool:
+                pool.append(index)
+        return pool
+
     def _select(
-        self,
-        wins: list[float],
-        visits: list[int],
-        done: int,
-        first_order: list[int],
-        kept: list[int],
+        self, wins: list[float], visits: list[int], done: int, pool: list[int], kept: list[int]
     ) -> int:
-        if done < len(first_order):
-            return first_order[done]
+        for index in pool:
+            if visits[index] == 0:
+                return index
         most = max(visits)
-        for index in kept:
-            if visits[index] * 2 < most:
+        for index in kept:  # as closely measured as the best: the loss is their difference
+            if visits[index] < most:
                 return index
         log_done = math.log(done)
         return max(
-            range(len(wins)),
+            pool,
             key=lambda i: wins[i] / visits[i] + EXPLORATION * math.sqrt(log_done / visits[i]),
         )
 
@@ -240,8 +262,15 @@ class Decision:
     """The mover's win chance after the move played."""
     lost: float
     """The best action's win chance less the played one's (0 when the best was played)."""
+    margin: float
+    """The 95% sampling margin of `lost` (1 when an estimate rests on no sample): a loss
+    within it may be noise."""
     legal: int
     iterations: int
+
+    @property
+    def clear_mistake(self) -> bool:
+        return self.lost > self.margin
 
 
 @dataclass
@@ -257,8 +286,9 @@ class GameAnalysis:
     seconds: float = 0.0
 
     def mistakes(self, player: int, count: int = 3) -> list[Decision]:
-        """`player`'s decisions that lost the most win chance, worst first."""
-        own = [d for d in self.decisions if d.player == player and d.lost > 0]
+        """`player`'s clear mistakes (losses beyond their sampling margin) that lost the most
+        win chance, worst first."""
+        own = [d for d in self.decisions if d.player == player and d.clear_mistake]
         return sorted(own, key=lambda d: (-d.lost, d.ply))[:count]
 
     def total_lost(self, player: int) -> float:
@@ -294,7 +324,7 @@ def analyse_game(
             # a forced move loses nothing: its estimate only draws the curve, a quarter will do
             share = budget if len(state.legal_actions()) > 1 else budget.scaled(FORCED_SHARE)
             thinker = analyser_for(analyser, share, seed * 100_003 + ply)
-            decisions.append(_decision(state, ply, action, thinker))
+            decisions.append(judge(state, ply, action, thinker))
         state.apply(action)
         if progress is not None:
             progress(1)
@@ -312,12 +342,14 @@ def analyse_game(
     )
 
 
-def _decision(state: State, ply: int, played: Action, analyser: Analyser) -> Decision:
+def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decision:
+    """The decision to play `played` at `state` (the `ply`-th action of its game), judged."""
     if isinstance(analyser, FlatMonteCarlo):
         analysis = analyser.analyse(state, keep=[played])
     else:
         analysis = analyser.analyse(state)
     after = analysis.estimate(played)
+    best = analysis.estimate(analysis.best)
     return Decision(
         ply=ply,
         player=analysis.player,
@@ -325,7 +357,22 @@ def _decision(state: State, ply: int, played: Action, analyser: Analyser) -> Dec
         best=analysis.best.notation,
         before=round(analysis.win_chance, 4),
         after=round(after, 4),
-        lost=round(max(0.0, analysis.estimate(analysis.best) - after), 4),
+        lost=round(max(0.0, best - after), 4),
+        margin=round(_margin(analysis, played), 4),
         legal=len(analysis.actions),
         iterations=analysis.iterations,
     )
+
+
+def _margin(analysis: Analysis, played: Action) -> float:
+    """1.96 standard errors of the difference between the best and the played estimates."""
+    if played == analysis.best:
+        return 0.0
+    variance = 0.0
+    for entry in analysis.actions:
+        if entry.action in (played, analysis.best):
+            if entry.visits == 0:
+                return 1.0
+            chance = entry.win_chance
+            variance += max(chance * (1 - chance), 1 / (4 * entry.visits)) / entry.visits
+    return Z95 * math.sqrt(variance)

@@ -336,10 +336,9 @@ def analyse_command(
 def print_analysis(result: GameAnalysis) -> None:
     names = reports.player_names(result)
     table = Table(title=f"{result.game}: {len(result.decisions)} decisions, by {result.analyser}")
-    for header in ("#", "player", "played", "preferred", "before", "after", "lost"):
-        table.add_column(
-            header, justify="right" if header in {"#", "before", "after", "lost"} else "left"
-        )
+    numbers = {"#", "before", "after", "lost ± margin"}
+    for header in ("#", "player", "played", "preferred", "before", "after", "lost ± margin"):
+        table.add_column(header, justify="right" if header in numbers else "left")
     for d in result.decisions:
         table.add_row(
             str(d.ply),
@@ -348,14 +347,15 @@ def print_analysis(result: GameAnalysis) -> None:
             "" if d.best == d.played else d.best,
             f"{d.before:.2f}",
             f"{d.after:.2f}",
-            f"{d.lost:.2f}" if d.lost else "",
+            f"{'!' if d.clear_mistake else ''}{d.lost:.2f} ± {d.margin:.2f}" if d.lost else "",
         )
     console.print(table)
+    console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
     for player, name in enumerate(names):
         worst = result.mistakes(player)
         summary = "; ".join(f"#{d.ply} {d.played} (−{d.lost:.2f}, better {d.best})" for d in worst)
         console.print(
             f"{name}: lost {result.total_lost(player):.2f} in all; biggest mistakes: "
-            f"{summary or 'none'}",
+            f"{summary or 'none clear'}",
             markup=False,
         )

@@ -201,19 +201,28 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         image(plots.win_chance_over_game(curves, plies), "win chance over the game"),
         image(plots.losses(lost, plies), "win chance lost"),
         "<h2>Biggest mistakes</h2>",
+        "<p>A move's loss is the preferred move's win chance less the played one's; a mistake "
+        "is listed when its loss is beyond the 95% sampling margin of that difference.</p>",
     ]
     for player, name in enumerate(names):
         rows = [
-            [d.ply, d.played, d.best, f"{d.before:.2f}", f"{d.after:.2f}", f"{d.lost:.2f}"]
+            [
+                d.ply,
+                d.played,
+                d.best,
+                f"{d.before:.2f}",
+                f"{d.after:.2f}",
+                f"{d.lost:.2f} ± {d.margin:.2f}",
+            ]
             for d in result.mistakes(player)
         ]
         sections.append(
             f"<h3>{html.escape(name)}: win chance lost in all {result.total_lost(player):.2f}</h3>"
         )
         sections.append(
-            table(["decision", "played", "preferred", "before", "after", "lost"], rows)
+            table(["decision", "played", "preferred", "before", "after", "lost ± margin"], rows)
             if rows
-            else "<p>No move lost win chance.</p>"
+            else "<p>No clear mistake: no loss beyond its sampling margin.</p>"
         )
     return write(directory, title, "\n".join(sections), result.to_dict())
 
