@@ -23,16 +23,23 @@ ACTIONS = [*GUESSES, FLIP, HEADS, TAILS]
 
 
 class ToyGame(Game):
-    info = GameInfo("toy", "Toy", 2, 2, len(ACTIONS), "TOY")
+    info = GameInfo(
+        name="toy",
+        title="Toy",
+        min_players=2,
+        max_players=2,
+        num_distinct_actions=len(ACTIONS),
+        rule_prefix="TOY",
+        chance_mode="explicit",
+        chance_nodes=True,
+        max_game_length=2,
+    )
+    options_class = RulesOptions
 
     def make_state(
-        self,
-        num_players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        setup: Mapping[str, Any] | None,
+        self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> ToyState:
-        return ToyState(self, random.Random(seed).randrange(3))
+        return ToyState(self, num_players, seed, setup)
 
     def parse_action(self, text: str) -> Action:
         return next(a for a in ACTIONS if a.notation == text)
@@ -40,19 +47,22 @@ class ToyGame(Game):
     def decode_action(self, code: int) -> Action:
         return ACTIONS[code]
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def _render(self, state: State, viewer: int) -> str:
         return "toy"
 
 
 class ToyState(State):
-    def __init__(self, game: ToyGame, card: int) -> None:
-        self.game = game
-        self.num_players = 2
-        self.options = RulesOptions()
-        self._seed, self._setup, self._history, self._sampled = 0, None, [], False
-        self.card = card
+    card: int
+    flipping: bool
+    result: tuple[int, ...] | None
+
+    def __init__(
+        self, game: ToyGame, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
+    ) -> None:
+        self._init_base(game, num_players, seed, setup)
+        self.card = random.Random(seed).randrange(3)
         self.flipping = False
-        self.result: list[int] | None = None
+        self.result = None
 
     def current_player(self) -> int:
         if self.result is not None:
@@ -72,7 +82,7 @@ class ToyState(State):
             self.flipping = True
             return
         won = action == HEADS if self.flipping else action.code == self.card
-        self.result = [0] if won else [1]
+        self.result = (0,) if won else (1,)
 
     def explain_illegal(self, action: Action) -> None:
         raise IllegalActionError(f"{action} is not legal")
@@ -81,26 +91,16 @@ class ToyState(State):
         return self.result is not None
 
     def scores(self) -> list[int]:
-        return [int(p in (self.result or [])) for p in range(2)]
+        return [int(p in (self.result or ())) for p in range(2)]
 
     def winners(self) -> list[int]:
-        return list(self.result or [])
+        return list(self.result or ())
 
-    def observation(self, player: int) -> JSON:
-        return {"card": self.card if player == 1 else None, "flipping": self.flipping}
+    def _observe(self, viewer: int) -> JSON:
+        return {"card": self.card if viewer == 1 else None, "flipping": self.flipping}
 
-    def determinize(self, player: int, rng: random.Random) -> ToyState:
+    def _determinize(self, player: int, rng: random.Random) -> ToyState:
         other = self.clone()
         if player != 1:
             other.card = rng.randrange(3)
-        other._sampled = True
         return other
-
-    def clone(self) -> ToyState:
-        other = ToyState(self.game, self.card)  # type: ignore[arg-type]
-        other.flipping, other.result = self.flipping, self.result
-        other._history = list(self._history)
-        return other
-
-    def state_key(self) -> tuple[Any, ...]:
-        return (self.card, self.flipping, self.result, tuple(self._history))

@@ -24,8 +24,9 @@ from typing import Any, Protocol
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
+from kafeneio.core.play import play
 from kafeneio.games import load_record
-from kafeneio.sim.runner import make_seat_bot, play_out
+from kafeneio.sim.runner import make_seat_bot
 from kafeneio.sim.stats import Z95
 
 EXPLORATION = 0.4
@@ -142,7 +143,7 @@ class FlatMonteCarlo:
             choice = self._select(wins, visits, done, pool, kept)
             sample = state.determinize(mover, self.rng)
             sample.apply(actions[choice])
-            play_out(sample, bots, self.rng)
+            play(sample, bots, self.rng)
             wins[choice] += sample.returns()[mover]
             visits[choice] += 1
             done += 1

@@ -8,6 +8,8 @@ order, so the same seed gives the same results on one worker, on many, or on Ray
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import multiprocessing
 import os
@@ -19,7 +21,8 @@ from typing import Any
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.core import Game, KafeneioError, State
+from kafeneio.core.play import play
 from kafeneio.games import get_game
 
 BACKENDS = ("local", "ray")
@@ -113,8 +116,8 @@ def plan(
     so within a cycle the seats keep their roles while the bots go round, and every bot plays
     every role as often as every other bot; with one bot in every seat each game gets its own
     deal. `first_index` numbers the games (a tournament gives each pairing its own numbers)."""
-    options = dict(options or {})
     game = get_game(game_name, options)
+    options = game.options.to_dict()
     players = len(names)
     rotating = len(set(names)) > 1
     cycle = players if rotating else 1
@@ -123,7 +126,8 @@ def plan(
     for index in range(first_index, first_index + games):
         block = index // cycle
         if deal_roles and block not in dealt:
-            dealt[block] = game.deal_roles(options, players, random.Random(f"deal:{seed}:{block}"))
+            deal = random.Random(f"deal:{seed}:{block}")
+            dealt[block] = game.deal_roles(players, deal).options.to_dict()
         seeds = random.Random(f"game:{seed}:{index}")
         jobs.append(
             GameJob(
@@ -141,10 +145,10 @@ def plan(
 
 def play_job(job: GameJob) -> GameResult:
     """Play one game to its end."""
-    game = get_game(job.game, job.options)
-    state = game.new_state(len(job.seats), job.options, seed=job.game_seed)
+    game = bound_game(job.game, json.dumps(job.options, sort_keys=True))
+    state = game.new_state(len(job.seats), seed=job.game_seed)
     bots = [make_seat_bot(spec, seed) for spec, seed in zip(job.seats, job.bot_seeds, strict=True)]
-    play_out(state, bots, random.Random(job.chance_seed))
+    play(state, bots, random.Random(job.chance_seed))
     roles = game.roles(state)
     return GameResult(
         index=job.index,
@@ -152,20 +156,17 @@ def play_job(job: GameJob) -> GameResult:
         scores=tuple(state.scores()),
         returns=tuple(state.returns()),
         roles=tuple(roles) if roles is not None else None,
-        decisions=len(state.history),
+        decisions=state.ply,
         turns=state.turns_completed(),
         rounds=rounds_played(state),
     )
 
 
-def play_out(state: State, bots: Sequence[Bot], chance: random.Random) -> None:
-    """Play `state` to its end: each seat's bot decides, chance is drawn with its probabilities."""
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(sample_chance(state, chance))
-        else:
-            state.apply(bots[player].choose(state))
+@functools.lru_cache(maxsize=64)
+def bound_game(name: str, options: str) -> Game:
+    """The game bound to the options written `options` (JSON), made once per process: a
+    simulation's games share a few deals of options, and a card set is read once."""
+    return get_game(name, json.loads(options))
 
 
 def rounds_played(state: State) -> int:
