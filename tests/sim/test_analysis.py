@@ -175,6 +175,8 @@ def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
         assert [d.lost for d in worst] == sorted((d.lost for d in worst), reverse=True)
     assert result.seats == ["heuristic", "random"] and not result.finished
     assert analyse_game(record, budget=Budget(None, 8), seed=1).decisions == result.decisions
+    side_by_side = analyse_game(record, budget=Budget(None, 8), seed=1, workers=2)
+    assert side_by_side.decisions == result.decisions
 
 
 def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -26,7 +26,7 @@ from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
 from kafeneio.games import load_record
-from kafeneio.sim.runner import make_seat_bot
+from kafeneio.sim.runner import make_seat_bot, on_processes
 from kafeneio.sim.stats import Z95
 
 EXPLORATION = 0.4
@@ -308,25 +308,24 @@ def analyse_game(
     budget: Budget | None = None,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> GameAnalysis:
     """Every decision of `record`, analysed by `analyser` (`flat` or a bot that can analyse)
-    from the mover's own information. Each decision gets an analyser of its own, seeded by
-    `seed` and its place in the game, so that one decision's result does not depend on the
-    others. `progress` is called with 1 after each action of the record."""
+    from the mover's own information, on `workers` processes. Each decision gets an analyser
+    of its own, seeded by `seed` and its place in the game, so the result does not depend on
+    the order or the place decisions are analysed in. `progress` is told each decision done."""
     budget = budget or Budget()
     analyser_for(analyser, budget)  # an unknown analyser is refused before any work
     final = load_record(record)  # and so is a bad record
-    state = load_record({**record, "actions": []})
-    decisions: list[Decision] = []
+    jobs = decision_jobs(record, analyser, budget, seed)
     started = time.perf_counter()
-    for ply, text in enumerate(record["actions"]):
-        action = state.parse_legal(text)
-        if state.current_player() != CHANCE:
-            # a forced move loses nothing: its estimate only draws the curve, a quarter will do
-            share = budget if len(state.legal_actions()) > 1 else budget.scaled(FORCED_SHARE)
-            thinker = analyser_for(analyser, share, seed * 100_003 + ply)
-            decisions.append(judge(state, ply, action, thinker))
-        state.apply(action)
+    if workers <= 1:
+        finished: Iterator[Decision] = (judge_job(job) for job in jobs)
+    else:
+        finished = on_processes(judge_job, jobs, workers)
+    decisions = []
+    for decision in finished:
+        decisions.append(decision)
         if progress is not None:
             progress(1)
     seats = record.get("seats")
@@ -338,9 +337,38 @@ def analyse_game(
         winners=final.winners(),
         finished=final.is_terminal(),
         analyser=analyser,
-        decisions=decisions,
+        decisions=sorted(decisions, key=lambda decision: decision.ply),
         seconds=round(time.perf_counter() - started, 2),
     )
+
+
+@dataclass(frozen=True)
+class DecisionJob:
+    state: State
+    ply: int
+    played: Action
+    analyser: str
+    budget: Budget
+    seed: int
+
+
+def decision_jobs(record: JSON, analyser: str, budget: Budget, seed: int) -> list[DecisionJob]:
+    """The decisions of a (valid) record, each with the position before it and its budget."""
+    state = load_record({**record, "actions": []})
+    jobs = []
+    for ply, text in enumerate(record["actions"]):
+        action = state.parse_legal(text)
+        if state.current_player() != CHANCE:
+            # a forced move loses nothing: its estimate only draws the curve, a quarter will do
+            share = budget if len(state.legal_actions()) > 1 else budget.scaled(FORCED_SHARE)
+            jobs.append(DecisionJob(state.clone(), ply, action, analyser, share, seed))
+        state.apply(action)
+    return jobs
+
+
+def judge_job(job: DecisionJob) -> Decision:
+    thinker = analyser_for(job.analyser, job.budget, job.seed * 100_003 + job.ply)
+    return judge(job.state, job.ply, job.played, thinker)
 
 
 def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decision:
@@ -377,3 +405,10 @@ def _margin(analysis: Analysis, played: Action) -> float:
             chance = entry.win_chance
             variance += max(chance * (1 - chance), 1 / (4 * entry.visits)) / entry.visits
     return Z95 * math.sqrt(variance)
+
+
+def count_decisions(record: JSON) -> int:
+    """The decisions of a record (its actions less the chance outcomes); `RecordError` for a
+    bad record."""
+    load_record(record)
+    return len(decision_jobs(record, "flat", Budget(), 0))

@@ -27,7 +27,7 @@ from rich.text import Text
 from kafeneio.core import KafeneioError
 from kafeneio.core.record import read_record_file
 from kafeneio.sim import report as reports
-from kafeneio.sim.analysis import Budget, GameAnalysis, analyse_game
+from kafeneio.sim.analysis import Budget, GameAnalysis, analyse_game, count_decisions
 from kafeneio.sim.runner import Backend, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -310,6 +310,9 @@ def analyse_command(
         str, typer.Option(help="flat (flat Monte Carlo) or a search bot that can analyse.")
     ] = "flat",
     seed: Seed = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes analysing decisions side by side (default 1).")
+    ] = None,
     as_json: AsJson = False,
     report: ReportDir = None,
 ) -> None:
@@ -319,13 +322,13 @@ def analyse_command(
     try:
         data = read_record_file(record)
         thought = Budget(None, iterations) if iterations is not None else Budget(budget)
+        decisions = count_decisions(data)
     except KafeneioError as err:
         raise fail(str(err)) from None
-    actions = data.get("actions")
     execute(
-        lambda advance: analyse_game(data, bot, thought, seed, advance),
-        len(actions) if isinstance(actions, list) else 0,
-        "actions",
+        lambda advance: analyse_game(data, bot, thought, seed, advance, workers or 1),
+        decisions,
+        "decisions",
         as_json,
         report,
         reports.analysis,

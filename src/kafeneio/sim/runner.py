@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Bot
@@ -233,7 +233,7 @@ def run(
     elif backend.parallelism() == 1:
         finished = (play_chunk(chunk) for chunk in chunks)
     else:
-        finished = _run_on_processes(chunks, backend.parallelism())
+        finished = on_processes(play_chunk, chunks, backend.parallelism())
     results: list[GameResult] = []
     for chunk_results in finished:
         results.extend(chunk_results)
@@ -242,13 +242,20 @@ def run(
     return sorted(results, key=lambda result: result.index)
 
 
-def _run_on_processes(chunks: list[list[GameJob]], workers: int) -> Iterator[list[GameResult]]:
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def on_processes(
+    work: Callable[[Item], Result], items: Sequence[Item], workers: int
+) -> Iterator[Result]:
+    """`work` on each item in worker processes; the results as they finish."""
     # fork where there is one: workers start at once, without importing the caller's script
     # again (a script run without a __main__ guard must work too).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
-        pending: set[Future[list[GameResult]]] = {pool.submit(play_chunk, c) for c in chunks}
+    with ProcessPoolExecutor(min(workers, len(items)), mp_context=context) as pool:
+        pending: set[Future[Result]] = {pool.submit(work, item) for item in items}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
