@@ -57,7 +57,12 @@ BackendName = Annotated[str, typer.Option("--backend", help="local or ray.")]
 Address = Annotated[
     str | None, typer.Option(help="Ray: the address of a cluster to join (default: a local Ray).")
 ]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
+FLAG = ""
+"""The metavar of an on/off option: none (no ``<bool>`` in the help)."""
+MAX_WORKERS = 64
+AsJson = Annotated[
+    bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object; no progress bar.")
+]
 ReportDir = Annotated[
     Path | None, typer.Option("--report", help="Write report.html and results.json here.")
 ]
@@ -67,6 +72,18 @@ def register(app: typer.Typer) -> None:
     app.command(name="simulate")(simulate_command)
     app.command(name="tournament")(tournament_command)
     app.command(name="analyse")(analyse_command)
+
+
+def game_title_name(name: str) -> str:
+    """The game's own name for `name` (game names are read in any case)."""
+    from kafeneio.games import get_game
+
+    return get_game(name).info.name
+
+
+def check_workers(workers: int | None) -> None:
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise KafeneioError(f"--workers from 1 to {MAX_WORKERS}, not {workers}")
 
 
 def fail(message: str) -> typer.Exit:
@@ -179,13 +196,16 @@ def simulate_command(
 ) -> None:
     """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
     game lengths."""
-    names = [name.strip() for name in seats.split(",")]
+    names = [name.strip().lower() for name in seats.split(",")]
     try:
-        players = players or (len(names) if len(names) > 1 else 2)
+        game_name = game_title_name(game_name)
+        if players is None:
+            players = len(names) if len(names) > 1 else 2
         names = lineup(names, players)
         check_seats(names)
         if games < 1:
             raise KafeneioError("--games must be at least 1")
+        check_workers(workers)
         where = Backend(backend, workers, address)
         options = parse_options(option)
     except KafeneioError as err:
@@ -253,11 +273,13 @@ def tournament_command(
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
-    names = [name.strip() for name in bots.split(",")]
+    names = [name.strip().lower() for name in bots.split(",")]
     try:
+        game_name = game_title_name(game_name)
         check_seats(names)
         if games < 1:
             raise KafeneioError("--games must be at least 1")
+        check_workers(workers)
         where = Backend(backend, workers, address)
         options = parse_options(option)
     except KafeneioError as err:

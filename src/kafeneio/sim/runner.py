@@ -86,7 +86,7 @@ def make_seat_bot(spec: str, seed: int) -> Bot:
 def lineup(names: Sequence[str], players: int) -> list[str]:
     """The bots of a simulation, one a seat: one name fills every seat."""
     names = [name.strip() for name in names]
-    if len(names) == 1:
+    if len(names) == 1 and players >= 1:
         return names * players
     if len(names) != players:
         raise KafeneioError(f"--seats names {len(names)} bots for {players} players")
