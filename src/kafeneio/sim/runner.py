@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kafeneio.bots import BOTS, make_bot
+from kafeneio.bots import check_seat, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
 from kafeneio.core.play import play
@@ -73,10 +73,10 @@ class GameResult:
 
 
 def check_seats(seats: Sequence[str]) -> None:
-    """`KafeneioError` naming the first seat that is not a bot."""
-    for name in seats:
-        if name not in BOTS:
-            raise KafeneioError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+    """`KafeneioError` naming the first seat that is not a bot (a name or a seat spec such as
+    ``mcts:seconds=0.05``)."""
+    for spec in seats:
+        check_seat(spec)
 
 
 def make_seat_bot(spec: str, seed: int) -> Bot:
