@@ -53,7 +53,6 @@ def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
         ray.init(
             num_cpus=num_cpus,
             include_dashboard=False,
-            _node_ip_address="127.0.0.1",  # a local Ray talks over loopback only
             object_store_memory=LOCAL_OBJECT_STORE,
             log_to_driver=False,
             configure_logging=False,
