@@ -31,6 +31,10 @@ from kafeneio.bots.knowledge import Knowledge, after, knowledge_for
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
+WALL_FACTOR = 5
+"""A time budget counts the search thread's CPU time, so that a bot plays as well on a busy
+machine as on an idle one (strength measured in parallel is the strength a player meets); the
+wall clock still stops a search at this many times the budget."""
 SETTLING_FACTOR = 8
 """A rollout goes on past its depth to a settled position, but at most this many times as far."""
 
@@ -57,10 +61,11 @@ class Node:
 
 
 class MctsBot(Bot):
-    """ISMCTS with a budget of `iterations`, or `seconds` a decision (default 0.2 s), whichever
-    runs out first; `c` is the UCB exploration constant, `bias` the weight of the one-step prior,
-    `depth` the rollout length before the evaluation cut-off (default: the game's), `guide` what
-    the game heuristic's own choice at the root adds to its prior."""
+    """ISMCTS with a budget of `iterations`, or `seconds` a decision (default 0.2 s of the search
+    thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
+    the weight of the one-step prior, `depth` the rollout length before the evaluation cut-off
+    (default: the game's), `guide` what the game heuristic's own choice at the root adds to its
+    prior."""
 
     name = "mcts"
 
@@ -106,16 +111,22 @@ class MctsBot(Bot):
         me = state.current_player()
         if me < 0:
             raise KafeneioError("mcts analyses a player's decision, not a chance node or the end")
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.thread_time()
         legal = state.legal_actions()
         root = Node(mover=me)
         iterations = 0
         if len(legal) > 1:
             if self.guide > 0:
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
-            deadline = start + self.seconds if self.seconds is not None else math.inf
+            budget = self.seconds if self.seconds is not None else math.inf
             limit = self.iterations if self.iterations is not None else math.inf
-            while iterations < limit and (iterations == 0 or time.perf_counter() < deadline):
+            while iterations < limit and (
+                iterations == 0
+                or (
+                    time.thread_time() - cpu_start < budget
+                    and time.perf_counter() - start < WALL_FACTOR * budget
+                )
+            ):
                 self._iterate(state, root, me)
                 iterations += 1
         self.last_iterations = iterations
