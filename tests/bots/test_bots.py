@@ -158,7 +158,7 @@ def test_evaluations_are_win_chances(game_name: str) -> None:
 def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
     assert parse_seat("mcts:seconds=0.05:c=1") == ("mcts", {"seconds": 0.05, "c": 1})
     bot = make_bot("mcts:iterations=12:bias=0", 1)
-    assert isinstance(bot, MctsBot) and bot.iterations == 12 and bot.bias == 0
+    assert isinstance(bot, MctsBot) and bot.iterations == 12 and bot.given == {"bias": 0}
     assert make_bot("mcts", 1, iterations=9).iterations == 9  # type: ignore[attr-defined]
 
 

@@ -18,7 +18,8 @@ player. Bar seats count with their value, and a red seat that would throw the pl
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import cast
 
 from kafeneio.bots.knowledge import after, softmax
@@ -117,6 +118,7 @@ def best_step(state: CafeState) -> float:
 
 class CafeKnowledge:
     rollout_depth = 8
+    search_defaults: Mapping[str, float] = MappingProxyType({})
 
     def evaluate(self, state: State) -> list[float]:
         """Win chances from the standings, the player to move credited with most of the best

@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Protocol
 
 from kafeneio.core import CHANCE, Action, State, sample_chance
@@ -27,6 +28,9 @@ class Knowledge(Protocol):
 
     rollout_depth: int
     """The default number of rollout decisions before MCTS stops and evaluates."""
+
+    search_defaults: Mapping[str, float]
+    """The game's own defaults of MCTS parameters (`c`, `bias`, `guide`; see bots/mcts.py)."""
 
     def evaluate(self, state: State) -> list[float]:
         """Each player's estimated win chance (in [0, 1], summing to 1) at `state`; the game's
@@ -78,6 +82,7 @@ class ScoreKnowledge:
     """For a game without a bot module: the score lead, and greedy play on it."""
 
     rollout_depth = 20
+    search_defaults: Mapping[str, float] = MappingProxyType({})
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():

@@ -60,6 +60,22 @@ class Node:
         return self.value / self.visits if self.visits else self.prior
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search parameters of one decision: those given to the bot, else the game's."""
+
+    c: float = 0.7
+    bias: float = 1.0
+    depth: int = 8
+    guide: float = 0.0
+
+    @classmethod
+    def of(cls, knowledge: Knowledge, given: dict[str, float]) -> SearchSettings:
+        found = {**knowledge.search_defaults, **given}
+        depth = int(found.pop("depth", knowledge.rollout_depth))
+        return cls(depth=depth, **{name: float(value) for name, value in found.items()})
+
+
 class MctsBot(Bot):
     """ISMCTS with a budget of `iterations`, or `seconds` a decision (default 0.2 s of the search
     thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
@@ -74,10 +90,10 @@ class MctsBot(Bot):
         seed: int,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float = 0.7,
-        bias: float = 1.0,
+        c: float | None = None,
+        bias: float | None = None,
         depth: int | None = None,
-        guide: float = 0.0,
+        guide: float | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -86,15 +102,18 @@ class MctsBot(Bot):
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
         for label, number in (("c", c), ("bias", bias), ("guide", guide)):
-            if not isinstance(number, int | float) or number < 0:
+            if number is not None and (not isinstance(number, int | float) or number < 0):
                 raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else DEFAULT_SECONDS
-        self.c = float(c)
-        self.bias = float(bias)
-        self.depth = depth
-        self.guide = float(guide)
+        self.given = {
+            name: value
+            for name, value in (("c", c), ("bias", bias), ("depth", depth), ("guide", guide))
+            if value is not None
+        }
+        """The search parameters given; the others are the game's (`Knowledge.search_defaults`)."""
+        self.settings = SearchSettings()
         self.last_iterations = 0
         """Iterations run by the last search (0 when the move was forced)."""
 
@@ -112,11 +131,12 @@ class MctsBot(Bot):
         if me < 0:
             raise KafeneioError("mcts analyses a player's decision, not a chance node or the end")
         start, cpu_start = time.perf_counter(), time.thread_time()
+        self.settings = SearchSettings.of(knowledge_for(state), self.given)
         legal = state.legal_actions()
         root = Node(mover=me)
         iterations = 0
         if len(legal) > 1:
-            if self.guide > 0:
+            if self.settings.guide > 0:
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
             budget = self.seconds if self.seconds is not None else math.inf
             limit = self.iterations if self.iterations is not None else math.inf
@@ -156,7 +176,7 @@ class MctsBot(Bot):
     def _rollout(self, sample: State, knowledge: Knowledge) -> list[float]:
         """Play `depth` decisions of the rollout policy on `sample` and on to a settled
         position, then evaluate it."""
-        depth = knowledge.rollout_depth if self.depth is None else self.depth
+        depth = self.settings.depth
         for step in range(depth * SETTLING_FACTOR):
             if sample.is_terminal() or (step >= depth and knowledge.settled(sample)):
                 break
@@ -169,6 +189,7 @@ class MctsBot(Bot):
     def rollout_from(self, state: State) -> list[float]:
         """One rollout and evaluation as the search runs it, from a sample of `state` for its
         current player (for `kafeneio bench`)."""
+        self.settings = SearchSettings.of(knowledge_for(state), self.given)
         sample = state.determinize(state.current_player(), self.rng)
         return self._rollout(sample, knowledge_for(state))
 
@@ -197,20 +218,23 @@ class MctsBot(Bot):
 
     def _ucb(self, child: Node) -> float:
         visits = child.visits
-        explore = self.c * math.sqrt(math.log(child.availability) / visits) if visits else math.inf
-        return child.value / visits + explore + self.bias * child.prior / (visits + 1)
+        settings = self.settings
+        if not visits:
+            return math.inf
+        explore = settings.c * math.sqrt(math.log(child.availability) / visits)
+        return child.value / visits + explore + settings.bias * child.prior / (visits + 1)
 
     def _rate(self, sample: State, node: Node, legal: Sequence[Action], mover: int) -> None:
         """The one-step evaluation of each legal action for the mover (the progressive bias)."""
         node.rated = True
-        if len(legal) == 1 or (self.bias == 0 and node.favoured < 0):
+        if len(legal) == 1 or (self.settings.bias == 0 and node.favoured < 0):
             return
         knowledge = knowledge_for(sample)
         node.children_prior = {
             a.code: knowledge.estimate(after(sample, a, self.rng))[mover] for a in legal
         }
         if node.favoured in node.children_prior:
-            node.children_prior[node.favoured] += self.guide
+            node.children_prior[node.favoured] += self.settings.guide
 
     def _best_untried(self, untried: list[Action], node: Node) -> Action:
         if not node.children_prior:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, cast
 
 from kafeneio.bots.knowledge import after, softmax
@@ -108,6 +110,7 @@ def progress(state: SouvlakiState, player: int) -> float:
 
 class SouvlakiKnowledge:
     rollout_depth = 4
+    search_defaults: Mapping[str, float] = MappingProxyType({})
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
