@@ -26,7 +26,7 @@ from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
 from kafeneio.games import load_record
-from kafeneio.sim.runner import make_seat_bot, on_processes
+from kafeneio.sim.runner import Backend, make_seat_bot, run_items
 from kafeneio.sim.stats import Z95
 
 EXPLORATION = 0.4
@@ -309,20 +309,20 @@ def analyse_game(
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
+    backend: Backend | None = None,
 ) -> GameAnalysis:
     """Every decision of `record`, analysed by `analyser` (`flat` or a bot that can analyse)
-    from the mover's own information, on `workers` processes. Each decision gets an analyser
-    of its own, seeded by `seed` and its place in the game, so the result does not depend on
-    the order or the place decisions are analysed in. `progress` is told each decision done."""
+    from the mover's own information, on `backend` (default: `workers` local processes). Each
+    decision gets an analyser of its own, seeded by `seed` and its place in the game, so the
+    result does not depend on the order or the place (process, Ray task) it is analysed in.
+    `progress` is told each decision done."""
     budget = budget or Budget()
     analyser_for(analyser, budget)  # an unknown analyser is refused before any work
     final = load_record(record)  # and so is a bad record
     jobs = decision_jobs(record, analyser, budget, seed)
     started = time.perf_counter()
-    if workers <= 1:
-        finished: Iterator[Decision] = (judge_job(job) for job in jobs)
-    else:
-        finished = on_processes(judge_job, jobs, workers)
+    where = backend or Backend("local", max(1, workers))
+    finished: Iterator[Decision] = run_items(judge_job, jobs, where)
     decisions = []
     for decision in finished:
         decisions.append(decision)

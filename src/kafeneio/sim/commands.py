@@ -333,8 +333,14 @@ def analyse_command(
     ] = "flat",
     seed: Seed = 0,
     workers: Annotated[
-        int | None, typer.Option(help="Processes analysing decisions side by side (default 1).")
+        int | None,
+        typer.Option(
+            help="Processes analysing decisions side by side (default 1), or the CPUs of a "
+            "local Ray."
+        ),
     ] = None,
+    backend: BackendName = "local",
+    address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
 ) -> None:
@@ -345,10 +351,12 @@ def analyse_command(
         data = read_record_file(record)
         thought = Budget(None, iterations) if iterations is not None else Budget(budget)
         decisions = count_decisions(data)
+        check_workers(workers)
+        where = Backend(backend, workers or (1 if backend == "local" else None), address)
     except KafeneioError as err:
         raise fail(str(err)) from None
     execute(
-        lambda advance: analyse_game(data, bot, thought, seed, advance, workers or 1),
+        lambda advance: analyse_game(data, bot, thought, seed, advance, backend=where),
         decisions,
         "decisions",
         as_json,

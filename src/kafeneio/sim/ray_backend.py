@@ -7,12 +7,11 @@ kafeneio installed, or get this package shipped to them as a Ray runtime module)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kafeneio.core import KafeneioError
-from kafeneio.sim.runner import GameJob, GameResult, play_chunk
 
 LOCAL_OBJECT_STORE = 128 * 1024 * 1024
 """Bytes of object store for a local Ray: results are small, and the machine is shared."""
@@ -28,17 +27,25 @@ def _ray() -> Any:
     return ray
 
 
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
 def run_on_ray(
-    chunks: Sequence[Sequence[GameJob]], address: str | None, num_cpus: int | None
-) -> Iterator[list[GameResult]]:
-    """Each chunk as one Ray task; chunks are yielded as they finish."""
+    work: Callable[[Item], Result],
+    items: Sequence[Item],
+    address: str | None,
+    num_cpus: int | None,
+) -> Iterator[Result]:
+    """`work` on each item (a chunk of games, a decision to analyse) as one Ray task; the
+    results are yielded as they finish."""
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
         _start(ray, address, num_cpus)
     try:
-        task = ray.remote(play_chunk)
-        pending = [task.remote(list(chunk)) for chunk in chunks]
+        task = ray.remote(work)
+        pending = [task.remote(item) for item in items]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:

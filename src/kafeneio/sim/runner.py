@@ -225,15 +225,7 @@ def run(
 ) -> list[GameResult]:
     """Play every job; the results in index order, whatever the back end."""
     backend = backend or Backend()
-    chunks = split(jobs, backend.parallelism())
-    if backend.name == "ray":
-        from kafeneio.sim.ray_backend import run_on_ray
-
-        finished = run_on_ray(chunks, backend.address, backend.workers)
-    elif backend.parallelism() == 1:
-        finished = (play_chunk(chunk) for chunk in chunks)
-    else:
-        finished = on_processes(play_chunk, chunks, backend.parallelism())
+    finished = run_items(play_chunk, split(jobs, backend.parallelism()), backend)
     results: list[GameResult] = []
     for chunk_results in finished:
         results.extend(chunk_results)
@@ -244,6 +236,19 @@ def run(
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+def run_items(
+    work: Callable[[Item], Result], items: Sequence[Item], backend: Backend
+) -> Iterator[Result]:
+    """`work` on each item where `backend` says; the results as they finish."""
+    if backend.name == "ray":
+        from kafeneio.sim.ray_backend import run_on_ray
+
+        return run_on_ray(work, items, backend.address, backend.workers)
+    if backend.parallelism() == 1:
+        return (work(item) for item in items)
+    return on_processes(work, items, backend.parallelism())
 
 
 def on_processes(
