@@ -3,12 +3,16 @@ annoyance and leaving, and the rulebook's serving example."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from kafeneio.core import IllegalActionError
-from kafeneio.games.souvlaki import SouvlakiState
+from kafeneio.core.play import play as play_loop
+from kafeneio.core.play import random_player
+from kafeneio.games.souvlaki import SouvlakiGame, SouvlakiState
+from kafeneio.games.souvlaki.actions import PLAY
 
 from .conftest import Customer, finish_service_of_all, legal, play, position, queue_text
 
@@ -152,6 +156,30 @@ def test_every_refused_play_names_the_reason_move_generation_applies(food_play: 
                 )
         if move in legal_now:
             play(state, move)
+
+
+@pytest.mark.rule("SW-4.2")
+@pytest.mark.parametrize("food_play", ["queue", "needed", "any"])
+def test_the_precomputed_plays_agree_with_the_predicate_in_random_games(food_play: str) -> None:
+    """Move generation reads the playable food cards from a table worked out in advance
+    (`game.playable_kinds`); at every service decision of random games it offers exactly the
+    plays that `play_refusal` accepts."""
+    game = SouvlakiGame({"food_play": food_play})
+    checked = 0
+    for seed in range(12):
+        state = game.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            mover = state.current_player()
+            if state.phase == "service" and mover >= 0:
+                offered = {a.food for a in state.legal_actions() if a.kind == PLAY}
+                accepted = {
+                    code for code in game.food_kinds if state.play_refusal(mover, code) is None
+                }
+                assert offered == accepted, (seed, state.ply)
+                checked += 1
+            play_loop(state, [random_player(rng)] * 3, rng, max_steps=1)
+    assert checked > 500
 
 
 @pytest.mark.rule("SW-4.3")

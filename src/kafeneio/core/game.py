@@ -207,6 +207,8 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 Emitted = EventLog
 """The events of the action being performed. Declared by this alias so that clones share it:
 `apply` gives every action a fresh list."""
+NO_EVENTS: tuple[Event, ...] = ()
+"""What an action of a quiet state caused, as far as anyone is told."""
 
 
 class Link(tuple[Any, ...]):
@@ -243,7 +245,7 @@ class State(ABC):
     _emitted: Emitted
     _quiet: bool
     _legal: tuple[Action, ...] | None
-    _legal_by_code: Mapping[int, Action]
+    _legal_by_code: Mapping[int, Action] | None
 
     NOT_COMPARED: ClassVar[frozenset[str]] = frozenset(
         {"game", "_legal", "_legal_by_code", "_emitted", "_trail", "_quiet"}
@@ -286,7 +288,7 @@ class State(ABC):
         self._emitted = EventLog()
         self._quiet = False
         self._legal = None
-        self._legal_by_code = {}
+        self._legal_by_code = None
 
     # --- turn and actions -------------------------------------------------------------------
     @abstractmethod
@@ -296,10 +298,11 @@ class State(ABC):
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions, in a stable order; empty only at a terminal state. Made once per
         state and kept (a tuple, so that clones may share it)."""
-        if self._legal is None:
-            self._legal = tuple(self._generate())
-            self._legal_by_code = {action.code: action for action in self._legal}
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._generate())
+            self._legal_by_code = None  # made when first needed: most actions are found by identity
+        return legal
 
     @abstractmethod
     def _generate(self) -> Iterable[Action]:
@@ -314,29 +317,32 @@ class State(ABC):
         history keeps it). An illegal or forged action raises
         `IllegalActionError` and changes nothing. The interned legal action with the same code
         is what is performed, so a caller's copy can never carry other fields in."""
-        if self._legal is None:
-            self.legal_actions()
-        try:
-            legal = self._legal_by_code[action.code]
-        except (KeyError, AttributeError, TypeError):  # not legal, or not an action at all
-            legal = None
-        if legal is not action or legal is None:  # identity first: actions are interned
-            legal = self._legal_match(action)
+        legal: Sequence[Action] | None = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        for candidate in legal:  # identity first: players pick from `legal_actions`
+            if candidate is action:
+                break
+        else:
+            action = self._legal_match(action)
         mover = self.current_player()
         self._legal = None
-        events = EventLog()
-        self._emitted = events
-        self._perform(legal)
-        self._trail = Link((self._trail, legal, mover, events))  # kept as made: never changed
+        events: Sequence[Event] = NO_EVENTS if self._quiet else EventLog()
+        self._emitted = events  # type: ignore[assignment]  # a quiet state never appends
+        self._perform(action)
+        self._trail = Link((self._trail, action, mover, events))  # kept as made: never changed
         self._ply += 1
         return events
 
     def _legal_match(self, action: object) -> Action:
         """The interned legal action that `action` is, or the error that says why not."""
-        self.legal_actions()
+        legal_actions = self.legal_actions()  # made anew after an action: then so is the map
+        by_code = self._legal_by_code
+        if by_code is None:
+            by_code = self._legal_by_code = {a.code: a for a in legal_actions}
         if not isinstance(action, Action):
             raise IllegalActionError(f"{action!r} is not an action of {self.game.info.title}")
-        legal = self._legal_by_code.get(action.code)
+        legal = by_code.get(action.code)
         if legal is action:  # identity first: actions are interned
             return legal
         if legal is None:
@@ -490,7 +496,7 @@ class State(ABC):
     def __getstate__(self) -> dict[str, Any]:
         """Pickling keeps the fields; the game pickles by name and options (see `Game`)."""
         fields = self.__dict__.copy()
-        fields["_legal"], fields["_legal_by_code"] = None, {}
+        fields["_legal"], fields["_legal_by_code"] = None, None
         # Flat, and actions by code: a long chain would nest too deep, and codes are small.
         fields["_trail"] = [(a.code, mover, events) for a, mover, events in _unwind(self._trail)]
         return fields

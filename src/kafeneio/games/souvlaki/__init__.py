@@ -27,6 +27,7 @@ from kafeneio.games.souvlaki.cards import (
     foods_code,
     load_cards,
 )
+from kafeneio.games.souvlaki.legality import playable_kinds
 from kafeneio.games.souvlaki.options import SouvlakiOptions
 from kafeneio.games.souvlaki.render import render_observation
 from kafeneio.games.souvlaki.state import SouvlakiState
@@ -71,6 +72,8 @@ class SouvlakiGame(Game):
             tuple(food for food in range(4) if card.foods[food]) for card in self.cards.foods
         )
         """The foods each food card kind holds, for the service's 'needed' test (SW-4.2)."""
+        self.playable_kinds = playable_kinds(self.food_holds)
+        """Per `wanted_mask`, the food card kinds that may be played (see `play_refusal`)."""
         self.play_actions = tuple(self.space.food_action(PLAY, code) for code in codes)
         self.discard_actions = tuple(self.space.food_action(DISCARD, code) for code in codes)
         self.random_actions = tuple(self.space.food_action(RANDOM, code) for code in codes)

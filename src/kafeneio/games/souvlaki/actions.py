@@ -177,6 +177,11 @@ class ActionSpace:
         )
         self._by_word_code = tuple(self.words.values())
         self._uses: dict[int, SouvlakiAction] = {}
+        self._uses_by_targets: tuple[dict[Targets, SouvlakiAction], ...] = tuple(
+            {} for _ in cards.unforeseen
+        )
+        """The same actions by kind and targets as move generation names them: found without
+        working out the code each time."""
 
     @staticmethod
     def _food_actions(verb: str, kind: int, base: int) -> tuple[SouvlakiAction | None, ...]:
@@ -197,14 +202,18 @@ class ActionSpace:
 
     def use(self, card: int, targets: Targets) -> SouvlakiAction:
         """The action playing unforeseen kind `card` on `targets` (interned)."""
-        targets = canonical_targets(targets)
-        code = USE_BASE + card * TARGET_CODES + target_code(targets)
-        action = self._uses.get(code)
-        if action is None:
-            kind = self.cards.unforeseen[card]
-            text = f"use {kind.id} {targets_text(targets)}" if targets else f"use {kind.id}"
-            action = SouvlakiAction(code, text, USE, card=card, targets=targets)
-            self._uses[code] = action
+        by_targets = self._uses_by_targets[card]
+        action = by_targets.get(targets)
+        if action is None:  # the first time: by its code, as the canonical targets name it
+            canonical = canonical_targets(targets)
+            code = USE_BASE + card * TARGET_CODES + target_code(canonical)
+            action = self._uses.get(code)
+            if action is None:
+                kind = self.cards.unforeseen[card]
+                text = f"use {kind.id} {targets_text(canonical)}" if canonical else f"use {kind.id}"
+                action = SouvlakiAction(code, text, USE, card=card, targets=canonical)
+                self._uses[code] = action
+            by_targets[targets] = action
         return action
 
     def decode(self, code: int) -> SouvlakiAction:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from kafeneio.games.souvlaki.cards import NO_FOOD, CardSet, Foods
 
@@ -12,9 +12,10 @@ LEAVING_LOSS_MINIMUM = 2
 """SW-4.8: an annoyed customer who leaves costs at least 2 reputation."""
 
 
-@dataclass(frozen=True, slots=True)
-class Customer:
+class Customer(NamedTuple):
     """One order in a queue. Immutable: a change makes a new one, so cloning a queue is cheap.
+    A named tuple rather than a frozen dataclass: customers are made and changed on the hot
+    path of play (drafted, annoyed, tipped), and a tuple is made five times faster.
 
     A Big Phone Order (SW-2.7) is one customer made of the cards in `cards`, with `big` the
     index of its Big Phone Order card; from the draft until its cards are drawn in the
@@ -37,10 +38,12 @@ class Customer:
     waiting: bool = False
 
     def with_annoyed(self, annoyed: bool) -> Customer:
-        return replace(self, annoyed=annoyed)
+        cards, order, money, influence, phone, big, _, tip, attached, waiting = self
+        return Customer(cards, order, money, influence, phone, big, annoyed, tip, attached, waiting)
 
     def without_tip(self) -> Customer:
-        return replace(self, tip=0)
+        cards, order, money, influence, phone, big, annoyed, _, attached, waiting = self
+        return Customer(cards, order, money, influence, phone, big, annoyed, 0, attached, waiting)
 
 
 def make_customer(cards: CardSet, kinds: tuple[int, ...], phone: bool, big: int = -1) -> Customer:

@@ -69,6 +69,22 @@ def wanted_foods(queue: Sequence[Customer], pool: Sequence[int], food_play: str)
     return (ordered[0] - pool[0], ordered[1] - pool[1], ordered[2] - pool[2], ordered[3] - pool[3])
 
 
+def wanted_mask(wanted: Foods) -> int:
+    """`wanted_foods` as a bitmask: bit f set when some customer still lacks food f."""
+    return (wanted[0] > 0) | (wanted[1] > 0) << 1 | (wanted[2] > 0) << 2 | (wanted[3] > 0) << 3
+
+
+def playable_kinds(food_holds: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """`play_refusal` worked out in advance, for move generation: for each `wanted_mask`, the
+    food card kinds (in card-set order) holding a wanted food. A kind held in hand is playable
+    exactly when it is listed under the mask (option ``any``: every kind held); a test checks
+    that this agrees with `play_refusal`, which explains a refusal."""
+    return tuple(
+        tuple(kind for kind, holds in enumerate(food_holds) if any(mask >> f & 1 for f in holds))
+        for mask in range(16)
+    )
+
+
 def play_refusal(
     food_play: str, held: int, holds: Sequence[int], wanted: Foods | None
 ) -> Refusal | None:

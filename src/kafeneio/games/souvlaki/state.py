@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
@@ -55,6 +54,7 @@ from kafeneio.games.souvlaki.legality import (
     sendable,
     serve_ready,
     wanted_foods,
+    wanted_mask,
 )
 from kafeneio.games.souvlaki.observe import SouvlakiObservation
 from kafeneio.games.souvlaki.options import SouvlakiOptions
@@ -294,7 +294,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 owner, place = card.customer
                 customer = self._queues[owner][place]
                 tip = tip_amount(self.cards, card.kind)
-                self._queues[owner][place] = replace(customer, tip=customer.tip + tip)
+                self._queues[owner][place] = customer._replace(tip=customer.tip + tip)
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
@@ -588,22 +588,28 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         return actions
 
     def _service_actions(self, player: int) -> list[SouvlakiAction]:
-        """SW-4.1, SW-4.2, SW-4.6: play a food card that helps, serve, send away, finish."""
+        """SW-4.1, SW-4.2, SW-4.6: play a food card that helps, serve, send away, finish.
+
+        Which food cards may be played is `play_refusal`, read from the table
+        `game.playable_kinds` that works it out in advance for each set of wanted foods."""
         space = self.game.space
         queue = self._queues[player]
-        actions = []
-        if queue:
-            options = self.options
-            food_play = options.food_play
+        if not queue:
+            return [space.finish]
+        options = self.options
+        food_play = options.food_play
+        hand = self._food[player]
+        plays = self.game.play_actions
+        if food_play == "any":
+            actions = [plays[kind] for kind, count in enumerate(hand) if count]
+        else:
             wanted = wanted_foods(queue, self._pool, food_play)
-            holds = self.game.food_holds
-            plays = self.game.play_actions
-            for kind, count in enumerate(self._food[player]):
-                if count and play_refusal(food_play, count, holds[kind], wanted) is None:
-                    actions.append(plays[kind])
-            if serve_ready(queue, self._pool):
-                actions.append(space.serve)
-            actions.extend(space.send[: sendable(len(queue), options.send_away, MAX_QUEUE)])
+            assert wanted is not None  # somebody waits
+            kinds = self.game.playable_kinds[wanted_mask(wanted)]
+            actions = [plays[kind] for kind in kinds if hand[kind]]
+        if serve_ready(queue, self._pool):
+            actions.append(space.serve)
+        actions.extend(space.send[: sendable(len(queue), options.send_away, MAX_QUEUE)])
         actions.append(space.finish)
         return actions
 
@@ -640,6 +646,8 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     def _over_hand_limit(self) -> int:
         """SW-1.4: a player with more food cards than the limit discards at once."""
         limit = self.options.hand_limit
+        if max(self._food_size) <= limit:  # nearly always: no need to look in turn order
+            return -1
         for player in self._order or range(self.num_players):
             if self._food_size[player] > limit:
                 return player
