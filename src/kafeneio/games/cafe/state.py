@@ -43,6 +43,7 @@ from kafeneio.games.cafe.board import (
     load_board,
     nation_of,
 )
+from kafeneio.games.cafe.legality import masks, move_starts
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
 from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
@@ -50,9 +51,6 @@ from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_e
 if TYPE_CHECKING:
     from kafeneio.games.cafe import CafeGame
 
-MateMemo = list[list[int] | None]
-"""Per move generation, at ``table * 2 + gender``: the chairs of the table where a guest from
-the hand of the other gender than `gender` fits (None: not yet looked at)."""
 Refusal = tuple[str, str]
 """The id of the rule an action breaks and the reason, in words."""
 FULL_TABLE_NATIVE_VALUE = 8
@@ -77,10 +75,6 @@ class Geometry:
     """... and the same where a joker on a shared chair is a native of neither table."""
     chair_nations: tuple[int, ...]
     """Bitmask of the nations whose guests may sit on each chair; bit 12 (jokers) always set."""
-    lone_chairs_for_card: tuple[tuple[tuple[int, int], ...], ...]
-    """``chairs_for_card`` split for the hot loop: (chair, table) for chairs of one table ..."""
-    shared_chairs_for_card: tuple[tuple[tuple[int, int, int], ...], ...]
-    """... and (chair, table, table) for chairs shared by two."""
 
 
 @cache
@@ -113,17 +107,15 @@ def geometry() -> Geometry:
         belongs=belongs,
         native_tables=native_tables(joker_on_shared=True),
         native_tables_joker_neither=native_tables(joker_on_shared=False),
-        lone_chairs_for_card=tuple(
-            tuple((c, tables[c][0]) for c in chairs if len(tables[c]) == 1) for chairs in chairs_for
-        ),
-        shared_chairs_for_card=tuple(
-            tuple((c, tables[c][0], tables[c][1]) for c in chairs if len(tables[c]) == 2)
-            for chairs in chairs_for
-        ),
         chair_nations=tuple(
             sum({1 << nation[t] for t in c.tables}) | 1 << JOKER_NATION for c in board.chairs
         ),
     )
+
+
+GEO = geometry()
+MASKS = masks()
+"""The board facts, made once: the hot paths read them without a call."""
 
 
 class CafeState(State):
@@ -140,6 +132,12 @@ class CafeState(State):
     _men: list[int]
     _natives: list[int]
     """Per table: ladies, men and natives seated (CI-T.3, CI-P.2, CI-P.3)."""
+    _present: list[int]
+    _pairs: list[int]
+    """Per gender, as table masks: the tables seating at least one and at least two guests of
+    that gender (what `legality.move_starts` reads)."""
+    _free: int
+    """The free chairs, as a chair mask."""
     _native_tables: tuple[tuple[tuple[int, ...], ...], ...]
     _seated: int
     _jokers_seated: list[int]
@@ -177,6 +175,9 @@ class CafeState(State):
         self._ladies = [0] * NUM_TABLES
         self._men = [0] * NUM_TABLES
         self._natives = [0] * NUM_TABLES
+        self._present = [0, 0]
+        self._pairs = [0, 0]
+        self._free = MASKS.all_chairs
         self._native_tables = _native_tables(options)
         self._seated = 0
         self._jokers_seated = []
@@ -426,32 +427,58 @@ class CafeState(State):
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
         kinds = sorted(set(hand))
-        lone_first = self._opening and self.options.first_move == "lone-guest"
-        mates = [0, 0]  # per gender: the nations (bit 12: a joker) of the hand's guests
-        for card in hand:
-            mates[card & 1] |= 1 << (card >> 1)
         actions: list[CafeAction] = []
-        memo: MateMemo = [None] * (NUM_TABLES * 2)
-        for card in kinds:
-            row = space.place[card]
-            if lone_first:  # CI-T.8 reading A: any guest may open alone
-                chairs = [c for c in geometry().chairs_for_card[card] if self._fits(card, c)]
-            else:
-                chairs = self._move_starts(card, mates[1 - (card & 1)], memo)
-            actions += [row[chair] for chair in chairs]
+        if self._opening and self.options.first_move == "lone-guest":
+            for card in kinds:  # CI-T.8 reading A: any guest may open alone
+                row = space.place[card]
+                actions += [row[c] for c in GEO.chairs_for_card[card] if self._fits(card, c)]
+        else:
+            self._place_starts(space, kinds, hand, actions)
         if self.bar_refusal() is None:
             actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
+        card_chairs = MASKS.card_chairs
         for chair in self._jokers_seated:
             for card in kinds:
                 if (
                     card < JOKER_LADY
-                    and self._nation_fits(card, chair)  # most cards fail here: skip the words
+                    and card_chairs[card] >> chair & 1  # most cards fail here: skip the words
                     and self.swap_refusal(card, chair) is None
                 ):
                     actions.append(space.swap[card][chair])
         if self.options.dance:
             actions.extend(self._dances(space, hand))
         return actions or [space.pass_]
+
+    def _place_starts(
+        self, space: ActionSpace, kinds: list[int], hand: list[int], actions: list[CafeAction]
+    ) -> None:
+        """Append the placements that start a legal table move, card by card, each card's lone
+        chairs first, then its shared ones (`legality.move_starts`)."""
+        masks = MASKS
+        mates = [0, 0]  # per gender: the nations (bit 12: a joker) of the hand's guests
+        tables = [0, 0]  # per gender: the tables the hand's guests may sit at or beside
+        card_tables = masks.card_tables
+        for card in hand:
+            mates[card & 1] |= 1 << (card >> 1)
+            tables[card & 1] |= card_tables[card]
+        starts = [-1, -1]
+        card_chairs = masks.card_chairs
+        for card in kinds:
+            gender = card & 1
+            if starts[gender] < 0:
+                starts[gender] = move_starts(
+                    masks,
+                    self._present,
+                    self._pairs,
+                    self._free,
+                    gender,
+                    mates[1 - gender],
+                    tables[gender],
+                )
+            chairs = starts[gender] & card_chairs[card]
+            if chairs:
+                found = PLACEMENTS[card].get(chairs)
+                actions += found if found is not None else placements(space, card, chairs)
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         geo = geometry()
@@ -461,9 +488,7 @@ class CafeState(State):
         hand = self._hands[self._player]
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
             actions = [space.end]
-            for card in sorted(set(hand)):
-                row = space.place[card]
-                actions.extend(row[chair] for chair in self._move_starts(card, 0, []))
+            self._place_starts_at_once(space, sorted(set(hand)), actions)
             return actions
         lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first else []
@@ -480,93 +505,30 @@ class CafeState(State):
                 )
         return actions
 
-    def _move_starts(self, card: int, mates: int, memo: MateMemo) -> list[int]:
-        """The chairs where `card` can be placed so that the move can end legally: at once
-        (every table it touches keeps CI-T.4), or after one more guest from `mates` (a bitmask of
-        nations of the hand's guests of the other gender; 0 when no second guest may follow).
-
-        This is the hot path of move generation, so CI-T.3 and CI-T.4 are evaluated from the
-        table counters directly rather than by trying each placement."""
-        geo = geometry()
-        seat = self._seat
-        gender = card & 1
-        same = self._men if gender else self._ladies
-        other = self._ladies if gender else self._men
-        chairs = []
-        for chair, t in geo.lone_chairs_for_card[card]:
-            if seat[chair] >= 0 or same[t] >= 2:
-                continue
-            if other[t]:
-                chairs.append(chair)
-            elif mates:  # the memo look-up of `_mate_fits`, inlined: this loop is the hottest
-                found = memo[t * 2 + gender]
-                if found is None:
-                    found = memo[t * 2 + gender] = self._find_mate_chairs(t, gender, mates)
-                if len(found) > 1 or (found and found[0] != chair):
-                    chairs.append(chair)
-        for chair, t1, t2 in geo.shared_chairs_for_card[card]:
-            if seat[chair] >= 0 or same[t1] >= 2 or same[t2] >= 2:
-                continue
-            # After the placement a table is in a group if it has the other gender; a table
-            # that was empty holds this guest alone, which is allowed while the other is in a group.
-            group1, group2 = other[t1] > 0, other[t2] > 0
-            empty1, empty2 = not (group1 or same[t1]), not (group2 or same[t2])
-            if (group1 or (empty1 and group2)) and (group2 or (empty2 and group1)):
-                chairs.append(chair)
-            elif mates:
-                # A mate mends the table without a group; if neither table has one, the mate
-                # must go to one table while this guest sits alone at the other, empty one.
-                fits = self._mate_fits
-                if group1:
-                    mended = fits(t2, chair, card, mates, memo)
-                elif group2:
-                    mended = fits(t1, chair, card, mates, memo)
-                else:
-                    mended = (empty2 and fits(t1, chair, card, mates, memo)) or (
-                        empty1 and fits(t2, chair, card, mates, memo)
-                    )
-                if mended:
-                    chairs.append(chair)
-        return chairs
-
-    def _mate_fits(self, table: int, taken: int, card: int, mates: int, memo: MateMemo) -> bool:
-        """Some guest of `mates` (the other gender than `card`) can join `table` on a free chair
-        other than `taken`, keeping CI-T.2-T.4 at that chair's other table."""
-        key = table * 2 + (card & 1)
-        chairs = memo[key]
-        if chairs is None:
-            chairs = memo[key] = self._find_mate_chairs(table, card & 1, mates)
-        return len(chairs) > 1 or (len(chairs) == 1 and chairs[0] != taken)
-
-    def _find_mate_chairs(self, table: int, gender: int, mates: int) -> list[int]:
-        geo = geometry()
-        seat = self._seat
-        own = self._men if gender else self._ladies
-        mate = self._ladies if gender else self._men
-        found = []
-        for chair in geo.table_chairs[table]:
-            if seat[chair] >= 0 or not mates & geo.chair_nations[chair]:
-                continue
-            for beside in geo.chair_tables[chair]:
-                # The mate must form a group there too, or sit alone at an empty table.
-                if beside != table and not (
-                    (own[beside] and mate[beside] < 2) or not (own[beside] or mate[beside])
-                ):
-                    break
-            else:
-                found.append(chair)
-        return found
+    def _place_starts_at_once(
+        self, space: ActionSpace, kinds: list[int], actions: list[CafeAction]
+    ) -> None:
+        """Append the placements after which every table keeps CI-T.4 at once, card by card."""
+        masks = MASKS
+        present, pairs, free = self._present, self._pairs, self._free
+        starts = [move_starts(masks, present, pairs, free, g, 0, 0) for g in (0, 1)]
+        card_chairs = masks.card_chairs
+        for card in kinds:
+            chairs = starts[card & 1] & card_chairs[card]
+            if chairs:
+                found = PLACEMENTS[card].get(chairs)
+                actions += found if found is not None else placements(space, card, chairs)
 
     def _gender_fits(self, card: int, chair: int) -> bool:
         """CI-T.3 for one more guest: no table of the chair gets a third of that gender."""
         counts = self._men if card & 1 else self._ladies
-        return all(counts[t] < 2 for t in geometry().chair_tables[chair])
+        return all(counts[t] < 2 for t in GEO.chair_tables[chair])
 
     def _fits(self, card: int, chair: int) -> bool:
         """CI-T.1-T.3 for one more guest: a free chair, the nation and the gender fit."""
         return (
             self._seat[chair] < 0
-            and chair in geometry().chairs_for_card[card]
+            and chair in GEO.chairs_for_card[card]
             and self._gender_fits(card, chair)
         )
 
@@ -591,7 +553,7 @@ class CafeState(State):
         """After a second placement, every table the move touched keeps CI-T.4."""
         self._put(card, chair)
         try:
-            touched = set(first_tables).union(geometry().chair_tables[chair])
+            touched = set(first_tables).union(GEO.chair_tables[chair])
             return all(self._table_ok(t) for t in touched)
         finally:
             self._take(card, chair)
@@ -641,7 +603,7 @@ class CafeState(State):
     @staticmethod
     def _nation_fits(card: int, chair: int) -> bool:
         """CI-T.2 for a guest on `chair`: its nation is one of the chair's tables'."""
-        return bool(geometry().chair_nations[chair] >> nation_of(card) & 1)
+        return bool(GEO.chair_nations[chair] >> nation_of(card) & 1)
 
     def _swap_breaks(
         self, tables: tuple[int, ...], grouped: list[bool], other_gender: bool
@@ -697,17 +659,30 @@ class CafeState(State):
     # --- applying -------------------------------------------------------------------------
     def _put(self, card: int, chair: int) -> None:
         self._seat[chair] = card
-        counts = self._men if card & 1 else self._ladies
-        for table in geometry().chair_tables[chair]:
-            counts[table] += 1
+        self._free ^= MASKS.chair_bit[chair]
+        gender = card & 1
+        counts = self._men if gender else self._ladies
+        for table in GEO.chair_tables[chair]:
+            count = counts[table] = counts[table] + 1
+            if count == 1:
+                self._present[gender] |= 1 << table
+            elif count == 2:
+                self._pairs[gender] |= 1 << table
         for table in self._native_tables[card][chair]:
             self._natives[table] += 1
 
     def _take(self, card: int, chair: int) -> None:
         self._seat[chair] = -1
-        counts = self._men if card & 1 else self._ladies
-        for table in geometry().chair_tables[chair]:
-            counts[table] -= 1
+        self._free |= MASKS.chair_bit[chair]
+        gender = card & 1
+        counts = self._men if gender else self._ladies
+        for table in GEO.chair_tables[chair]:
+            count = counts[table]
+            counts[table] = count - 1
+            if count == 1:
+                self._present[gender] &= ~(1 << table)
+            elif count == 2:
+                self._pairs[gender] &= ~(1 << table)
         for table in self._native_tables[card][chair]:
             self._natives[table] -= 1
 
@@ -726,14 +701,14 @@ class CafeState(State):
         self._hands[self._player].remove(card)
         self._seat_guest(card, chair)
         gain = 0
-        for table in geometry().chair_tables[chair]:
+        for table in GEO.chair_tables[chair]:
             gain += self._points_at(table, self.table_value(table))
             self._completed += self._single_nation(table)
         if self._pending and self._opening and self.options.first_move == "pair-scores-both":
-            first_tables = geometry().chair_tables[self._pending[0][1]]
+            first_tables = GEO.chair_tables[self._pending[0][1]]
             gain += sum(
                 self._points_at(t, self.table_value(t))
-                for t in geometry().chair_tables[chair]
+                for t in GEO.chair_tables[chair]
                 if t in first_tables
             )
         self._scores[self._player] += gain
@@ -884,6 +859,27 @@ class CafeState(State):
                     self.emit("penalty", events.penalty, player, len(hand) - jokers, jokers, loss)
         self._over = True
         self.emit("result", events.result, tuple(self.winners()), tuple(self._scores))
+
+
+PLACEMENTS: list[dict[int, tuple[CafeAction, ...]]] = [{} for _ in range(NUM_CARD_TYPES)]
+"""Per card type, by chair mask: its placements on those chairs (see `placements`)."""
+PLACEMENTS_KEPT = 4096
+"""How many chair masks a card type keeps (a nation's card has at most 2**8; a joker more)."""
+
+
+def placements(space: ActionSpace, card: int, chairs: int) -> tuple[CafeAction, ...]:
+    """The placements of `card` on the chair mask `chairs`, in the order move generation gives
+    them: lone chairs first, then shared ones, each in chair order. Kept for the next time."""
+    found = []
+    for part in (chairs & MASKS.lone, chairs & MASKS.shared):
+        while part:
+            bit = part & -part
+            found.append(space.place[card][bit.bit_length() - 1])
+            part ^= bit
+    kept = PLACEMENTS[card]
+    if len(kept) < PLACEMENTS_KEPT:
+        kept[chairs] = tuple(found)
+    return tuple(found)
 
 
 def _native_tables(options: CafeOptions) -> tuple[tuple[tuple[int, ...], ...], ...]:

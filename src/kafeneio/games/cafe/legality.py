@@ -1,0 +1,193 @@
+"""Where a guest may start a table move (CI-T.1-T.5), for every chair at once, on bit masks.
+
+Move generation is the hot path of random play and search, and asking each chair in turn costs
+a Python loop per chair. Here chair c is bit c of a chair mask and table t bit t of a table
+mask; the state keeps, per gender, the tables seating at least one and at least two guests of
+that gender, and the free chairs (`CafeState` updates them as guests sit down and stand up).
+From those, a handful of integer operations find every chair where a guest of one gender may be
+placed so that the move can end legally: at once, or after a second guest from the hand.
+
+The rules read (the state's `_table_ok` and the test's reference generator say the same):
+
+* CI-T.1-T.3: the chair is free, of the guest's nation, and no table of it holds 2 guests of
+  the guest's gender already.
+* CI-T.4 at once: every table of the chair then seats a lady and a man, except that a shared
+  chair may join an empty table while its other table gets its group.
+* CI-T.5 otherwise: a guest of the other gender from the hand (`mates`, a mask of nations) can
+  mend the table left without a group, on a free chair other than this one where it keeps
+  CI-T.2-T.4 at that chair's other table (it forms a group there, or sits alone at an empty one).
+  A shared chair whose tables both lack a group needs the mate at one of them while the other
+  one is empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, reduce
+from operator import or_
+
+from kafeneio.games.cafe.actions import NUM_CHAIRS, NUM_TABLES
+from kafeneio.games.cafe.board import JOKER_NATION, NUM_CARD_TYPES, is_joker, load_board, nation_of
+
+
+@dataclass(frozen=True)
+class Masks:
+    """The board as bit masks."""
+
+    chair_bit: tuple[int, ...]
+    table_chairs: tuple[int, ...]
+    """Per table: its 4 chairs."""
+    chair_tables: tuple[int, ...]
+    """Per chair: its 1 or 2 tables."""
+    touching: tuple[tuple[int, ...], tuple[int, ...]]
+    """For the low and the high 12 bits of a table mask, by their value: the chairs of those
+    tables. The chairs touching a set of tables are two look-ups (`touch`)."""
+    all_chairs: int
+    all_tables: int
+    lone: int
+    """The chairs of one table ..."""
+    shared: int
+    """... and those shared by two."""
+    card_chairs: tuple[int, ...]
+    """Per card type: the chairs of its nation (CI-T.2); a joker's are all."""
+    card_tables: tuple[int, ...]
+    """Per card type: the tables of those chairs."""
+    nation_chairs_low: tuple[int, ...]
+    nation_chairs_high: tuple[int, ...]
+    """The chairs where a guest of some nation of a nation mask may sit: the look-up of the mask's
+    low 7 bits and of its high bits (bit 12, a joker, is every chair)."""
+
+
+@cache
+def masks() -> Masks:
+    board = load_board()
+    nation = [t.nation for t in board.tables]
+    chair_bit = tuple(1 << c for c in range(NUM_CHAIRS))
+    table_chairs = tuple(sum(chair_bit[c] for c in t.chairs) for t in board.tables)
+    chair_tables = tuple(sum(1 << t for t in c.tables) for c in board.chairs)
+
+    def chairs_of(tables: int) -> int:
+        return union(table_chairs[t] for t in range(NUM_TABLES) if tables >> t & 1)
+
+    def nation_chairs(nations: int) -> int:
+        if nations >> JOKER_NATION & 1:
+            return (1 << NUM_CHAIRS) - 1
+        return chairs_of(sum(1 << t for t in range(NUM_TABLES) if nations >> nation[t] & 1))
+
+    def card_nations(card: int) -> int:
+        return 1 << JOKER_NATION if is_joker(card) else 1 << nation_of(card)
+
+    card_chairs = tuple(nation_chairs(card_nations(k)) for k in range(NUM_CARD_TYPES))
+    return Masks(
+        chair_bit=chair_bit,
+        table_chairs=table_chairs,
+        chair_tables=chair_tables,
+        touching=(
+            tuple(chairs_of(b) for b in range(4096)),
+            tuple(chairs_of(b << 12) for b in range(4096)),
+        ),
+        all_chairs=(1 << NUM_CHAIRS) - 1,
+        all_tables=(1 << NUM_TABLES) - 1,
+        lone=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 1),
+        shared=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 2),
+        card_chairs=card_chairs,
+        card_tables=tuple(
+            union(chair_tables[c] for c in range(NUM_CHAIRS) if chairs >> c & 1)
+            for chairs in card_chairs
+        ),
+        nation_chairs_low=tuple(nation_chairs(b) for b in range(128)),
+        nation_chairs_high=tuple(nation_chairs(b << 7) for b in range(64)),
+    )
+
+
+def union(masks: Iterable[int]) -> int:
+    return reduce(or_, masks, 0)
+
+
+def touch(m: Masks, tables: int) -> int:
+    """The chairs with at least one table in `tables`."""
+    low, high = m.touching
+    return low[tables & 4095] | high[tables >> 12]
+
+
+def move_starts(
+    m: Masks,
+    present: list[int],
+    pairs: list[int],
+    free: int,
+    gender: int,
+    mates: int,
+    tables: int,
+) -> int:
+    """The chairs where a guest of `gender` may be placed so that the move can end legally.
+
+    `present[g]` and `pairs[g]` are the tables seating at least one and at least two guests of
+    gender g; `free` the free chairs. `mates` is the mask of nations (bit 12: a joker) of the
+    hand's guests of the other gender that may follow as the move's second guest (0: none may);
+    `tables` the tables the caller asks about (a chair found lies at one of them or beside it).
+    The nation of the guest itself is the caller's to apply (`Masks.card_chairs`)."""
+    low, high = m.touching  # `touch`, written out: this is the hot path
+    other = present[1 - gender]
+    empty = m.all_tables & ~(present[0] | present[1])
+    full = pairs[gender]
+    fits = free & ~(low[full & 4095] | high[full >> 12])
+    beside_other = low[other & 4095] | high[other >> 12]
+    alone = m.all_tables & ~(other | empty)  # tables of guests of one gender
+    at_once = fits & beside_other & ~(low[alone & 4095] | high[alone >> 12])
+    if not mates:
+        return at_once
+    rest = fits & ~at_once
+    tables &= ~other  # a table of a chair still to mend has no guest of the other gender
+    if not rest or not tables:
+        return at_once
+    return at_once | rest & _mended(m, present, pairs, free, gender, mates, tables, empty, rest)
+
+
+def _mended(
+    m: Masks,
+    present: list[int],
+    pairs: list[int],
+    free: int,
+    gender: int,
+    mates: int,
+    tables: int,
+    empty: int,
+    rest: int,
+) -> int:
+    """Of the chairs `rest` (not valid at once), those where a mate from the hand mends the move:
+    a lone chair, or a shared chair with a group at its other table, if a mate can join this
+    chair's table; a shared chair with no group at either table, if a mate can join one of them
+    while the other is empty."""
+    low, high = m.touching
+    other = present[1 - gender]
+    # A mate sits on a free chair of its nation, where at its other table it forms a group (a
+    # guest of the first guest's gender there, fewer than 2 of the mate's) or sits alone at an
+    # empty table.
+    mate_chairs = free & (m.nation_chairs_low[mates & 127] | m.nation_chairs_high[mates >> 7])
+    good = (present[gender] & ~pairs[1 - gender]) | empty
+    bad = m.all_tables & ~good
+    mate_in = mate_chairs & (m.lone | ~(low[bad & 4095] | high[bad >> 12]))
+    mate_out = mate_chairs & (m.lone | low[good & 4095] | high[good >> 12])
+    beside_other = low[other & 4095] | high[other >> 12]
+    by_own_table = m.lone | beside_other
+    by_either = rest & ~by_own_table  # shared chairs with no group at either table
+    if by_either:
+        full = m.all_tables & ~empty
+        empty_in = ~(low[full & 4095] | high[full >> 12])
+        empty_out = low[empty & 4095] | high[empty >> 12]
+    table_chairs = m.table_chairs
+    mended = mended_alone = 0
+    while tables:
+        bit = tables & -tables
+        tables ^= bit
+        chairs = table_chairs[bit.bit_length() - 1]
+        found = chairs & (mate_in if good & bit else mate_out)
+        if found:
+            # Every chair of the table is mended by a mate on another chair: all of them if
+            # there are two mate chairs or more, all but that one if there is one.
+            mendable = chairs if found & (found - 1) else chairs & ~found
+            mended |= mendable
+            if by_either:  # and those whose other table is empty, for the chairs of no group
+                mended_alone |= mendable & (empty_in if empty & bit else empty_out)
+    return by_own_table & mended | by_either & mended_alone
