@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,43 @@ def test_bench_reports_its_figures_as_json() -> None:
     figures = json.loads(result.stdout)
     assert figures["games"] >= 1 and figures["decisions"] > 0
     assert figures["decisions_per_second"] > 0 and figures["clone_microseconds"] > 0
+
+
+def test_bench_plays_the_rules_options_given_and_says_whether_events_were_on() -> None:
+    result = runner.invoke(
+        app,
+        ["bench", "souvlaki", "--seconds", "0.2", "-o", "food_play=needed", "--quiet", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["quiet"] is True and figures["decisions"] > 0
+    result = runner.invoke(app, ["bench", "souvlaki", "--seconds", "0.2", "--json"])
+    assert json.loads(result.stdout)["quiet"] is False
+    result = runner.invoke(app, ["bench", "souvlaki", "-o", "food_play=some"])
+    assert result.exit_code == 2 and "food_play must be one of" in result.output
+
+
+def test_bench_against_openspiel_times_its_python_tic_tac_toe_in_the_same_run() -> None:
+    pytest.importorskip("pyspiel")
+    result = runner.invoke(
+        app, ["bench", "cafe", "--seconds", "0.3", "--against-openspiel", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    versus = json.loads(result.stdout)["openspiel"]
+    assert versus["decisions_per_second"] > 0 and versus["tic_tac_toe_decisions_per_second"] > 0
+    expected = versus["decisions_per_second"] / versus["tic_tac_toe_decisions_per_second"]
+    assert versus["ratio"] == pytest.approx(expected, abs=0.01)
+    result = runner.invoke(app, ["bench", "cafe", "--seconds", "0.3", "--against-openspiel"])
+    assert "python_tic_tac_toe" in result.output and "ratio" in result.output
+
+
+def test_bench_against_openspiel_says_what_is_missing_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if it were not installed
+    result = runner.invoke(app, ["bench", "cafe", "--seconds", "0.1", "--against-openspiel"])
+    assert result.exit_code == 2
+    assert "--against-openspiel needs open_spiel" in result.output
 
 
 def test_unknown_bot_and_bad_option_are_refused_with_exit_2() -> None:

@@ -39,8 +39,8 @@ from kafeneio.core.record import read_record_file
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
+from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
-from kafeneio.sim.bench import bench_search
 
 app = typer.Typer(
     help="Café International and Souvlaki Wars: play, replay, benchmark and simulate.",
@@ -616,11 +616,23 @@ def bench_command(
     seconds: Annotated[
         float,
         typer.Option(
-            help=f"How long to play random games (more than 0, at most {MAX_BENCH_SECONDS:.0f})."
+            help="How long to play random games, in CPU seconds "
+            f"(more than 0, at most {MAX_BENCH_SECONDS:.0f})."
         ),
     ] = 5.0,
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            metavar=FLAG,
+            help="Play with events off, as search and simulations do (default: on, as in play).",
+        ),
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object.")
     ] = False,
@@ -634,35 +646,64 @@ def bench_command(
             "--rl", metavar=FLAG, help="Also PettingZoo env steps/s (needs the rl extra)."
         ),
     ] = False,
+    openspiel: Annotated[
+        bool,
+        typer.Option(
+            "--against-openspiel",
+            metavar=FLAG,
+            help="Also OpenSpiel's Python tic-tac-toe, played in alternation: the ratio of "
+            "decisions/s (needs open_spiel, in the rl extra).",
+        ),
+    ] = False,
 ) -> None:
-    """Random play on one core: decisions/s, games/s, and the cost of clone and determinize."""
+    """Random play on one core: decisions/s (by CPU time), games/s, and the cost of clone and
+    determinize."""
+    game = get_game(game_name, parse_options(option or []))
     if bot is not None:
-        _bench_search(game_name, players, bot, seed, as_json)
+        _bench_search(game, players, bot, seed, as_json)
         return
     if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise KafeneioError(
             f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
         )
-    result = run_bench(get_game(game_name), players, seconds, seed)
+    result = run_bench(game, players, seconds, seed, quiet=quiet)
     env_result = _rl_bench(game_name, players, seconds, seed) if rl else None
+    versus = against_openspiel(game, players, seconds, seed, quiet=quiet) if openspiel else None
     if as_json:
-        data = {**result.to_dict(), **({"rl": env_result} if env_result else {})}
+        data = {
+            **result.to_dict(),
+            **({"rl": env_result} if env_result else {}),
+            **({"openspiel": versus.to_dict()} if versus else {}),
+        }
         sys.stdout.write(json.dumps(data) + "\n")
         return
-    table = Table(title=f"{game_name}, {players} players, random play, one core")
+    events = "events off" if quiet else "events on"
+    table = Table(title=f"{game_name}, {players} players, random play, one core, {events}")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    table.add_row("decisions per second", f"{result.decisions_per_second:,.0f}")
-    table.add_row("games per second", f"{result.games_per_second:,.1f}")
+    table.add_row("decisions per CPU second", f"{result.decisions_per_second:,.0f}")
+    table.add_row("games per CPU second", f"{result.games_per_second:,.1f}")
     table.add_row("mean decisions per game", f"{result.mean_decisions_per_game:,.1f}")
     table.add_row("clone (µs)", f"{result.clone_microseconds:.2f}")
     table.add_row("determinize (µs)", f"{result.determinize_microseconds:.2f}")
     if result.observation_key_microseconds is not None:
         table.add_row("observation_key (µs)", f"{result.observation_key_microseconds:.2f}")
-    table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} s")
+    table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} CPU s")
     console.print(table)
     if env_result:
         console.print(_rl_table(env_result))
+    if versus:
+        console.print(_openspiel_table(versus))
+
+
+def _openspiel_table(versus: OpenSpielComparison) -> Table:
+    table = Table(title="Against OpenSpiel's Python tic-tac-toe, the same loop, in alternation")
+    table.add_column("random play")
+    table.add_column("decisions per CPU second", justify="right")
+    table.add_row(versus.game, f"{versus.decisions_per_second:,.0f}")
+    table.add_row(OPENSPIEL_GAME, f"{versus.tic_tac_toe_decisions_per_second:,.0f}")
+    table.add_row("ratio", f"{versus.ratio:.2f} ×")
+    return table
 
 
 def _rl_bench(game_name: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
@@ -688,9 +729,10 @@ def _rl_table(rates: dict[str, Any]) -> Table:
     return table
 
 
-def _bench_search(game_name: str, players: int, spec: str, seed: int, as_json: bool) -> None:
+def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool) -> None:
+    game_name = game.info.name
     try:
-        result = bench_search(get_game(game_name), players, spec, seed=seed)
+        result = bench_search(game, players, spec, seed=seed)
     except KafeneioError as err:
         raise fail(str(err)) from None
     if as_json:

@@ -436,12 +436,16 @@ class CafeState(State):
             self._place_starts(space, kinds, hand, actions)
         if self.bar_refusal() is None:
             actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
-        card_chairs = MASKS.card_chairs
+        card_chairs, pairs = MASKS.card_chairs, self._pairs
         for chair in self._jokers_seated:
+            joker_gender, tables = self._seat[chair] & 1, MASKS.chair_tables[chair]
             for card in kinds:
+                # Most cards fail the nation (CI-T.2) or, for the other gender than the joker's,
+                # would make a third of theirs at a table (CI-T.3): skip the words for those.
                 if (
                     card < JOKER_LADY
-                    and card_chairs[card] >> chair & 1  # most cards fail here: skip the words
+                    and card_chairs[card] >> chair & 1
+                    and (card & 1 == joker_gender or not tables & pairs[card & 1])
                     and self.swap_refusal(card, chair) is None
                 ):
                     actions.append(space.swap[card][chair])
@@ -701,9 +705,19 @@ class CafeState(State):
         self._hands[self._player].remove(card)
         self._seat_guest(card, chair)
         gain = 0
-        for table in GEO.chair_tables[chair]:
-            gain += self._points_at(table, self.table_value(table))
-            self._completed += self._single_nation(table)
+        ladies, men, natives, birthday = (
+            self._ladies,
+            self._men,
+            self._natives,
+            self._birthday_table,
+        )
+        for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
+            seated = ladies[table] + men[table]
+            single_nation = seated == 4 and natives[table] == 4  # CI-D.2
+            self._completed += single_nation
+            if ladies[table] and men[table]:
+                value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
+                gain += value * 2 if table == birthday else value
         if self._pending and self._opening and self.options.first_move == "pair-scores-both":
             first_tables = GEO.chair_tables[self._pending[0][1]]
             gain += sum(
@@ -769,7 +783,10 @@ class CafeState(State):
 
     def _draw(self, player: int, count: int) -> None:
         hand = self._hands[player]
-        drawn = tuple(self._bag.pop() for _ in range(min(count, len(self._bag))))
+        bag = self._bag
+        taken = min(count, len(bag))
+        drawn = tuple(bag[len(bag) - taken :][::-1])  # the next card drawn is the last
+        del bag[len(bag) - taken :]
         for card in drawn:
             insort(hand, card)
         if count > 0:
@@ -830,13 +847,14 @@ class CafeState(State):
     def _end_reason(self) -> str | None:
         """Why the game is over, if it is (CI-E.1, CI-M.3, CI-M.5): checked after every turn's
         drawing."""
-        live = [p for p in range(self.num_players) if not self._out[p]]
-        if self.bar_full:
+        if len(self._bar) >= len(self.options.bar_values):
             return "the bar is full (CI-E.1)"
         if self._seated == NUM_CHAIRS:
             return "every chair is taken (CI-E.1)"
         if len(self._bag) <= self.options.end_bag:
             return f"the bag holds {len(self._bag)} cards (CI-E.1)"
+        out = self._out
+        live = [p for p in range(self.num_players) if not out[p]]
         for p in live:
             if not self._hands[p] and self._targets[p] == 0:
                 return f"P{p + 1} has no cards and a hand target of 0 (CI-E.1)"
