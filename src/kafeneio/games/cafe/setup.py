@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError
+from kafeneio.core.randomness import shuffle
 from kafeneio.core.setup import rest_shuffle
 from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, Board, is_joker, nation_of
 from kafeneio.games.cafe.options import CafeOptions
@@ -167,7 +168,7 @@ def _unlisted(board: Board, listed: Counter[int], where: str, rng: random.Random
                 f"the game has it {COPIES[card]} times"
             )
     cards = sorted(left.elements())
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     return cards
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import JSON, TERMINAL, State
+from kafeneio.core.randomness import shuffle
 from kafeneio.core.tensor import Entries
 from kafeneio.games.cafe import events
 from kafeneio.games.cafe.actions import (
@@ -278,7 +279,7 @@ class CafeState(State):
         """Only the bag's order is hidden (CI-S.1, CI-D.5): shuffle it."""
         other = self.clone()
         other._bag.sort()  # the sample then depends on the bag's contents only, not its order
-        rng.shuffle(other._bag)
+        shuffle(rng, other._bag)
         return other
 
     def card_counts(self) -> dict[str, int]:
@@ -924,7 +925,7 @@ def _assignments(
 
 def _shuffled_bag(seed: int | None) -> list[int]:
     bag = full_deck()
-    random.Random(seed).shuffle(bag)
+    shuffle(random.Random(seed), bag)
     return bag
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError
+from kafeneio.core.randomness import shuffle
 from kafeneio.core.setup import rest_shuffle
 from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import Customer, make_customer
@@ -137,7 +138,7 @@ def _deal_rest(
                     f"{totals[deck][kind] - count} times; the game has it {totals[deck][kind]}"
                 )
         unlisted = [kind for kind, count in enumerate(left) for _ in range(count)]
-        rng.shuffle(unlisted)
+        shuffle(rng, unlisted)
         if position is not None and deck != CUSTOMERS:
             hands = position.food_hands if deck == FOOD else position.unforeseen_hands
             wanted = position.food_to_deal if deck == FOOD else position.unforeseen_to_deal

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
+from kafeneio.core.randomness import shuffle
 from kafeneio.core.tensor import Entries
 from kafeneio.games.souvlaki import events as ev
 from kafeneio.games.souvlaki.actions import (
@@ -225,7 +226,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         decks = []
         for counts in kinds:
             deck = [kind for kind, count in enumerate(counts) for _ in range(count)]
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             decks.append(deck)
         return decks
 
@@ -410,7 +411,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         unknown = [[0] * len(self.cards.unforeseen) for _ in range(self.num_players)]
         other._resample_deck(UNFORESEEN, player, unknown, rng)
         other._decks[CUSTOMERS].sort()  # the sample depends on what is hidden, not where it is
-        rng.shuffle(other._decks[CUSTOMERS])  # every other customer card is in sight
+        shuffle(rng, other._decks[CUSTOMERS])  # every other customer card is in sight
         other._shuffle_seed = rng.getrandbits(32)
         return other
 
@@ -427,11 +428,13 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         # The deck holds what it was made of less every draw since; it may hold any of those
         # cards that `player` did not draw and cannot see.
         unseen = [o - d for o, d in zip(origin, drawn[player * kinds :], strict=False)]
-        hidden = [o - sum(drawn[kind::kinds]) for kind, o in enumerate(origin)]  # the deck
-        for p in others:
-            for kind, count in enumerate(hands[p]):
-                hidden[kind] += count - known[p][kind]
-        may_be_in_deck = [min(h, u) for h, u in zip(hidden, unseen, strict=True)]
+        hidden = list(origin)  # what the deck holds: its making less every draw since ...
+        for p in range(self.num_players):
+            row = drawn[p * kinds : (p + 1) * kinds]
+            hidden = [h - d for h, d in zip(hidden, row, strict=True)]
+        for p in others:  # ... and the others' hands, but for the cards `player` knows of
+            hidden = [h + c - k for h, c, k in zip(hidden, hands[p], known[p], strict=True)]
+        may_be_in_deck = [h if h < u else u for h, u in zip(hidden, unseen, strict=True)]
         candidates = _shuffled_cards(may_be_in_deck, rng)
         size = len(self._decks[deck])
         self._decks[deck], spare = candidates[:size], candidates[size:]
@@ -1043,7 +1046,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         if not cards:
             return False
         self._reshuffles[deck] += 1
-        random.Random(f"{self._shuffle_seed}/{deck}/{self._reshuffles[deck]}").shuffle(cards)
+        shuffle(random.Random(f"{self._shuffle_seed}/{deck}/{self._reshuffles[deck]}"), cards)
         self._decks[deck] = cards
         origins = list(self._deck_origin)
         origins[deck] = tuple(discard)
@@ -1112,8 +1115,17 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
 
 def _shuffled_cards(counts: list[int], rng: random.Random) -> list[int]:
     """The cards that `counts` counts per kind, in a random order."""
-    cards = [kind for kind, count in enumerate(counts) for _ in range(count)]
-    rng.shuffle(cards)
+    cards = _cards_of(counts)
+    shuffle(rng, cards)
+    return cards
+
+
+def _cards_of(counts: list[int]) -> list[int]:
+    """The cards that `counts` counts per kind, kind by kind."""
+    cards: list[int] = []
+    for kind, count in enumerate(counts):
+        if count:
+            cards += [kind] * count
     return cards
 
 
@@ -1127,8 +1139,8 @@ def _deal_out(
         for kind in extra:
             share[kind] += 1
         return [share]
-    cards = [kind for kind, count in enumerate(counts) for _ in range(count)] + extra
-    rng.shuffle(cards)
+    cards = _cards_of(counts) + extra
+    shuffle(rng, cards)
     shares = []
     for size in sizes:
         share = [0] * len(counts)
