@@ -107,7 +107,9 @@ def engine_placements(state: CafeState) -> set[str]:
 
 @pytest.mark.rule("CI-T.5")
 @pytest.mark.rule("CI-T.6")
-@pytest.mark.parametrize("players,first_move", [(2, "lone-guest"), (4, "pair-scores-both")])
+@pytest.mark.parametrize(
+    "players,first_move", [(2, "lone-guest"), (3, "lone-guest"), (4, "pair-scores-both")]
+)
 def test_move_generation_matches_the_rules_at_every_state(players: int, first_move: str) -> None:
     """Every placement the engine offers starts a legal move, and it offers all of them."""
     game = get_game("cafe")
@@ -130,3 +132,31 @@ def test_move_generation_matches_the_rules_at_every_state(players: int, first_mo
             if state.current_player() != before:
                 opening = False
     assert checked > 500
+
+
+@pytest.mark.rule("CI-M.4")
+@pytest.mark.parametrize("joker_exchange", ["any-gender", "own-gender"])
+def test_the_swaps_offered_are_those_the_swap_predicate_accepts(joker_exchange: str) -> None:
+    """Move generation works out the plain answers of `swap_refusal` itself (a guest of the
+    joker's gender, a third of a gender at a table); at every turn of random games it offers
+    exactly the swaps the predicate accepts, for every guest in hand and every seated joker."""
+    game = get_game("cafe", {"joker_exchange": joker_exchange})
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = game.new_state(3, seed=seed)
+        while not state.is_terminal():
+            if state.phase == "turn":
+                offered = {(a.card, a.chair) for a in state.legal_actions() if a.kind == "swap"}
+                jokers = [c for c in range(68) if state.chair(c) >= 24]
+                hand = {card for card in state.hand(state.current_player()) if card < 24}
+                accepted = {
+                    (card, chair)
+                    for card in hand
+                    for chair in jokers
+                    if state.swap_refusal(card, chair) is None
+                }
+                assert offered == accepted, (seed, state.ply)
+                checked += bool(jokers and hand)
+            state.apply(rng.choice(list(state.legal_actions())))
+    assert checked > 200

@@ -118,15 +118,17 @@ def move_starts(
     free: int,
     gender: int,
     mates: int,
+    chairs: int,
     tables: int,
 ) -> int:
     """The chairs where a guest of `gender` may be placed so that the move can end legally.
 
     `present[g]` and `pairs[g]` are the tables seating at least one and at least two guests of
     gender g; `free` the free chairs. `mates` is the mask of nations (bit 12: a joker) of the
-    hand's guests of the other gender that may follow as the move's second guest (0: none may);
-    `tables` the tables the caller asks about (a chair found lies at one of them or beside it).
-    The nation of the guest itself is the caller's to apply (`Masks.card_chairs`)."""
+    hand's guests of the other gender that may follow as the move's second guest (0: none may).
+    A chair found after a second guest lies among `chairs` (those the caller asks about), whose
+    tables are `tables`; the chairs valid at once are all found. The nation of the guest itself
+    is the caller's to apply (`Masks.card_chairs`)."""
     low, high = m.touching  # `touch`, written out: this is the hot path
     other = present[1 - gender]
     empty = m.all_tables & ~(present[0] | present[1])
@@ -137,7 +139,7 @@ def move_starts(
     at_once = fits & beside_other & ~(low[alone & 4095] | high[alone >> 12])
     if not mates:
         return at_once
-    rest = fits & ~at_once
+    rest = fits & ~at_once & chairs
     tables &= ~other  # a table of a chair still to mend has no guest of the other gender
     if not rest or not tables:
         return at_once

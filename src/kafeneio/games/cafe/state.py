@@ -441,13 +441,15 @@ class CafeState(State):
         for chair in self._jokers_seated:
             joker_gender, tables = self._seat[chair] & 1, MASKS.chair_tables[chair]
             for card in kinds:
-                # Most cards fail the nation (CI-T.2) or, for the other gender than the joker's,
-                # would make a third of theirs at a table (CI-T.3): skip the words for those.
-                if (
-                    card < JOKER_LADY
-                    and card_chairs[card] >> chair & 1
-                    and (card & 1 == joker_gender or not tables & pairs[card & 1])
-                    and self.swap_refusal(card, chair) is None
+                # `swap_refusal`, its answer worked out where it is plain (a test checks they
+                # agree): a guest of the joker's own gender changes no count, so it may take
+                # the place of the joker if its nation fits (CI-T.2); one of the other gender
+                # may not if a table of the chair has 2 of theirs (CI-T.3), and else the
+                # predicate decides.
+                if card >= JOKER_LADY or not card_chairs[card] >> chair & 1:
+                    continue
+                if card & 1 == joker_gender or (
+                    not tables & pairs[card & 1] and self.swap_refusal(card, chair) is None
                 ):
                     actions.append(space.swap[card][chair])
         if self.options.dance:
@@ -461,13 +463,14 @@ class CafeState(State):
         chairs first, then its shared ones (`legality.move_starts`)."""
         masks = MASKS
         mates = [0, 0]  # per gender: the nations (bit 12: a joker) of the hand's guests
-        tables = [0, 0]  # per gender: the tables the hand's guests may sit at or beside
-        card_tables = masks.card_tables
-        for card in hand:
+        chairs_of = [0, 0]  # per gender: the chairs of their nations ...
+        tables = [0, 0]  # ... and the tables of those chairs
+        card_chairs, card_tables = masks.card_chairs, masks.card_tables
+        for card in kinds:
             mates[card & 1] |= 1 << (card >> 1)
+            chairs_of[card & 1] |= card_chairs[card]
             tables[card & 1] |= card_tables[card]
         starts = [-1, -1]
-        card_chairs = masks.card_chairs
         for card in kinds:
             gender = card & 1
             if starts[gender] < 0:
@@ -478,6 +481,7 @@ class CafeState(State):
                     self._free,
                     gender,
                     mates[1 - gender],
+                    chairs_of[gender],
                     tables[gender],
                 )
             chairs = starts[gender] & card_chairs[card]
@@ -516,7 +520,7 @@ class CafeState(State):
         """Append the placements after which every table keeps CI-T.4 at once, card by card."""
         masks = MASKS
         present, pairs, free = self._present, self._pairs, self._free
-        starts = [move_starts(masks, present, pairs, free, g, 0, 0) for g in (0, 1)]
+        starts = [move_starts(masks, present, pairs, free, g, 0, 0, 0) for g in (0, 1)]
         card_chairs = masks.card_chairs
         for card in kinds:
             chairs = starts[card & 1] & card_chairs[card]

@@ -41,6 +41,15 @@ class Customer(NamedTuple):
         cards, order, money, influence, phone, big, _, tip, attached, waiting = self
         return Customer(cards, order, money, influence, phone, big, annoyed, tip, attached, waiting)
 
+    def with_tip(self, tip: int) -> Customer:
+        return self._replace(tip=tip)
+
+    def with_attached(self, attached: tuple[int, ...]) -> Customer:
+        return self._replace(attached=attached)
+
+    def with_order(self, order: Foods) -> Customer:
+        return self._replace(order=order)
+
     def without_tip(self) -> Customer:
         cards, order, money, influence, phone, big, annoyed, _, attached, waiting = self
         return Customer(cards, order, money, influence, phone, big, annoyed, 0, attached, waiting)

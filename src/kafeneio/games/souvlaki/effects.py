@@ -139,7 +139,7 @@ class UnforeseenEffects:
         else:
             owner, position = targets[0], targets[1]
             customer = self._queues[owner][position]
-            self._queues[owner][position] = customer._replace(attached=(*customer.attached, card))
+            self._queues[owner][position] = customer.with_attached((*customer.attached, card))
 
     def _apply(self, kind: UnforeseenKind, owner: int, targets: Targets, effect: Effect) -> Targets:
         """One primitive; returns where the targeted customer is afterwards."""
@@ -197,9 +197,9 @@ class UnforeseenEffects:
         if do in ("annoy", "calm"):
             queue[position] = customer.with_annoyed(do == "annoy")
         elif do == "tip":  # SW-E.5, SW-U.5: the tip goes with the customer to whoever serves it
-            queue[position] = customer._replace(tip=customer.tip + effect.amount)
+            queue[position] = customer.with_tip(customer.tip + effect.amount)
         elif do == "copy-order-ahead":  # SW-E.4, SW-U.4: money and influence stay
-            queue[position] = customer._replace(order=queue[position - 1].order)
+            queue[position] = customer.with_order(queue[position - 1].order)
         elif do == "swap-ahead":
             queue[position - 1], queue[position] = customer, queue[position - 1]
             return player, position - 1

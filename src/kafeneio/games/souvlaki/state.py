@@ -295,7 +295,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 owner, place = card.customer
                 customer = self._queues[owner][place]
                 tip = tip_amount(self.cards, card.kind)
-                self._queues[owner][place] = customer._replace(tip=customer.tip + tip)
+                self._queues[owner][place] = customer.with_tip(customer.tip + tip)
 
     # --- the contract ---------------------------------------------------------------------
     def current_player(self) -> int:
