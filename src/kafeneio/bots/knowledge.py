@@ -14,7 +14,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Protocol
+from typing import Protocol, cast
 
 from kafeneio.core import CHANCE, Action, State, sample_chance
 
@@ -52,6 +52,24 @@ class Knowledge(Protocol):
     def rollout(self, state: State, rng: random.Random) -> Action:
         """A cheap, reasonable action for the current player, for search rollouts."""
         ...
+
+
+class RoutineKnowledge(Protocol):
+    """An optional hook of a game's `Knowledge`: decisions that are not worth a search."""
+
+    def routine(self, state: State, rng: random.Random) -> Action | None:
+        """The action to play at once when the decision of `state` is routine (search would
+        spend its budget there for little), else None (search it)."""
+        ...
+
+
+def routine_action(knowledge: Knowledge, state: State, rng: random.Random) -> Action | None:
+    """The game's own action for a routine decision, or None: search it. A game whose knowledge
+    has no `routine` hook (Café International) searches every decision."""
+    hook = getattr(knowledge, "routine", None)
+    if hook is None:
+        return None
+    return cast(RoutineKnowledge, knowledge).routine(state, rng)
 
 
 def softmax(values: Sequence[float], temperature: float) -> list[float]:

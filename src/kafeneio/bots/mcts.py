@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
-from kafeneio.bots.knowledge import Knowledge, after, knowledge_for
+from kafeneio.bots.knowledge import Knowledge, after, knowledge_for, routine_action
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
@@ -122,6 +122,10 @@ class MctsBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        routine = routine_action(knowledge_for(state), state, self.rng)
+        if routine is not None:  # the game's knowledge says search would add little here
+            self.last_iterations = 0
+            return routine
         return self.analyse(state).best
 
     def analyse(self, state: State) -> Analysis:
@@ -160,6 +164,10 @@ class MctsBot(Bot):
         while not sample.is_terminal():
             if sample.current_player() == CHANCE:
                 sample.apply(sample_chance(sample, self.rng))
+                continue
+            routine = routine_action(knowledge, sample, self.rng)
+            if routine is not None:  # no branching at a routine decision
+                sample.apply(routine)
                 continue
             child, action, expanded = self._select(sample, node)
             sample.apply(action)
