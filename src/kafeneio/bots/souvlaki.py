@@ -60,6 +60,34 @@ LAGGING_WEIGHT = 1.5
 2 minus this much."""
 TEMPERATURE = 4.0
 
+# The evaluation at a settled position (a draft: the round's service is over and counted), in
+# log-odds of winning. Fitted by logistic regression of the winner on the difference of these
+# features at every round start of 1,500 two-player heuristic games (shops dealt at random):
+# log loss 0.578, where softmax(progress) with temperature 4 scored 0.700 (worse than a coin
+# toss, 0.693: far too sure of itself).
+MONEY_GAP = 0.09
+"""Log-odds lost per point of money still missing to the win threshold (SW-5.2)."""
+REPUTATION_GAP = 0.085
+"""Log-odds lost per point of reputation still missing to the win threshold."""
+WORST_GAP = 0.03
+"""More log-odds lost per point of the larger of the two gaps (both are needed to win)."""
+EXCESS = 0.085
+"""Log-odds per point of money or reputation beyond its threshold (the tie-break, SW-5.3)."""
+FOOD_CARD = 0.24
+"""Log-odds per food card in hand: food is what serving needs, and hands run short."""
+FIRST_FOOD_CARDS, FIRST_FOOD_CARD = 4, 0.1
+"""The first few food cards in hand are worth this much more each."""
+LEFTOVER = 0.035
+"""Log-odds lost per point of money and influence of a customer left over from an earlier
+round (annoyed: it blocks the queue and leaves at a reputation cost, SW-4.7, SW-4.8)."""
+LEFTOVER_EACH = 0.055
+"""Log-odds lost per customer left over."""
+REACHED = 3.0
+"""Log-odds for having reached both thresholds (the game ends with this round)."""
+SERVICE_SHARE = 0.5
+"""Mid-round (one-step estimates only): the share of a waiting customer's pay that counts."""
+CALIBRATED = True
+
 
 def foods(text: str) -> Counter[str]:
     return Counter(text)
@@ -108,15 +136,56 @@ def progress(state: SouvlakiState, player: int) -> float:
     return value
 
 
+def standing(state: SouvlakiState, player: int) -> float:
+    """`player`'s strength in log-odds of winning (see the fitted weights above)."""
+    options = state.options
+    money, reputation = state.net_money(player), state.reputation(player)
+    money_gap = max(0, options.win_money - money)
+    reputation_gap = max(0, options.win_reputation - reputation)
+    value = -MONEY_GAP * money_gap - REPUTATION_GAP * reputation_gap
+    value -= WORST_GAP * max(money_gap, reputation_gap)
+    value += EXCESS * (
+        max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
+    )
+    if not money_gap and not reputation_gap:
+        value += REACHED
+    cards = state.food_cards(player)
+    value += FOOD_CARD * cards + FIRST_FOOD_CARD * min(cards, FIRST_FOOD_CARDS)
+    serving = state.phase == "service" and state.current_player() == player
+    if serving:
+        value += FOOD_CARD * 0.5 * sum(state.pool)  # played, not yet served
+    for customer in state.queue(player):
+        pay = customer.money + customer.influence
+        if customer.annoyed:
+            value -= LEFTOVER * pay + LEFTOVER_EACH
+        elif state.phase != "customers":  # mid-round: it may yet be served this round
+            value += SERVICE_SHARE * MONEY_GAP * pay
+    return value
+
+
 class SouvlakiKnowledge:
     rollout_depth = 4
     search_defaults: Mapping[str, float] = MappingProxyType({})
+    search_service = False
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
             return state.returns()
         shop = cast(SouvlakiState, state)
+        if CALIBRATED:
+            return softmax([standing(shop, p) for p in range(state.num_players)], 1.0)
         return softmax([progress(shop, p) for p in range(state.num_players)], TEMPERATURE)
+
+    def routine(self, state: State, rng: random.Random) -> Action | None:
+        """The shopkeeper's action where search adds little: a discard down to the hand limit,
+        and the service (serve when the pool covers the first order, feed the first customer,
+        finish)."""
+        shop = cast(SouvlakiState, state)
+        if shop.food_cards(shop.current_player()) > shop.options.hand_limit:
+            return self.rollout(state, rng)
+        if shop.phase == "service" and not self.search_service:
+            return self.rollout(state, rng)
+        return None
 
     def estimate(self, state: State) -> list[float]:
         return self.evaluate(state)
