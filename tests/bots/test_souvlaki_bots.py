@@ -99,6 +99,7 @@ def test_the_evaluation_predicts_the_winner_of_shopkeeper_games() -> None:
     for seed in range(40):
         rng = random.Random(seed)
         state = get_game("souvlaki").deal_roles(2, rng).new_state(2, seed=seed)
+        assert isinstance(state, SouvlakiState)
         bots = [make_bot("heuristic", seed), make_bot("heuristic", seed + 1)]
         chances, last_round = [], 0
         while not state.is_terminal():
@@ -106,7 +107,7 @@ def test_the_evaluation_predicts_the_winner_of_shopkeeper_games() -> None:
             if player == CHANCE:
                 state.apply(sample_chance(state, rng))
                 continue
-            if state.observation(player)["phase"] == "customers" and state.round != last_round:
+            if state.phase == "customers" and state.round != last_round:
                 last_round = state.round
                 chances.append(KNOWLEDGE.evaluate(state)[0])
             state.apply(bots[player](state))
