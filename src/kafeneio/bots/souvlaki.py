@@ -203,9 +203,10 @@ def shopkeeper_view(state: SouvlakiState, me: int) -> dict[str, Any]:
 
 
 class SouvlakiKnowledge:
-    rollout_depth = 4
-    search_defaults: Mapping[str, float] = MappingProxyType({})
-    search_service = False
+    rollout_depth = 12
+    search_defaults: Mapping[str, float] = MappingProxyType({"c": 0.2})
+    searched_phases: tuple[str, ...] = ("mulligan", "maintenance", "customers", "unforeseen")
+    """The phases whose decisions mcts searches; the shopkeeper plays the others."""
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():
@@ -218,12 +219,13 @@ class SouvlakiKnowledge:
     def routine(self, state: State, rng: random.Random) -> Action | None:
         """The shopkeeper's action where search adds little: a discard down to the hand limit,
         and the service (serve when the pool covers the first order, feed the first customer,
-        finish)."""
+        finish). Measured: mcts wins most with the rest searched; leaving the unforeseen cards
+        to the shopkeeper too lost (26/60 against 43/60, 2 players, 0.05 s)."""
         shop = cast(SouvlakiState, state)
         if shop.food_cards(shop.current_player()) > shop.options.hand_limit:
             return self.rollout(state, rng)
-        if shop.phase == "service" and not self.search_service:
-            return self.rollout(state, rng)
+        if shop.phase not in self.searched_phases:
+            return self.policy(state, rng)
         return None
 
     def estimate(self, state: State) -> list[float]:
