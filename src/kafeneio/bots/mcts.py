@@ -165,8 +165,8 @@ class MctsBot(Bot):
             if sample.current_player() == CHANCE:
                 sample.apply(sample_chance(sample, self.rng))
                 continue
-            routine = routine_action(knowledge, sample, self.rng)
-            if routine is not None:  # no branching at a routine decision
+            routine = None if node is root else routine_action(knowledge, sample, self.rng)
+            if routine is not None:  # no branching at a routine decision below the root
                 sample.apply(routine)
                 continue
             child, action, expanded = self._select(sample, node)
