@@ -6,12 +6,12 @@ of what that customer still lacks, sends away a first customer who blocks the qu
 plays an unforeseen card only when it helps at once (judged on a determinized copy). It reads the
 player's observation and the typed fields of the legal actions (kind, food, slot), nothing else.
 
-The evaluation counts each shop's progress to the win (SW-5.2: money and reputation both at
-least 25): money and reputation up to the thresholds (the lagging one weighing more), a little
-beyond them, 0.4 of what the customers waiting in the queue would pay, less half of what annoyed
-ones will cost when they leave, half a point for each food card in hand (what serving needs) and
-a little for each food played into the pool and not yet served; a player who has reached both
-thresholds is far ahead. Win chances are a softmax of progress.
+The evaluation is each shop's standing in log-odds of winning, fitted to who wins shopkeeper
+games (SW-5.2: money and reputation both at least 25): what is still missing of each threshold
+(the larger gap weighing more), a little beyond them, the food cards in hand (what serving needs)
+and the customers left over from earlier rounds (a liability). Win chances are a softmax of
+standings. For mcts the service is routine: the shopkeeper plays it, search spends its budget on
+the mulligan, maintenance, the draft and the unforeseen cards.
 """
 
 from __future__ import annotations
@@ -42,25 +42,6 @@ from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.customer import SEND_AWAY_COST
 from kafeneio.games.souvlaki.state import SouvlakiState
 
-QUEUE_SHARE = 0.4
-"""How much of a waiting customer's money and influence counts before it is served."""
-ANNOYED_SHARE = 0.5
-"""How much of what an annoyed customer costs on leaving counts before it leaves."""
-FOOD_CARD_WORTH = 0.5
-"""A food card in hand: what serving needs. Less than a served customer's pay per card used,
-or search would rather keep its cards than serve."""
-POOL_FOOD_WORTH = 0.3
-"""A food played into the service pool and not yet served (a card holds 1.7 foods on average),
-so that a cut-off in the middle of a service does not count played cards as lost."""
-BEYOND_SHARE = 0.2
-"""How much money or reputation counts beyond its win threshold (it breaks ties, SW-5.3)."""
-REACHED_BONUS = 10.0
-"""Progress for having reached both thresholds: the game ends with this round (SW-5.2)."""
-LAGGING_WEIGHT = 1.5
-"""Of money and reputation (each up to its threshold), the lower counts this much, the higher
-2 minus this much."""
-TEMPERATURE = 4.0
-
 # The evaluation at a settled position (a draft: the round's service is over and counted), in
 # log-odds of winning. Fitted by logistic regression of the winner on the difference of these
 # features at every round start of 1,500 two-player heuristic games (shops dealt at random):
@@ -87,7 +68,8 @@ REACHED = 3.0
 """Log-odds for having reached both thresholds (the game ends with this round)."""
 SERVICE_SHARE = 0.5
 """Mid-round (one-step estimates only): the share of a waiting customer's pay that counts."""
-CALIBRATED = True
+POOL_SHARE = 0.5
+"""Mid-service (one-step estimates only): a food played and not yet served, in food cards."""
 
 
 def foods(text: str) -> Counter[str]:
@@ -113,55 +95,6 @@ def parse_customer(text: str) -> tuple[str, int, int]:
 
 def covered(need: Counter[str], supply: Counter[str]) -> bool:
     return not need - supply
-
-
-def progress(state: SouvlakiState, player: int) -> float:
-    """How far `player` is on the way to the win, in money-and-reputation points."""
-    options = state.options
-    money, reputation = state.net_money(player), state.reputation(player)
-    capped = min(money, options.win_money), min(reputation, options.win_reputation)
-    # both are needed to win (SW-5.2): the lagging one counts for more
-    value = LAGGING_WEIGHT * min(capped) + (2 - LAGGING_WEIGHT) * max(capped)
-    value += BEYOND_SHARE * (
-        max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
-    )
-    if money >= options.win_money and reputation >= options.win_reputation:
-        value += REACHED_BONUS
-    value += FOOD_CARD_WORTH * state.food_cards(player)
-    if state.phase == "service" and state.current_player() == player:
-        value += POOL_FOOD_WORTH * sum(state.pool)  # played, not yet served
-    for customer in state.queue(player):
-        if customer.annoyed:  # leaves at the end of this service unless served (SW-4.8)
-            value -= ANNOYED_SHARE * max(2 * customer.influence, 2)
-        value += QUEUE_SHARE * (customer.money + customer.influence)
-    return value
-
-
-def standing(state: SouvlakiState, player: int) -> float:
-    """`player`'s strength in log-odds of winning (see the fitted weights above)."""
-    options = state.options
-    money, reputation = state.net_money(player), state.reputation(player)
-    money_gap = max(0, options.win_money - money)
-    reputation_gap = max(0, options.win_reputation - reputation)
-    value = -MONEY_GAP * money_gap - REPUTATION_GAP * reputation_gap
-    value -= WORST_GAP * max(money_gap, reputation_gap)
-    value += EXCESS * (
-        max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
-    )
-    if not money_gap and not reputation_gap:
-        value += REACHED
-    cards = state.food_cards(player)
-    value += FOOD_CARD * cards + FIRST_FOOD_CARD * min(cards, FIRST_FOOD_CARDS)
-    serving = state.phase == "service" and state.current_player() == player
-    if serving:
-        value += FOOD_CARD * 0.5 * sum(state.pool)  # played, not yet served
-    for customer in state.queue(player):
-        pay = customer.money + customer.influence
-        if customer.annoyed:
-            value -= LEFTOVER * pay + LEFTOVER_EACH
-        elif state.phase != "customers":  # mid-round: it may yet be served this round
-            value += SERVICE_SHARE * MONEY_GAP * pay
-    return value
 
 
 QUICK_VIEW_PHASES = ("service", "maintenance")
@@ -202,6 +135,33 @@ def shopkeeper_view(state: SouvlakiState, me: int) -> dict[str, Any]:
     }
 
 
+def standing(state: SouvlakiState, player: int) -> float:
+    """`player`'s strength in log-odds of winning (see the fitted weights above)."""
+    options = state.options
+    money, reputation = state.net_money(player), state.reputation(player)
+    money_gap = max(0, options.win_money - money)
+    reputation_gap = max(0, options.win_reputation - reputation)
+    value = -MONEY_GAP * money_gap - REPUTATION_GAP * reputation_gap
+    value -= WORST_GAP * max(money_gap, reputation_gap)
+    value += EXCESS * (
+        max(0, money - options.win_money) + max(0, reputation - options.win_reputation)
+    )
+    if not money_gap and not reputation_gap:
+        value += REACHED
+    cards = state.food_cards(player)
+    value += FOOD_CARD * cards + FIRST_FOOD_CARD * min(cards, FIRST_FOOD_CARDS)
+    serving = state.phase == "service" and state.current_player() == player
+    if serving:
+        value += FOOD_CARD * POOL_SHARE * sum(state.pool)  # played, not yet served
+    for customer in state.queue(player):
+        pay = customer.money + customer.influence
+        if customer.annoyed:
+            value -= LEFTOVER * pay + LEFTOVER_EACH
+        elif state.phase != "customers":  # mid-round: it may yet be served this round
+            value += SERVICE_SHARE * MONEY_GAP * pay
+    return value
+
+
 class SouvlakiKnowledge:
     rollout_depth = 12
     search_defaults: Mapping[str, float] = MappingProxyType({"c": 0.2})
@@ -212,9 +172,8 @@ class SouvlakiKnowledge:
         if state.is_terminal():
             return state.returns()
         shop = cast(SouvlakiState, state)
-        if CALIBRATED:
-            return softmax([standing(shop, p) for p in range(state.num_players)], 1.0)
-        return softmax([progress(shop, p) for p in range(state.num_players)], TEMPERATURE)
+        # standings are log-odds: temperature 1
+        return softmax([standing(shop, p) for p in range(state.num_players)], 1.0)
 
     def routine(self, state: State, rng: random.Random) -> Action | None:
         """The shopkeeper's action where search adds little: a discard down to the hand limit,
