@@ -18,10 +18,10 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
@@ -42,36 +42,6 @@ SHRINK = 2.0
 """Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
 """The share of the budget that a decision with one legal action gets in a game's analysis."""
-
-
-@dataclass(frozen=True)
-class ActionEstimate:
-    """One legal action and the mover's estimated win chance after it."""
-
-    action: Action
-    win_chance: float
-    visits: int
-    """Samples that measured this action (0: never sampled, the estimate is the average)."""
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """One decision from the mover's information: their win chance, each action's, the best."""
-
-    player: int
-    win_chance: float
-    best: Action
-    actions: list[ActionEstimate] = field(default_factory=list)
-    """Every legal action, best first."""
-    iterations: int = 0
-    seconds: float = 0.0
-
-    def estimate(self, action: Action) -> float:
-        """The mover's win chance after `action` (a legal action of the analysed position)."""
-        for entry in self.actions:
-            if entry.action == action:
-                return entry.win_chance
-        raise KeyError(f"{action} is not a legal action of the analysed position")
 
 
 class Analyser(Protocol):
