@@ -9,7 +9,7 @@ follow the game's privacy: a card drawn is named to its owner and counted to eve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,3 +89,21 @@ class HistoryEntry:
 def seat(player: int) -> str:
     """A player as shown on screen: P1-P4 (indices 0-3 in JSON and the API)."""
     return f"P{player + 1}"
+
+
+def plural(number: int, thing: str, sign: bool = False) -> str:
+    """`number` `thing`s in words: "1 card", "3 cards"; with `sign`, "+1 point", "-2 points"."""
+    shown = f"{number:+d}" if sign else str(number)
+    return f"{shown} {thing}{'' if abs(number) == 1 else 's'}"
+
+
+def winners_text(winners: Sequence[int]) -> str:
+    """Who won, as the result event says it: "P1 wins", "P1 and P3 share the win"."""
+    names = " and ".join(seat(p) for p in winners)
+    return f"{names} {'share the win' if len(winners) > 1 else 'wins'}"
+
+
+def game_over(args: tuple[Any, ...], viewer: int) -> str:
+    """The `end` event's words in every game: why the game ended (public)."""
+    (reason,) = args
+    return f"The game ends: {reason}"

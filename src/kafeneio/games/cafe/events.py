@@ -4,13 +4,17 @@ words: the cards a player draws are named to everyone.
 Each function is the wording of one kind of event, called with the event's facts and the viewer;
 the state emits them (`State.emit`) with card and table indices, so nothing is formatted unless
 somebody reads the log.
+
+
+`game_over` (the `end` event) is worded in `kafeneio.core.events`, the same in every game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core.events import seat
+from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
+from kafeneio.core.events import plural, seat, winners_text
 from kafeneio.games.cafe.board import load_board
 
 Args = tuple[Any, ...]
@@ -25,7 +29,7 @@ def _table(table: int) -> str:
 
 
 def _points(gain: int) -> str:
-    return f"{gain:+d} point{'' if abs(gain) == 1 else 's'}"
+    return plural(gain, "point", sign=True)
 
 
 def placed(args: Args, viewer: int) -> str:
@@ -81,23 +85,16 @@ def birthday(args: Args, viewer: int) -> str:
     return f"{seat(player)} chooses table {_table(table)} as the birthday table (CI-V.1)"
 
 
-def game_over(args: Args, viewer: int) -> str:
-    (reason,) = args
-    return f"The game ends: {reason}"
-
-
 def penalty(args: Args, viewer: int) -> str:
     player, cards, jokers, loss = args
     held = []
     if cards:
-        held.append(f"{cards} card{'' if cards == 1 else 's'}")
+        held.append(plural(cards, "card"))
     if jokers:
-        held.append(f"{jokers} joker{'' if jokers == 1 else 's'}")
+        held.append(plural(jokers, "joker"))
     return f"{seat(player)} loses {loss} for {' and '.join(held)} left in hand (CI-E.2)"
 
 
 def result(args: Args, viewer: int) -> str:
     winners, scores = args
-    names = " and ".join(seat(p) for p in winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
-    return f"{names} {verb} with {scores[winners[0]]} points (CI-E.3)"
+    return f"{winners_text(winners)} with {scores[winners[0]]} points (CI-E.3)"

@@ -6,13 +6,17 @@ to everyone else, and which card a Ninja or Rats took is told only to the player
 
 Each function is the wording of one kind of event, called with the event's facts and the
 viewer; the state emits them (`State.emit`), so nothing is formatted unless somebody reads it.
+
+
+`game_over` (the `end` event) is worded in `kafeneio.core.events`, the same in every game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core.events import seat
+from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
+from kafeneio.core.events import plural, seat, winners_text
 from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import Customer
 
@@ -27,10 +31,6 @@ def customer_text(cards: CardSet, customer: Customer) -> str:
     return f"phone order {texts}" if customer.phone else texts
 
 
-def _count(number: int, thing: str) -> str:
-    return f"{number} {thing}{'' if number == 1 else 's'}"
-
-
 def _signed(amount: int, what: str) -> str:
     return f"{amount:+d} {what}"
 
@@ -40,7 +40,7 @@ def drew_food(args: Args, viewer: int) -> str:
     if viewer == player:
         names = ", ".join(cards.foods[kind].text for kind in kinds)
         return f"You draw {names}" if kinds else "You draw no food card: none is left"
-    return f"{seat(player)} draws {_count(len(kinds), 'food card')}"
+    return f"{seat(player)} draws {plural(len(kinds), 'food card')}"
 
 
 def drew_unforeseen(args: Args, viewer: int) -> str:
@@ -48,7 +48,7 @@ def drew_unforeseen(args: Args, viewer: int) -> str:
     if viewer == player:
         names = ", ".join(cards.unforeseen[kind].name for kind in kinds)
         return f"You draw the unforeseen {names}" if kinds else "You draw no unforeseen card"
-    return f"{seat(player)} draws {_count(len(kinds), 'unforeseen card')}"
+    return f"{seat(player)} draws {plural(len(kinds), 'unforeseen card')}"
 
 
 def mulligan(args: Args, viewer: int) -> str:
@@ -70,7 +70,7 @@ def loan(args: Args, viewer: int) -> str:
 
 def bought(args: Args, viewer: int) -> str:
     player, cost, count = args
-    return f"{seat(player)} buys supplies for {cost}: {_count(count, 'food card')} (SW-1.3)"
+    return f"{seat(player)} buys supplies for {cost}: {plural(count, 'food card')} (SW-1.3)"
 
 
 def advertised(args: Args, viewer: int) -> str:
@@ -186,13 +186,6 @@ def round_over(args: Args, viewer: int) -> str:
     return f"Round {number} is over (SW-5.1)"
 
 
-def game_over(args: Args, viewer: int) -> str:
-    (reason,) = args
-    return f"The game ends: {reason}"
-
-
 def result(args: Args, viewer: int) -> str:
     winners, sums = args
-    names = " and ".join(seat(p) for p in winners)
-    verb = "share the win" if len(winners) > 1 else "wins"
-    return f"{names} {verb} with money + reputation {sums[winners[0]]} (SW-5.3)"
+    return f"{winners_text(winners)} with money + reputation {sums[winners[0]]} (SW-5.3)"
