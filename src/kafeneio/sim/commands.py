@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
 
@@ -95,6 +96,41 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     from kafeneio.cli import parse_options as parse  # cli registers these commands
 
     return parse(pairs or [])
+
+
+@dataclass(frozen=True)
+class Run:
+    """What `simulate` and `tournament` read alike from their options, checked."""
+
+    game: str
+    bots: list[str]
+    where: Backend
+    options: dict[str, Any]
+
+
+def read_run(
+    game_name: str,
+    bots: str,
+    games: int,
+    option: list[str] | None,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    seated: Callable[[list[str]], list[str]] = list,
+) -> Run:
+    """The game, the bots (comma-separated, any case; `seated` turns them into the seats of a
+    game), the back end and the rules options; a bad one exits with its error."""
+    names = [name.strip().lower() for name in bots.split(",")]
+    try:
+        game = game_title_name(game_name)
+        names = seated(names)
+        check_seats(names)
+        if games < 1:
+            raise KafeneioError("--games must be at least 1")
+        check_workers(workers)
+        return Run(game, names, Backend(backend, workers, address), parse_options(option))
+    except KafeneioError as err:
+        raise fail(str(err)) from None
 
 
 def command_words() -> list[str]:
@@ -196,23 +232,14 @@ def simulate_command(
 ) -> None:
     """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
     game lengths."""
-    names = [name.strip().lower() for name in seats.split(",")]
-    try:
-        game_name = game_title_name(game_name)
-        if players is None:
-            players = len(names) if len(names) > 1 else 2
-        names = lineup(names, players)
-        check_seats(names)
-        if games < 1:
-            raise KafeneioError("--games must be at least 1")
-        check_workers(workers)
-        where = Backend(backend, workers, address)
-        options = parse_options(option)
-    except KafeneioError as err:
-        raise fail(str(err)) from None
+
+    def seated(names: list[str]) -> list[str]:
+        return lineup(names, players if players is not None else max(len(names), 2))
+
+    run = read_run(game_name, seats, games, option, workers, backend, address, seated)
     execute(
         lambda advance: simulate(
-            game_name, names, games, seed, options, deal_roles, where, advance
+            run.game, run.bots, games, seed, run.options, deal_roles, run.where, advance
         ),
         games,
         "games",
@@ -273,22 +300,12 @@ def tournament_command(
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
-    names = [name.strip().lower() for name in bots.split(",")]
-    try:
-        game_name = game_title_name(game_name)
-        check_seats(names)
-        if games < 1:
-            raise KafeneioError("--games must be at least 1")
-        check_workers(workers)
-        where = Backend(backend, workers, address)
-        options = parse_options(option)
-    except KafeneioError as err:
-        raise fail(str(err)) from None
+    run = read_run(game_name, bots, games, option, workers, backend, address)
     execute(
         lambda advance: tournament(
-            game_name, names, games, players, seed, options, deal_roles, where, advance
+            run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance
         ),
-        games * _count_groups(len(names), players),
+        games * _count_groups(len(run.bots), players),
         "games",
         as_json,
         report,
