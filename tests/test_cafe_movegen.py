@@ -116,7 +116,7 @@ def test_move_generation_matches_the_rules_at_every_state(players: int, first_mo
     checked = 0
     for seed in range(12):
         rng = random.Random(seed)
-        state = game.new_state(players, {"first_move": first_move}, seed=seed)
+        state = game.with_options({"first_move": first_move}).new_state(players, seed=seed)
         opening = True
         while not state.is_terminal():
             obs = state.observation(state.current_player())

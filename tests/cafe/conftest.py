@@ -97,7 +97,9 @@ def new_position(
     **fields: Any,
 ) -> CafeState:
     """A state set up with `make_setup`; the number of players is the number of hands."""
-    return GAME.new_state(len(hands), options, setup=make_setup(hands, chairs, **fields))
+    return GAME.with_options(options or {}).new_state(
+        len(hands), setup=make_setup(hands, chairs, **fields)
+    )
 
 
 @cache

@@ -20,7 +20,7 @@ from .conftest import ALL_CARDS, GAME, hand_text, make_setup, pick, play
 def random_game(seed: int, players: int = 2, options: dict | None = None, steps: int = 10_000):
     """A seeded game played by a seeded random policy for at most `steps` actions."""
     rng = random.Random(seed)
-    state = GAME.new_state(players, options, seed=seed)
+    state = GAME.with_options(options or {}).new_state(players, seed=seed)
     for _ in range(steps):
         if state.is_terminal():
             break

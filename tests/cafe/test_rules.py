@@ -126,7 +126,7 @@ def test_2_to_4_players_each_draw_5_cards_from_the_bag_in_seat_order(players: in
 @pytest.mark.rule("CI-S.1")
 @pytest.mark.rule("CI-D.1")
 def test_option_hand_size_sets_the_deal_and_the_hand_target() -> None:
-    state = GAME.new_state(2, {"hand_size": 3}, setup={"bag": list(ALL_CARDS)})
+    state = GAME.with_options({"hand_size": 3}).new_state(2, setup={"bag": list(ALL_CARDS)})
     assert hand_text(state, 0) == ["AFf", "AFf", "AFf"]
     assert hand_text(state, 1) == ["AFf", "AFm", "AFm"]
     assert state.observation(0)["hand_targets"] == [3, 3]
@@ -419,7 +419,7 @@ def completed_turns(seeds: range, players: int, options: dict[str, Any] | None =
     """Random games: yield (state before a turn, the turn's actions, state after the turn)."""
     for seed in seeds:
         rng = random.Random(seed)
-        state = GAME.new_state(players, options, seed=seed)
+        state = GAME.with_options(options or {}).new_state(players, seed=seed)
         while not state.is_terminal():
             before = state.clone()
             player = state.current_player()
@@ -1050,7 +1050,7 @@ def test_every_legal_first_action_can_be_completed_to_a_legal_move(
     positions = 0
     for seed in range(12):
         rng = random.Random(seed)
-        state = GAME.new_state(players, options, seed=seed)
+        state = GAME.with_options(options or {}).new_state(players, seed=seed)
         while not state.is_terminal():
             player = state.current_player()
             if state.observation(player)["phase"] == "turn":

@@ -116,7 +116,7 @@ def position(
     for name, values in (("money", money), ("reputation", reputation), ("loans", loans)):
         if values is not None:
             setup[name] = list(values)
-    return game.new_state(players, options, setup=setup)
+    return game.with_options(options or {}).new_state(players, setup=setup)
 
 
 def stacked_start(
@@ -133,7 +133,7 @@ def stacked_start(
         "customers": [*customers_top, *rest(ALL_CUSTOMERS, customers_top)],
         "unforeseen": [*unforeseen_top, *rest(ALL_UNFORESEEN, unforeseen_top)],
     }
-    return GAME.new_state(players, options, setup=setup)
+    return GAME.with_options(options or {}).new_state(players, setup=setup)
 
 
 def play(state: SouvlakiState, *moves: str) -> None:

@@ -52,7 +52,7 @@ def test_random_games_keep_the_contract(players: int, first_game: bool) -> None:
 def test_a_long_random_game_with_reshuffles_keeps_the_contract() -> None:
     """Eight rounds of four players run every deck out at least once (SW-S.3)."""
     rng = random.Random(0)
-    state = GAME.new_state(4, {"round_limit": 8}, seed=0)
+    state = GAME.with_options({"round_limit": 8}).new_state(4, seed=0)
     while not state.is_terminal():
         check_state(state, rng, replay_record=len(state.history) % 10 == 0)
         state.apply(rng.choice(state.legal_actions()))
@@ -65,7 +65,7 @@ def test_random_games_with_every_alternative_ruling_keep_the_contract() -> None:
 
 
 def random_game(players: int, seed: int, **options: Any) -> SouvlakiState:
-    state = GAME.new_state(players, options, seed=seed)
+    state = GAME.with_options(options or {}).new_state(players, seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
@@ -290,7 +290,7 @@ def test_a_pair_target_must_name_two_different_customers() -> None:
 
 def test_a_loan_must_give_money_or_the_shop_could_never_pay() -> None:
     with pytest.raises(OptionsError, match="loan_amount"):
-        GAME.new_state(2, {"loan_amount": 0}, seed=1)
+        GAME.with_options({"loan_amount": 0}).new_state(2, seed=1)
 
 
 def test_a_determinized_sample_has_no_record_and_no_hidden_history() -> None:

@@ -91,19 +91,19 @@ def test_two_to_four_players_each_with_a_shop_of_their_own() -> None:
         state = GAME.new_state(players, seed=1)
         shops = [p["shop"] for p in state.observation(0)["players"]]
         assert shops == SHOP_ORDER[:players]
-    state = GAME.new_state(2, {"shops": ["souvlache", "pita"]}, seed=1)
+    state = GAME.with_options({"shops": ["souvlache", "pita"]}).new_state(2, seed=1)
     assert [p["shop"] for p in state.observation(0)["players"]] == ["souvlache", "pita"]
     with pytest.raises(OptionsError, match="one player only"):
-        GAME.new_state(2, {"shops": ["pita", "pita"]}, seed=1)
+        GAME.with_options({"shops": ["pita", "pita"]}).new_state(2, seed=1)
     with pytest.raises(KafeneioError, match="no shop"):
-        GAME.new_state(2, {"shops": ["pita", "kebab"]}, seed=1)
+        GAME.with_options({"shops": ["pita", "kebab"]}).new_state(2, seed=1)
     with pytest.raises(KafeneioError, match="3 shops for 2 seats"):
-        GAME.new_state(2, {"shops": ["pita", "express", "thanasis"]}, seed=1)
+        GAME.with_options({"shops": ["pita", "express", "thanasis"]}).new_state(2, seed=1)
 
 
 @pytest.mark.rule("SW-S.2")
 def test_money_and_reputation_start_at_the_identity_values() -> None:
-    state = GAME.new_state(2, {"shops": ["souvlache", "express"]}, seed=3)
+    state = GAME.with_options({"shops": ["souvlache", "express"]}).new_state(2, seed=3)
     assert (state.money(0), state.reputation(0)) == (10, 6)
     assert state.reputation(1) == 4
 
@@ -163,7 +163,7 @@ def test_each_player_starts_with_5_food_and_3_unforeseen_cards() -> None:
 
 @pytest.mark.rule("SW-S.5")
 def test_first_game_mode_uses_no_unforeseen_cards() -> None:
-    state = GAME.new_state(2, {"first_game": True}, seed=7)
+    state = GAME.with_options({"first_game": True}).new_state(2, seed=7)
     assert all(p["unforeseen_cards"] == 0 for p in state.observation(0)["players"])
     play(state, "keep", "keep")
     while state.phase == "customers":
@@ -255,7 +255,7 @@ def test_options_are_checked_and_listed() -> None:
         {"shops": "pita"},
     ):
         with pytest.raises(OptionsError):
-            GAME.new_state(2, bad, seed=1)
+            GAME.with_options(bad)
     with pytest.raises(KafeneioError, match="not both"):
         GAME.new_state(2, seed=1, setup={"food": []})
 
