@@ -1,20 +1,54 @@
 """The Ray back end: the same chunks of games as the local one, played as Ray tasks.
 
-Ray is an optional extra (``pip install 'kafeneio[sim]'``). Without an address a local Ray is
-started for the run and stopped after it; with one, the run joins that cluster (whose nodes need
-kafeneio installed, or get this package shipped to them as a Ray runtime module).
+Ray is an optional extra (``pip install 'kafeneio[sim]'``). Without an address a new local Ray
+is started for the run and stopped after it (never a Ray that happens to run on the machine
+already); with one, the run joins that cluster (whose nodes need kafeneio installed, or get this
+package shipped to them as a Ray runtime module).
+
+A Ray on this machine (the local one, or a cluster at a loopback address) listens on 127.0.0.1
+only: Ray on Linux otherwise turns a node address of 127.0.0.1 into the machine's outward one and
+offers its workers to the network. That needs Ray's one-machine switch set when Ray is imported,
+so it holds when this module is the first to import Ray in the process (as in the command line).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from kafeneio.core import KafeneioError
 
+LOOPBACK = "127.0.0.1"
+LOOPBACK_HOSTS = ("localhost", "::1", "[::1]")
+ONE_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch for clusters of more than one machine (named after the platforms where it is off
+by default). Off ("0") when Ray is imported, Ray takes this node's address to be loopback and
+binds every server to it; on, it replaces 127.0.0.1 by the address other machines see."""
 LOCAL_OBJECT_STORE = 128 * 1024 * 1024
 """Bytes of object store for a local Ray: results are small, and the machine is shared."""
+
+
+def is_loopback(address: str) -> bool:
+    """Whether a Ray address (``host:port``, ``ray://host:port``) is on this machine only."""
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0]
+    return host.startswith("127.") or host in LOOPBACK_HOSTS
+
+
+@contextmanager
+def _one_machine(on: bool) -> Iterator[None]:
+    """Ray's one-machine switch set while Ray is imported and started (the processes it starts
+    inherit it), and the environment as it was afterwards."""
+    before = os.environ.get(ONE_MACHINE)
+    if on and before is None:
+        os.environ[ONE_MACHINE] = "0"
+    try:
+        yield
+    finally:
+        if on and before is None:
+            del os.environ[ONE_MACHINE]
 
 
 def _ray() -> Any:
@@ -39,10 +73,11 @@ def run_on_ray(
 ) -> Iterator[Result]:
     """`work` on each item (a chunk of games, a decision to analyse) as one Ray task; the
     results are yielded as they finish."""
-    ray = _ray()
-    started_here = not ray.is_initialized()
-    if started_here:
-        _start(ray, address, num_cpus)
+    with _one_machine(address is None or is_loopback(address)):
+        ray = _ray()
+        started_here = not ray.is_initialized()
+        if started_here:
+            _start(ray, address, num_cpus)
     try:
         task = ray.remote(work)
         pending = [task.remote(item) for item in items]
@@ -58,8 +93,10 @@ def run_on_ray(
 def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
     if address is None:
         ray.init(
+            address="local",  # a new Ray, not one found running on the machine
             num_cpus=num_cpus,
             include_dashboard=False,
+            _node_ip_address=LOOPBACK,
             object_store_memory=LOCAL_OBJECT_STORE,
             log_to_driver=False,
             configure_logging=False,
