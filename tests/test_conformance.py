@@ -59,7 +59,7 @@ def test_the_harness_catches_a_cafe_sample_that_loses_a_card() -> None:
 
     type(state).determinize = losing  # type: ignore[method-assign,assignment]
     try:
-        with pytest.raises(ConformanceError, match=r"a sample for player 0 holds \{'guests': 9"):
+        with pytest.raises(ConformanceError, match=r"a sample for P1 holds \{'guests': 9"):
             check_state(state, random.Random(0), replay_record=False)
     finally:
         type(state).determinize = honest  # type: ignore[method-assign]

@@ -166,21 +166,21 @@ def test_the_harness_catches_a_sample_that_tells_a_third_players_knowledge() -> 
     with old_determinize(), hooks_off("inconsistencies"):
         found = harness_failures(after_a_ninja(), 5)
     assert len(found) == 5
-    assert all("in a sample for player 0, player 2 knows (1, 'SF')" in text for text in found)
+    assert all("in a sample for P1, P3 knows (1, 'SF')" in text for text in found)
 
 
 def test_the_harness_catches_a_sample_where_a_knower_sees_a_card_the_hand_lacks() -> None:
     with old_determinize(), hooks_off("knowledge"):
         found = harness_failures(after_a_ninja(), 20)
     assert len(found) == 20  # and the drawn cards do not add up in every one of them
-    assert any("player 2 knows 1 SF in player 1's hand: 0" in text for text in found)
+    assert any("P3 knows 1 SF in P2's hand: 0" in text for text in found)
 
 
 def test_the_harness_catches_a_sample_of_a_sample_that_makes_up_a_card() -> None:
     """Only the card count of a nested sample is left to catch it: 73 food cards, not 72."""
     with old_determinize(), hooks_off("knowledge", "inconsistencies"):
         found = harness_failures(after_a_ninja(), 40)
-    assert found and all("of a sample for player" in text for text in found)
+    assert found and all("of a sample for P" in text for text in found)
     assert all("'food': 73" in text for text in found)
 
 

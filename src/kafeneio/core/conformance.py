@@ -21,6 +21,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
+from kafeneio.core.events import seat
 from kafeneio.core.game import CHANCE, TERMINAL, Game, State
 from kafeneio.core.machine_checks import check_machine_observations
 from kafeneio.core.play import Step, play, random_player
@@ -62,7 +63,9 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
         _expect(not actions, "a terminal state has no legal actions")
         _check_results(state)
         return
-    _expect(0 <= player < state.num_players or player == CHANCE, f"bad current player {player}")
+    _expect(
+        0 <= player < state.num_players or player == CHANCE, f"bad current player index {player}"
+    )
     _expect(bool(actions), "a live state has legal actions")
     codes = [a.code for a in actions]
     _expect(len(set(codes)) == len(codes), "legal actions are unique")
@@ -148,7 +151,7 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
     seen = state.observation(player)
     for _ in range(2):
         sample = state.determinize(player, rng)
-        _check_sample(state, sample, player, f"a sample for player {player}")
+        _check_sample(state, sample, player, f"a sample for {seat(player)}")
         _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
         try:
             sample.to_record()
@@ -158,11 +161,11 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
             raise ConformanceError(
                 "a determinized sample has a record that would rebuild the truth"
             )
-        _expect(sample.observation(player) == seen, f"determinize keeps player {player}'s view")
+        _expect(sample.observation(player) == seen, f"determinize keeps {seat(player)}'s view")
         # Search determinizes again inside a sample, for another player's turn.
         other = rng.randrange(state.num_players)
         nested = sample.determinize(other, rng)
-        where = f"a sample for player {other} of a sample for player {player}"
+        where = f"a sample for {seat(other)} of a sample for {seat(player)}"
         _check_sample(sample, nested, other, where)
         _expect(nested.observation(other) == sample.observation(other), f"{where} keeps the view")
 
@@ -187,8 +190,8 @@ def _check_sample(truth: State, sample: State, player: int, where: str) -> None:
             beyond = sorted(told - known, key=repr)
             _expect(
                 not beyond,
-                f"in {where}, player {viewer} knows {beyond[0] if beyond else ''} "
-                f"which player {player} does not",
+                f"in {where}, {seat(viewer)} knows {beyond[0] if beyond else ''} "
+                f"which {seat(player)} does not",
             )
 
 

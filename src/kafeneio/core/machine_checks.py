@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError
+from kafeneio.core.events import seat
 from kafeneio.core.game import State
 
 
@@ -35,17 +36,17 @@ def check_machine_observations(state: State, rng: random.Random, samples: int = 
         key = key_of(player)
         hash(key)
         tensor = tensor_of(player)
-        _expect(len(tensor) == size, f"player {player}'s tensor has the spec's {size} entries")
-        _expect(all(map(math.isfinite, tensor)), f"player {player}'s tensor is finite")
+        _expect(len(tensor) == size, f"{seat(player)}'s tensor has the spec's {size} entries")
+        _expect(all(map(math.isfinite, tensor)), f"{seat(player)}'s tensor is finite")
         for _ in range(samples):
             sample: Any = state.determinize(player, rng)
             _expect(
                 sample.observation_key(player) == key,
-                f"a determinized sample keeps player {player}'s observation key",
+                f"a determinized sample keeps {seat(player)}'s observation key",
             )
             _expect(
                 sample.observation_tensor(player) == tensor,
-                f"a determinized sample keeps player {player}'s tensor",
+                f"a determinized sample keeps {seat(player)}'s tensor",
             )
 
 

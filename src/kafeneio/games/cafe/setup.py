@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafeneio.core.errors import KafeneioError
+from kafeneio.core.events import seat
 from kafeneio.core.randomness import shuffle
 from kafeneio.core.setup import rest_shuffle
 from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, Board, is_joker, nation_of
@@ -266,7 +267,7 @@ def _to_move(setup: Mapping[str, Any], n: int, out: list[bool]) -> int:
     if not isinstance(to_move, int) or isinstance(to_move, bool) or not 0 <= to_move < n:
         raise KafeneioError(f"setup.to_move must be a player from 0 to {n - 1}")
     if out[to_move]:
-        raise KafeneioError(f"setup.to_move: player {to_move} is out of the game (CI-M.3)")
+        raise KafeneioError(f"setup.to_move: {seat(to_move)} is out of the game (CI-M.3)")
     return to_move
 
 
@@ -367,7 +368,7 @@ def _birthday(
         waiting = setup.get("pending") == "birthday"
         if options.birthday and reached and not waiting:
             raise KafeneioError(
-                f"setup: player {reached[0]} has reached the birthday threshold, so "
+                f"setup: {seat(reached[0])} has reached the birthday threshold, so "
                 "setup.birthday_table must say which table they chose, or declined (CI-V.1)"
             )
         return
@@ -399,7 +400,7 @@ def _pending(options: CafeOptions, setup: Mapping[str, Any], position: Position)
             )
         if position.scores[player] < options.birthday_threshold:
             raise KafeneioError(
-                f"setup.pending: player {player} has not reached the birthday threshold "
+                f"setup.pending: {seat(player)} has not reached the birthday threshold "
                 f"{options.birthday_threshold} (CI-V.1)"
             )
         position.birthday_claimed = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError
+from kafeneio.core.events import seat
 from kafeneio.core.game import CHANCE
 from kafeneio.games.souvlaki.actions import (
     ADVERTISE,
@@ -91,7 +92,7 @@ def _chance(state: SouvlakiState, action: SouvlakiAction, player: int) -> Illega
         return IllegalActionError(f"{action}: a random food card is being picked first", rule)
     victim = state.chance_victim
     return IllegalActionError(
-        f"{action}: player {victim + 1} holds no {foods_text(foods_of_code(action.food))} card",
+        f"{action}: {seat(victim)} holds no {foods_text(foods_of_code(action.food))} card",
         rule,
     )
 
@@ -100,12 +101,12 @@ def _hand_limit(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
     limit = state.options.hand_limit
     if action.kind != DISCARD:
         return IllegalActionError(
-            f"{action}: player {player + 1} holds {state.food_count(player)} food cards and must "
+            f"{action}: {seat(player)} holds {state.food_count(player)} food cards and must "
             f"first discard down to {limit}",
             "SW-1.4",
         )
     return IllegalActionError(
-        f"{action}: player {player + 1} holds no {foods_text(foods_of_code(action.food))} card",
+        f"{action}: {seat(player)} holds no {foods_text(foods_of_code(action.food))} card",
         "SW-1.4",
     )
 
@@ -141,7 +142,7 @@ def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
     rule = kind.rule or "SW-3.2"
     if target.chooses_player:
         if targets[0] >= state.num_players:
-            return IllegalActionError(f"{action}: there is no player {targets[0] + 1}", "SW-3.2")
+            return IllegalActionError(f"{action}: there is no {seat(targets[0])}", "SW-3.2")
         return IllegalActionError(f"{action}: {kind.name} targets an opponent, not you", "SW-3.2")
     for i in range(0, len(targets), 2):
         owner, position = targets[i], targets[i + 1]

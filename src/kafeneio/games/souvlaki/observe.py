@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kafeneio.core.events import seat
 from kafeneio.core.game import JSON
 from kafeneio.games.souvlaki.cards import foods_text
 from kafeneio.games.souvlaki.customer import SEND_AWAY_COST, Customer
@@ -242,7 +243,7 @@ class SouvlakiObservation:
                     )
         for player, (food, unforeseen) in enumerate(zip(self._food, self._unforeseen, strict=True)):
             if min(food + unforeseen) < 0 or sum(food) != self._food_size[player]:
-                problems.append(f"player {player}'s hands {food} {unforeseen} are not sound")
+                problems.append(f"{seat(player)}'s hands {food} {unforeseen} are not sound")
         for deck, drawn in ((FOOD, self._food_drawn), (UNFORESEEN, self._unforeseen_drawn)):
             kinds = len(self._deck_origin[deck])
             accounted = [0] * kinds
@@ -261,6 +262,6 @@ class SouvlakiObservation:
             if held < count:
                 card = self.cards.foods[kind].text
                 problems.append(
-                    f"player {knower} knows {count} {card} in player {holder}'s hand: {held}"
+                    f"{seat(knower)} knows {count} {card} in {seat(holder)}'s hand: {held}"
                 )
         return problems
