@@ -73,7 +73,7 @@ function drawBoard(obs, moves, ctx) {
       class: `table-tile${birthday ? " birthday" : ""}`,
       style: `grid-column:${table.x + 1};grid-row:${row(table.y)};background:${NATION_COLOURS[table.nation]}`,
       title: `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`,
-    }, el("span", { class: "tid" }, table.id), el("span", {}, title(table.nation))));
+    }, el("span", { class: "tid" }, table.id), el("span", { class: "nation" }, title(table.nation))));
   }
   for (const chair of board.chairs) {
     const guest = obs.chairs[chair.id - 1];

@@ -120,13 +120,19 @@ function service(view) {
     el("div", { class: "row" }, el("span", {}, "Pool: "), foods(obs.pool), el("span", { class: "muted" }, `· served this service: ${obs.served_this_service}`)));
 }
 
+function roundText(obs) {
+  // Round 0 is the deal and the mulligan, before the first round starts (SW-S.6).
+  if (obs.round === 0) return `Before round 1 · at most ${obs.round_limit} rounds`;
+  return `Round ${obs.round} of at most ${obs.round_limit}`;
+}
+
 export function render(root, view, ctx) {
   const obs = view.observation;
   const legal = new Map(view.legal.map((m) => [m.notation, m]));
   const order = obs.turn_order.map((p) => obs.players[p].shop_name).join(" → ");
   const status = el("div", { class: "scoreline", style: "margin-bottom:.6rem" },
-    el("span", {}, `Round ${obs.round} of at most ${obs.round_limit}`), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
-    el("span", {}, `Turn order: ${order}`), obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
+    el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
+    order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
   fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
 }
