@@ -117,8 +117,7 @@ def best_step(state: CafeState) -> float:
 
 
 class CafeKnowledge:
-    rollout_depth = 8
-    search_defaults: Mapping[str, float] = MappingProxyType({})
+    search_defaults: Mapping[str, float] = MappingProxyType({"depth": 8})
 
     def evaluate(self, state: State) -> list[float]:
         """Win chances from the standings, the player to move credited with most of the best

@@ -26,11 +26,9 @@ class Knowledge(Protocol):
     """What the bots know of one game. Every method reads only what `state`'s current player
     (or, for `evaluate`, anyone) may see: inside search `state` is a determinized sample."""
 
-    rollout_depth: int
-    """The default number of rollout decisions before MCTS stops and evaluates."""
-
     search_defaults: Mapping[str, float]
-    """The game's own defaults of MCTS parameters (`c`, `bias`, `guide`; see bots/mcts.py)."""
+    """The game's own defaults of MCTS parameters (`c`, `bias`, `guide`, and `depth`: rollout
+    decisions before the evaluation cut-off; see bots/mcts.py)."""
 
     def evaluate(self, state: State) -> list[float]:
         """Each player's estimated win chance (in [0, 1], summing to 1) at `state`; the game's
@@ -99,8 +97,7 @@ def best_by(actions: Sequence[Action], value: dict[Action, float], rng: random.R
 class ScoreKnowledge:
     """For a game without a bot module: the score lead, and greedy play on it."""
 
-    rollout_depth = 20
-    search_defaults: Mapping[str, float] = MappingProxyType({})
+    search_defaults: Mapping[str, float] = MappingProxyType({"depth": 20})
 
     def evaluate(self, state: State) -> list[float]:
         if state.is_terminal():

@@ -72,8 +72,17 @@ class SearchSettings:
     @classmethod
     def of(cls, knowledge: Knowledge, given: dict[str, float]) -> SearchSettings:
         found = {**knowledge.search_defaults, **given}
-        depth = int(found.pop("depth", knowledge.rollout_depth))
+        depth = int(found.pop("depth", cls.depth))
         return cls(depth=depth, **{name: float(value) for name, value in found.items()})
+
+
+def within(budget: float, start: float, cpu_start: float) -> bool:
+    """Whether a search begun at `start` (wall clock) and `cpu_start` (its thread's CPU clock)
+    is still within `budget` seconds."""
+    return (
+        time.thread_time() - cpu_start < budget
+        and time.perf_counter() - start < WALL_FACTOR * budget
+    )
 
 
 class MctsBot(Bot):
@@ -144,13 +153,7 @@ class MctsBot(Bot):
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
             budget = self.seconds if self.seconds is not None else math.inf
             limit = self.iterations if self.iterations is not None else math.inf
-            while iterations < limit and (
-                iterations == 0
-                or (
-                    time.thread_time() - cpu_start < budget
-                    and time.perf_counter() - start < WALL_FACTOR * budget
-                )
-            ):
+            while iterations < limit and (iterations == 0 or within(budget, start, cpu_start)):
                 self._iterate(state, root, me)
                 iterations += 1
         self.last_iterations = iterations

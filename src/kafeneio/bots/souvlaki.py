@@ -163,8 +163,7 @@ def standing(state: SouvlakiState, player: int) -> float:
 
 
 class SouvlakiKnowledge:
-    rollout_depth = 12
-    search_defaults: Mapping[str, float] = MappingProxyType({"c": 0.2})
+    search_defaults: Mapping[str, float] = MappingProxyType({"c": 0.2, "depth": 12})
     searched_phases: tuple[str, ...] = ("mulligan", "maintenance", "customers", "unforeseen")
     """The phases whose decisions mcts searches; the shopkeeper plays the others."""
 
