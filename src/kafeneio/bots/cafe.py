@@ -5,8 +5,10 @@ simulates it simulates on a determinized sample, whose bag is reshuffled.
 
 The evaluation (`standing`) is a player's score, less the hand penalty (CI-E.2: 5 a card, 10 a
 joker) weighted by how near the game is to its end (the fullest of bar, chairs and bag), plus a
-joker's worth in hand early on (it fits any chair and completes 8-point tables, CI-P.3). Win
-chances are a softmax of standings.
+joker's worth in hand early on (it fits any chair and completes 8-point tables, CI-P.3). Greedy
+play reads the softmax of standings. The search's evaluation (`odds`) is fitted instead: each
+player's log-odds of winning, a weighted sum of the same few public facts whose weights were
+fitted to who went on to win (see `ODDS`).
 
 The heuristic plays the whole turn it likes best: every first decision with every second one
 (or ``end``), each judged by the mover's lead in standing after it, less most of what the next
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
@@ -72,6 +75,56 @@ def standings(state: CafeState) -> list[float]:
     ]
 
 
+@dataclass(frozen=True)
+class OddsWeights:
+    """Log-odds of winning per unit of each feature of a player (`late` is `lateness`): the
+    conditional-logit fit of the eventual winner on 113,454 positions of 2,400 two-player games
+    (greedy and heuristic seats), checked on the 28,731 positions of 600 more. Log loss there:
+    0.590, against 0.668 for the softmax of standings at temperature 8 (far too sure: a coin
+    scores 0.693). The same weights hold at 3 and 4 players (held-out log loss 0.941 and
+    1.203, against 0.939 and 1.204 refitted there; a coin: 1.099 and 1.386)."""
+
+    score: float = 0.0859
+    score_late: float = -0.1485
+    score_late2: float = 0.1565
+    """A point counts about 0.09 early, 0.05 mid-game and 0.09 at the end."""
+    card: float = 0.3208
+    card_late: float = -0.9066
+    """An ordinary card in hand: choice early (the hand target drops with each 8-point table,
+    CI-D.2), a 5-point penalty late (CI-E.2)."""
+    joker: float = 0.1946
+    joker_late: float = -0.3080
+    mover: float = -0.2211
+    mover_step: float = 0.0958
+    """The player to move: the most they can score with their next decision counts."""
+
+
+ODDS = OddsWeights()
+
+
+def odds(state: CafeState) -> list[float]:
+    """Each player's fitted log-odds of winning (`ODDS`); `OUT` for a player thrown out."""
+    w = ODDS
+    late = lateness(state)
+    mover = state.current_player()
+    step = best_step(state)
+    per_point = w.score + late * (w.score_late + late * w.score_late2)
+    per_card = w.card + late * w.card_late
+    per_joker = w.joker + late * w.joker_late
+    values = []
+    for player, score in enumerate(state.scores()):
+        if state.is_out(player):
+            values.append(OUT)
+            continue
+        hand = state.hand(player)
+        jokers = sum(map(is_joker, hand))
+        value = per_point * score + per_card * (len(hand) - jokers) + per_joker * jokers
+        if player == mover:
+            value += w.mover + w.mover_step * step
+        values.append(value)
+    return values
+
+
 def lead(values: Sequence[float], player: int) -> float:
     return values[player] - max(v for p, v in enumerate(values) if p != player)
 
@@ -120,16 +173,10 @@ class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType({"depth": 8})
 
     def evaluate(self, state: State) -> list[float]:
-        """Win chances from the standings, the player to move credited with most of the best
-        they can score at once (so a half-played turn is worth its best completion, and a
-        position that leaves the next player a big table is worth less to the others)."""
+        """Win chances from the fitted log-odds (`odds`)."""
         if state.is_terminal():
             return state.returns()
-        cafe = cast(CafeState, state)
-        values = standings(cafe)
-        mover = cafe.current_player()
-        values[mover] += THREAT_SHARE * best_step(cafe)
-        return softmax(values, TEMPERATURE)
+        return softmax(odds(cast(CafeState, state)), 1.0)
 
     def settled(self, state: State) -> bool:
         return True

@@ -1,0 +1,71 @@
+"""Café International's search evaluation: fitted win chances that predict the winner."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from kafeneio.bots import make_bot
+from kafeneio.bots.cafe import KNOWLEDGE, ODDS, TEMPERATURE, odds, standings
+from kafeneio.bots.knowledge import softmax
+from kafeneio.core import CHANCE, sample_chance
+from kafeneio.games import get_game
+from kafeneio.games.cafe.state import CafeState
+
+
+def greedy_positions(seed: int) -> tuple[list[CafeState], float]:
+    """Every 4th decision of a two-player greedy game, and the first player's result."""
+    rng = random.Random(seed)
+    state = get_game("cafe").new_state(2, seed=seed)
+    assert isinstance(state, CafeState)
+    bots = [make_bot("greedy", seed), make_bot("greedy", seed + 1)]
+    positions = []
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        if state.ply % 4 == 0:
+            positions.append(state.clone())
+        state.apply(bots[player](state))
+    return positions, state.returns()[0]
+
+
+def log_loss(chance: float, won: float) -> float:
+    return -(won * math.log(chance) + (1 - won) * math.log(1 - chance))
+
+
+def test_the_fitted_evaluation_predicts_the_winner_better_than_the_standings() -> None:
+    """Over 40 greedy games the evaluation beats a coin (0.693), and clearly beats the softmax
+    of standings that greedy play reads (far too sure of an early lead: worse than a coin)."""
+    fitted, standing = [], []
+    for seed in range(40):
+        positions, won = greedy_positions(seed)
+        for state in positions:
+            fitted.append(log_loss(KNOWLEDGE.evaluate(state)[0], won))
+            standing.append(log_loss(softmax(standings(state), TEMPERATURE)[0], won))
+    assert sum(fitted) / len(fitted) < 0.665
+    assert sum(fitted) < 0.9 * sum(standing)
+
+
+def test_a_point_of_lead_counts_more_at_the_end_than_mid_game() -> None:
+    def per_point(late: float) -> float:
+        return ODDS.score + late * (ODDS.score_late + late * ODDS.score_late2)
+
+    assert per_point(1.0) > per_point(0.5) > 0
+    assert ODDS.card + ODDS.card_late < 0 < ODDS.card  # choice early, a penalty late (CI-E.2)
+
+
+def test_the_evaluation_is_a_softmax_of_the_odds_and_the_result_at_the_end() -> None:
+    positions, _ = greedy_positions(3)
+    state = positions[len(positions) // 2]
+    assert KNOWLEDGE.evaluate(state) == softmax(odds(state), 1.0)
+    chances = KNOWLEDGE.evaluate(state)
+    assert abs(sum(chances) - 1) < 1e-9 and all(0 < c < 1 for c in chances)
+    end = positions[-1].clone()
+    rng = random.Random(0)
+    while not end.is_terminal():
+        end.apply(
+            sample_chance(end, rng) if end.current_player() == CHANCE else end.legal_actions()[0]
+        )
+    assert KNOWLEDGE.evaluate(end) == end.returns()
