@@ -15,13 +15,16 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+from collections.abc import Callable
 from multiprocessing import Pool
+from typing import cast
 
 import numpy as np
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import ODDS, TEMPERATURE, best_step, lateness, standings
-from kafeneio.core import CHANCE, sample_chance
+from kafeneio.core import Action, State
+from kafeneio.core.play import play
 from kafeneio.games import get_game
 from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import CafeState
@@ -52,21 +55,23 @@ def one_game(args: tuple[int, int]) -> tuple[list[Position], list[float]]:
     rng = random.Random(seed)
     state = get_game("cafe").new_state(players, seed=seed)
     state.quiet()
-    assert isinstance(state, CafeState)
     kinds = ["greedy"] * players
     if players == 2 and seed % 3 == 0:
         kinds[seed % 2] = "heuristic"
-    bots = [make_bot(kind, seed * 10 + i) for i, kind in enumerate(kinds)]
     positions = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        if rng.random() < 0.5:
-            positions.append(features(state))
-        state.apply(bots[player](state))
-    return positions, state.returns()
+
+    def recorded(kind: str, seat: int) -> Callable[[State], Action]:
+        bot = make_bot(kind, seed * 10 + seat)
+
+        def choose(position: State) -> Action:
+            if rng.random() < 0.5:
+                positions.append(features(cast(CafeState, position)))
+            return bot(position)
+
+        return choose
+
+    end = play(state, [recorded(kind, seat) for seat, kind in enumerate(kinds)], rng)
+    return positions, end.returns()
 
 
 def arrays(games: list[tuple[list[Position], list[float]]]) -> tuple[np.ndarray, ...]:
@@ -82,7 +87,8 @@ def chances(logits: np.ndarray, out: np.ndarray) -> np.ndarray:
     logits = np.where(out, -1e9, logits)
     logits = logits - logits.max(axis=1, keepdims=True)
     weights = np.exp(logits)
-    return weights / weights.sum(axis=1, keepdims=True)
+    found: np.ndarray = weights / weights.sum(axis=1, keepdims=True)
+    return found
 
 
 def log_loss(p: np.ndarray, target: np.ndarray) -> float:

@@ -4,31 +4,36 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import cast
 
 from kafeneio.bots import make_bot
+from kafeneio.bots.base import Bot
 from kafeneio.bots.cafe import KNOWLEDGE, ODDS, TEMPERATURE, odds, standings
 from kafeneio.bots.knowledge import softmax
-from kafeneio.core import CHANCE, sample_chance
+from kafeneio.core import CHANCE, Action, State, sample_chance
+from kafeneio.core.play import play
 from kafeneio.games import get_game
 from kafeneio.games.cafe.state import CafeState
 
 
 def greedy_positions(seed: int) -> tuple[list[CafeState], float]:
     """Every 4th decision of a two-player greedy game, and the first player's result."""
-    rng = random.Random(seed)
     state = get_game("cafe").new_state(2, seed=seed)
     assert isinstance(state, CafeState)
-    bots = [make_bot("greedy", seed), make_bot("greedy", seed + 1)]
-    positions = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        if state.ply % 4 == 0:
-            positions.append(state.clone())
-        state.apply(bots[player](state))
-    return positions, state.returns()[0]
+    positions: list[CafeState] = []
+
+    def recorded(bot: Bot) -> Callable[[State], Action]:
+        def choose(position: State) -> Action:
+            if position.ply % 4 == 0:
+                positions.append(cast(CafeState, position.clone()))
+            return bot(position)
+
+        return choose
+
+    bots = [recorded(make_bot("greedy", seed)), recorded(make_bot("greedy", seed + 1))]
+    end = play(state, bots, random.Random(seed))
+    return positions, end.returns()[0]
 
 
 def log_loss(chance: float, won: float) -> float:
