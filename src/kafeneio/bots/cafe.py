@@ -27,7 +27,7 @@ from typing import cast
 
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import Action, State
-from kafeneio.games.cafe.actions import BAR, DANCE, NUM_CHAIRS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.actions import BAR, END, NUM_CHAIRS, PASS, PLACE, SWAP, CafeAction
 from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import CARD_PENALTY, JOKER_PENALTY, CafeState
 
@@ -155,18 +155,44 @@ def best_gain(state: CafeState, rng: random.Random) -> float:
     return max((end.scores()[me] - base for _, end in full_turns(state, rng)), default=0.0)
 
 
-def best_step(state: CafeState) -> float:
-    """The most the current player can score with their next decision alone."""
+SCORES_NOTHING = frozenset({END, SWAP, PASS})
+"""Decisions that score nothing at once: ending the turn, a joker exchange (CI-M.4), passing."""
+
+
+def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, float]]:
+    """Each legal decision with what it scores at once for the mover (`OUT` for a bar seat
+    that throws them out). A placement is priced by the engine's `placement_points`, without
+    a copy of the state; the bar's next seat is tried once for all the cards that could go
+    there; anything else is tried on a copy."""
     me = state.current_player()
     base = state.scores()[me]
-    best = 0.0
+    bar_gain: float | None = None
+    gains = []
     for action in cast(Sequence[CafeAction], state.legal_actions()):
-        if action.kind not in (PLACE, BAR, DANCE):
-            continue  # ending the turn, a joker exchange and passing score nothing
-        child = state.clone()
-        child.apply(action)
-        best = max(best, child.scores()[me] - base)
-    return best
+        kind = action.kind
+        if kind == PLACE:
+            gain: float = state.placement_points(action.card, action.chair)
+        elif kind in SCORES_NOTHING:
+            gain = 0.0
+        elif kind == BAR and bar_gain is not None:
+            gain = bar_gain
+        else:
+            child = cast(CafeState, after(state, action, rng))
+            gain = child.scores()[me] - base if not child.is_out(me) else OUT
+            if kind == BAR:
+                bar_gain = gain
+        gains.append((action, gain))
+    return gains
+
+
+NO_CHANCE = random.Random(0)
+"""Café has no chance nodes (the bag's order is part of a sample), so `after` never draws
+from this."""
+
+
+def best_step(state: CafeState) -> float:
+    """The most the current player can score with their next decision alone (0 at least)."""
+    return max(0.0, max((gain for _, gain in decision_gains(state, NO_CHANCE)), default=0.0))
 
 
 class CafeKnowledge:
@@ -206,16 +232,12 @@ class CafeKnowledge:
     def rollout(self, state: State, rng: random.Random) -> Action:
         """The decision that scores most at once; a joker costs a little, a bar seat that
         throws the player out a lot."""
-        me = state.current_player()
-        legal = cast(Sequence[CafeAction], state.legal_actions())
+        legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        base = state.scores()[me]
         best: list[CafeAction] = []
         top = OUT * 2
-        for action in legal:
-            child = cast(CafeState, after(state, action, rng))
-            gain = child.scores()[me] - base if not child.is_out(me) else OUT
+        for action, gain in decision_gains(cast(CafeState, state), rng):
             if action.kind in (PLACE, SWAP) and is_joker(action.card):
                 gain -= ROLLOUT_JOKER_COST
             if gain > top:

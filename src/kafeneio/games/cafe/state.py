@@ -709,7 +709,19 @@ class CafeState(State):
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
         self._hands[self._player].remove(card)
         self._seat_guest(card, chair)
-        gain = 0
+        gain, single_nation = self._placement_gain(chair)
+        self._completed += single_nation
+        self._scores[self._player] += gain
+        self.emit("place", events.placed, self._player, card, chair, gain)
+        self._pending.append((card, chair))
+        if len(self._pending) == 2:
+            self._end_turn(table_move=True)
+
+    def _placement_gain(self, chair: int) -> tuple[int, int]:
+        """What the guest just put on `chair` scores (CI-P.1-P.3; the opening pair's first card
+        too under ``first_move = pair-scores-both``), and the single-nation tables it completed
+        (CI-D.2)."""
+        gain = completed = 0
         ladies, men, natives, birthday = (
             self._ladies,
             self._men,
@@ -719,7 +731,7 @@ class CafeState(State):
         for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
             seated = ladies[table] + men[table]
             single_nation = seated == 4 and natives[table] == 4  # CI-D.2
-            self._completed += single_nation
+            completed += single_nation
             if ladies[table] and men[table]:
                 value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
                 gain += value * 2 if table == birthday else value
@@ -730,11 +742,21 @@ class CafeState(State):
                 for t in GEO.chair_tables[chair]
                 if t in first_tables
             )
-        self._scores[self._player] += gain
-        self.emit("place", events.placed, self._player, card, chair, gain)
-        self._pending.append((card, chair))
-        if len(self._pending) == 2:
-            self._end_turn(table_move=True)
+        return gain, completed
+
+    def placement_points(self, card: int, chair: int) -> int:
+        """What placing `card` on the free `chair` would score now, exactly as the placement
+        would (the same `_placement_gain`); the state is left as it was. A cheap look-ahead
+        for bots: no copy of the state, nothing drawn. It does not check legality."""
+        if not (isinstance(card, int) and 0 <= card < NUM_CARD_TYPES):
+            raise KafeneioError(f"placement_points: {card!r} is not a guest card")
+        if not (isinstance(chair, int) and 0 <= chair < NUM_CHAIRS) or self._seat[chair] >= 0:
+            raise KafeneioError(f"placement_points: {chair!r} is not a free chair")
+        self._put(card, chair)
+        try:
+            return self._placement_gain(chair)[0]
+        finally:
+            self._take(card, chair)
 
     def _dance(self, action: CafeAction) -> None:
         """CI-V.2: the dance table scores 20 (40 all natives); other tables score as usual."""
