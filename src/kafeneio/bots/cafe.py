@@ -77,12 +77,14 @@ def standings(state: CafeState) -> list[float]:
 
 @dataclass(frozen=True)
 class OddsWeights:
-    """Log-odds of winning per unit of each feature of a player (`late` is `lateness`): the
+    """Log-odds of winning per unit of each feature of a player (`late` is `lateness`): a
     conditional-logit fit of the eventual winner on 113,454 positions of 2,400 two-player games
-    (greedy and heuristic seats), checked on the 28,731 positions of 600 more. Log loss there:
-    0.590, against 0.668 for the softmax of standings at temperature 8 (far too sure: a coin
-    scores 0.693). The same weights hold at 3 and 4 players (held-out log loss 0.941 and
-    1.203, against 0.939 and 1.204 refitted there; a coin: 1.099 and 1.386)."""
+    (greedy seats, one heuristic seat in every third game), checked on the 28,731 positions of
+    600 more. Log loss there: 0.590, against 0.668 for the softmax of standings at temperature
+    8 (far too sure: a coin scores 0.693). The same weights hold at 3 and 4 players (held-out
+    log loss 0.941 and 1.203, against 0.939 and 1.204 refitted there; a coin: 1.099 and 1.386).
+    `scripts/fit_cafe_odds.py --games 3000 --players 2 --seed 100000` refits them: its weights
+    differ a little (the likelihood is flat) and score 0.5865 on its check set, these 0.5861."""
 
     score: float = 0.0859
     score_late: float = -0.1485
