@@ -81,9 +81,7 @@ def main() -> None:
         "cpu_seconds": round(seconds, 3),
         "decisions_per_second": round(decisions / seconds),
         "clone_microseconds": round(mean_micros(lambda s: s.clone(), samples), 2),
-        "determinize_microseconds": round(
-            mean_micros(lambda s: s.determinize(0, rng), samples), 2
-        ),
+        "determinize_microseconds": round(mean_micros(lambda s: s.determinize(0, rng), samples), 2),
     }
     print(json.dumps(result))
 

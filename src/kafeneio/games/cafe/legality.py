@@ -56,7 +56,14 @@ class Masks:
     nation_chairs_low: tuple[int, ...]
     nation_chairs_high: tuple[int, ...]
     """The chairs where a guest of some nation of a nation mask may sit: the look-up of the mask's
-    low 7 bits and of its high bits (bit 12, a joker, is every chair)."""
+    low 7 bits and of its high bits (bit 12, a joker, is every chair) ..."""
+    nation_chairs: tuple[int, ...]
+    """... and the same, by the whole mask (of 13 bits) ..."""
+    nation_tables: tuple[int, ...]
+    """... and the tables of those chairs."""
+    card_nations: tuple[int, ...]
+    """Per card type: its nation's bit (bit 12: a joker), shifted by 16 for a man, so that the
+    nations of a hand's ladies and of its men are one union (`hand_nations`)."""
 
 
 @cache
@@ -79,6 +86,13 @@ def masks() -> Masks:
         return 1 << JOKER_NATION if is_joker(card) else 1 << nation_of(card)
 
     card_chairs = tuple(nation_chairs(card_nations(k)) for k in range(NUM_CARD_TYPES))
+    low = tuple(nation_chairs(b) for b in range(128))
+    high = tuple(nation_chairs(b << 7) for b in range(64))
+    every_nation = tuple(low[b & 127] | high[b >> 7] for b in range(1 << (JOKER_NATION + 1)))
+
+    def tables_of(chairs: int) -> int:
+        return union(chair_tables[c] for c in range(NUM_CHAIRS) if chairs >> c & 1)
+
     return Masks(
         chair_bit=chair_bit,
         table_chairs=table_chairs,
@@ -92,17 +106,26 @@ def masks() -> Masks:
         lone=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 1),
         shared=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 2),
         card_chairs=card_chairs,
-        card_tables=tuple(
-            union(chair_tables[c] for c in range(NUM_CHAIRS) if chairs >> c & 1)
-            for chairs in card_chairs
-        ),
-        nation_chairs_low=tuple(nation_chairs(b) for b in range(128)),
-        nation_chairs_high=tuple(nation_chairs(b << 7) for b in range(64)),
+        card_tables=tuple(tables_of(chairs) for chairs in card_chairs),
+        nation_chairs_low=low,
+        nation_chairs_high=high,
+        nation_chairs=every_nation,
+        nation_tables=tuple(tables_of(chairs) for chairs in every_nation),
+        card_nations=tuple(card_nations(k) << 16 * (k & 1) for k in range(NUM_CARD_TYPES)),
     )
 
 
 def union(masks: Iterable[int]) -> int:
     return reduce(or_, masks, 0)
+
+
+def hand_nations(m: Masks, kinds: Iterable[int]) -> tuple[int, int]:
+    """The nations (bit 12: a joker) of the ladies and of the men among the card types `kinds`."""
+    nations = 0
+    card_nations = m.card_nations
+    for card in kinds:
+        nations |= card_nations[card]
+    return nations & 0xFFFF, nations >> 16
 
 
 def touch(m: Masks, tables: int) -> int:
@@ -130,20 +153,21 @@ def move_starts(
     tables are `tables`; the chairs valid at once are all found. The nation of the guest itself
     is the caller's to apply (`Masks.card_chairs`)."""
     low, high = m.touching  # `touch`, written out: this is the hot path
-    other = present[1 - gender]
-    empty = m.all_tables & ~(present[0] | present[1])
+    mine, other = present[gender], present[1 - gender]
     full = pairs[gender]
     fits = free & ~(low[full & 4095] | high[full >> 12])
     beside_other = low[other & 4095] | high[other >> 12]
-    alone = m.all_tables & ~(other | empty)  # tables of guests of one gender
+    alone = mine & ~other  # tables of guests of this gender only
     at_once = fits & beside_other & ~(low[alone & 4095] | high[alone >> 12])
     if not mates:
         return at_once
     rest = fits & ~at_once & chairs
-    tables &= ~other  # a table of a chair still to mend has no guest of the other gender
+    # A table still to mend has no guest of the other gender, room for this one, and a chair
+    # of a mate's nation.
+    tables &= m.nation_tables[mates] & ~(other | full)
     if not rest or not tables:
         return at_once
-    return at_once | rest & _mended(m, present, pairs, free, gender, mates, tables, empty, rest)
+    return at_once | rest & _mended(m, present, pairs, free, gender, mates, tables, rest)
 
 
 def _mended(
@@ -154,25 +178,29 @@ def _mended(
     gender: int,
     mates: int,
     tables: int,
-    empty: int,
     rest: int,
 ) -> int:
     """Of the chairs `rest` (not valid at once), those where a mate from the hand mends the move:
     a lone chair, or a shared chair with a group at its other table, if a mate can join this
     chair's table; a shared chair with no group at either table, if a mate can join one of them
-    while the other is empty."""
+    while the other is empty. The `tables` to mend have no guest of the mate's gender."""
     low, high = m.touching
-    other = present[1 - gender]
+    mine, other = present[gender], present[1 - gender]
+    empty = m.all_tables & ~(mine | other)
     # A mate sits on a free chair of its nation, where at its other table it forms a group (a
     # guest of the first guest's gender there, fewer than 2 of the mate's) or sits alone at an
-    # empty table.
-    mate_chairs = free & (m.nation_chairs_low[mates & 127] | m.nation_chairs_high[mates >> 7])
-    good = (present[gender] & ~pairs[1 - gender]) | empty
+    # empty table. At the table it mends it always does: that table seats no guest of its
+    # gender, so it is empty or seats the first guest's gender.
+    good = (mine & ~pairs[1 - gender]) | empty
     bad = m.all_tables & ~good
-    mate_in = mate_chairs & (m.lone | ~(low[bad & 4095] | high[bad >> 12]))
-    mate_out = mate_chairs & (m.lone | low[good & 4095] | high[good >> 12])
-    beside_other = low[other & 4095] | high[other >> 12]
-    by_own_table = m.lone | beside_other
+    mate_in = (
+        free
+        & (m.nation_chairs_low[mates & 127] | m.nation_chairs_high[mates >> 7])
+        & (m.lone | ~(low[bad & 4095] | high[bad >> 12]))
+    )
+    if not mate_in:
+        return 0
+    by_own_table = m.lone | low[other & 4095] | high[other >> 12]
     by_either = rest & ~by_own_table  # shared chairs with no group at either table
     if by_either:
         full = m.all_tables & ~empty
@@ -184,7 +212,9 @@ def _mended(
         bit = tables & -tables
         tables ^= bit
         chairs = table_chairs[bit.bit_length() - 1]
-        found = chairs & (mate_in if good & bit else mate_out)
+        if not chairs & rest:
+            continue
+        found = chairs & mate_in
         if found:
             # Every chair of the table is mended by a mate on another chair: all of them if
             # there are two mate chairs or more, all but that one if there is one.

@@ -44,7 +44,7 @@ from kafeneio.games.cafe.board import (
     load_board,
     nation_of,
 )
-from kafeneio.games.cafe.legality import masks, move_starts
+from kafeneio.games.cafe.legality import hand_nations, masks, move_starts
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
 from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
@@ -116,7 +116,8 @@ def geometry() -> Geometry:
 
 GEO = geometry()
 MASKS = masks()
-"""The board facts, made once: the hot paths read them without a call."""
+SPACE = action_space()
+"""The board facts and the actions, made once: the hot paths read them without a call."""
 
 
 class CafeState(State):
@@ -416,27 +417,35 @@ class CafeState(State):
     def _generate(self) -> list[CafeAction]:
         if self._over:
             return []
-        space = action_space()
         if self._birthday_chooser >= 0:
-            return [*space.birthday, space.birthday_none]
+            return [*SPACE.birthday, SPACE.birthday_none]
         if self._choosing_draw:
-            return [space.draw_fewer, space.draw_full]
+            return [SPACE.draw_fewer, SPACE.draw_full]
         if self._pending:
-            return self._second_decisions(space)
-        return self._first_decisions(space)
+            return self._second_decisions(SPACE)
+        return self._first_decisions(SPACE)
 
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
         kinds = sorted(set(hand))
-        actions: list[CafeAction] = []
         if self._opening and self.options.first_move == "lone-guest":
+            actions: list[CafeAction] = []
             for card in kinds:  # CI-T.8 reading A: any guest may open alone
                 row = space.place[card]
                 actions += [row[c] for c in GEO.chairs_for_card[card] if self._fits(card, c)]
         else:
-            self._place_starts(space, kinds, hand, actions)
+            actions = self._place_starts(space, kinds)
         if self.bar_refusal() is None:
-            actions.extend(space.bar[card] for card in kinds if card < JOKER_LADY)
+            bar = space.bar
+            actions += [bar[card] for card in kinds if card < JOKER_LADY]
+        if self._jokers_seated:
+            self._swaps(space, kinds, actions)
+        if self.options.dance:
+            actions.extend(self._dances(space, hand))
+        return actions or [space.pass_]
+
+    def _swaps(self, space: ActionSpace, kinds: list[int], actions: list[CafeAction]) -> None:
+        """Append the swaps, joker by joker (in the order they sat down), card by card."""
         card_chairs, pairs = MASKS.card_chairs, self._pairs
         for chair in self._jokers_seated:
             joker_gender, tables = self._seat[chair] & 1, MASKS.chair_tables[chair]
@@ -452,81 +461,56 @@ class CafeState(State):
                     not tables & pairs[card & 1] and self.swap_refusal(card, chair) is None
                 ):
                     actions.append(space.swap[card][chair])
-        if self.options.dance:
-            actions.extend(self._dances(space, hand))
-        return actions or [space.pass_]
 
-    def _place_starts(
-        self, space: ActionSpace, kinds: list[int], hand: list[int], actions: list[CafeAction]
-    ) -> None:
-        """Append the placements that start a legal table move, card by card, each card's lone
-        chairs first, then its shared ones (`legality.move_starts`)."""
-        masks = MASKS
-        mates = [0, 0]  # per gender: the nations (bit 12: a joker) of the hand's guests
-        chairs_of = [0, 0]  # per gender: the chairs of their nations ...
-        tables = [0, 0]  # ... and the tables of those chairs
-        card_chairs, card_tables = masks.card_chairs, masks.card_tables
-        for card in kinds:
-            mates[card & 1] |= 1 << (card >> 1)
-            chairs_of[card & 1] |= card_chairs[card]
-            tables[card & 1] |= card_tables[card]
-        starts = [-1, -1]
-        for card in kinds:
-            gender = card & 1
-            if starts[gender] < 0:
-                starts[gender] = move_starts(
-                    masks,
-                    self._present,
-                    self._pairs,
-                    self._free,
-                    gender,
-                    mates[1 - gender],
-                    chairs_of[gender],
-                    tables[gender],
-                )
-            chairs = starts[gender] & card_chairs[card]
-            if chairs:
-                found = PLACEMENTS[card].get(chairs)
-                actions += found if found is not None else placements(space, card, chairs)
+    def _place_starts(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
+        """The placements that start a legal table move, card by card, each card's lone chairs
+        first, then its shared ones (`legality.move_starts`)."""
+        masks, present, pairs, free = MASKS, self._present, self._pairs, self._free
+        of_ladies, of_men = hand_nations(masks, kinds)  # each gender's mates are the other's
+        chairs, tables = masks.nation_chairs, masks.nation_tables
+        ladies = of_ladies and move_starts(
+            masks, present, pairs, free, 0, of_men, chairs[of_ladies], tables[of_ladies]
+        )
+        men = of_men and move_starts(
+            masks, present, pairs, free, 1, of_ladies, chairs[of_men], tables[of_men]
+        )
+        return _placements_on(space, kinds, ladies, men)
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
-        geo = geometry()
         first_card, first_chair = self._pending[0]
-        first_tables = geo.chair_tables[first_chair]
+        first_tables = GEO.chair_tables[first_chair]
         bad = [t for t in first_tables if not self._table_ok(t)]
-        hand = self._hands[self._player]
+        kinds = sorted(set(self._hands[self._player]))
+        masks, present, pairs, free = MASKS, self._present, self._pairs, self._free
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
-            actions = [space.end]
-            self._place_starts_at_once(space, sorted(set(hand)), actions)
-            return actions
+            ladies = move_starts(masks, present, pairs, free, 0, 0, 0, 0)
+            men = move_starts(masks, present, pairs, free, 1, 0, 0, 0)
+            return [space.end, *_placements_on(space, kinds, ladies, men)]
         lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first else []
-        # Only a guest of the other gender at a table left without a group can mend it.
+        # Only a guest of the other gender at a table left without a group can mend it: one
+        # that forms a group at once (at its other table too, `move_starts`) at each such
+        # table, or, of two, at the one where the first guest sits with others (the first guest
+        # is then alone at the other table, and joins a group at this one, CI-T.4).
         need = 1 - (first_card & 1)
-        chairs = sorted({c for t in bad for c in geo.table_chairs[t] if self._seat[c] < 0})
-        for card in sorted(set(hand)):
-            if card & 1 == need:
-                row = space.place[card]
-                actions.extend(
-                    row[chair]
-                    for chair in chairs
-                    if self._fits(card, chair) and self._pair_valid(card, chair, first_tables)
-                )
-        return actions
-
-    def _place_starts_at_once(
-        self, space: ActionSpace, kinds: list[int], actions: list[CafeAction]
-    ) -> None:
-        """Append the placements after which every table keeps CI-T.4 at once, card by card."""
-        masks = MASKS
-        present, pairs, free = self._present, self._pairs, self._free
-        starts = [move_starts(masks, present, pairs, free, g, 0, 0, 0) for g in (0, 1)]
+        if len(bad) == 2:
+            one, two = bad
+            ladies, men = self._ladies, self._men
+            mending = (masks.table_chairs[one] if ladies[two] + men[two] == 1 else 0) | (
+                masks.table_chairs[two] if ladies[one] + men[one] == 1 else 0
+            )
+        else:
+            mending = masks.table_chairs[bad[0]]
+        mending &= move_starts(masks, present, pairs, free, need, 0, 0, 0)
         card_chairs = masks.card_chairs
         for card in kinds:
-            chairs = starts[card & 1] & card_chairs[card]
-            if chairs:
-                found = PLACEMENTS[card].get(chairs)
-                actions += found if found is not None else placements(space, card, chairs)
+            chairs = mending & card_chairs[card] if card & 1 == need else 0
+            row = space.place[card]
+            while chairs:  # in chair order
+                bit = chairs & -chairs
+                actions.append(row[bit.bit_length() - 1])
+                chairs ^= bit
+        return actions
 
     def _gender_fits(self, card: int, chair: int) -> bool:
         """CI-T.3 for one more guest: no table of the chair gets a third of that gender."""
@@ -557,15 +541,6 @@ class CafeState(State):
                         group = self._ladies[other] and self._men[other]
                         return bool(group) or other in self._dance_tables
         return False
-
-    def _pair_valid(self, card: int, chair: int, first_tables: tuple[int, ...]) -> bool:
-        """After a second placement, every table the move touched keeps CI-T.4."""
-        self._put(card, chair)
-        try:
-            touched = set(first_tables).union(GEO.chair_tables[chair])
-            return all(self._table_ok(t) for t in touched)
-        finally:
-            self._take(card, chair)
 
     def bar_refusal(self) -> Refusal | None:
         """CI-M.2, CI-M.3: why the player to move may not seat a guest at the bar now; None when
@@ -925,6 +900,19 @@ def placements(space: ActionSpace, card: int, chairs: int) -> tuple[CafeAction, 
     if len(kept) < PLACEMENTS_KEPT:
         kept[chairs] = tuple(found)
     return tuple(found)
+
+
+def _placements_on(space: ActionSpace, kinds: list[int], ladies: int, men: int) -> list[CafeAction]:
+    """The placements of the card types `kinds` on the chair masks `ladies` and `men` (by the
+    card's gender) where the card's nation may sit, card by card."""
+    actions: list[CafeAction] = []
+    card_chairs = MASKS.card_chairs
+    for card in kinds:
+        chairs = (men if card & 1 else ladies) & card_chairs[card]
+        if chairs:
+            found = PLACEMENTS[card].get(chairs)
+            actions += found if found is not None else placements(space, card, chairs)
+    return actions
 
 
 def _native_tables(options: CafeOptions) -> tuple[tuple[tuple[int, ...], ...], ...]:
