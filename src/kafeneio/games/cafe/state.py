@@ -495,9 +495,9 @@ class CafeState(State):
         need = 1 - (first_card & 1)
         if len(bad) == 2:
             one, two = bad
-            ladies, men = self._ladies, self._men
-            mending = (masks.table_chairs[one] if ladies[two] + men[two] == 1 else 0) | (
-                masks.table_chairs[two] if ladies[one] + men[one] == 1 else 0
+            seated = self._ladies[one] + self._men[one], self._ladies[two] + self._men[two]
+            mending = (masks.table_chairs[one] if seated[1] == 1 else 0) | (
+                masks.table_chairs[two] if seated[0] == 1 else 0
             )
         else:
             mending = masks.table_chairs[bad[0]]
