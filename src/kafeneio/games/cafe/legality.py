@@ -63,7 +63,7 @@ class Masks:
     """... and the tables of those chairs."""
     card_nations: tuple[int, ...]
     """Per card type: its nation's bit (bit 12: a joker), shifted by 16 for a man, so that the
-    nations of a hand's ladies and of its men are one union (`hand_nations`)."""
+    nations of a hand's ladies and of its men are one union."""
 
 
 @cache
@@ -117,15 +117,6 @@ def masks() -> Masks:
 
 def union(masks: Iterable[int]) -> int:
     return reduce(or_, masks, 0)
-
-
-def hand_nations(m: Masks, kinds: Iterable[int]) -> tuple[int, int]:
-    """The nations (bit 12: a joker) of the ladies and of the men among the card types `kinds`."""
-    nations = 0
-    card_nations = m.card_nations
-    for card in kinds:
-        nations |= card_nations[card]
-    return nations & 0xFFFF, nations >> 16
 
 
 def touch(m: Masks, tables: int) -> int:

@@ -44,7 +44,7 @@ from kafeneio.games.cafe.board import (
     load_board,
     nation_of,
 )
-from kafeneio.games.cafe.legality import hand_nations, masks, move_starts
+from kafeneio.games.cafe.legality import masks, move_starts
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
 from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
@@ -429,10 +429,7 @@ class CafeState(State):
         hand = self._hands[self._player]
         kinds = sorted(set(hand))
         if self._opening and self.options.first_move == "lone-guest":
-            actions: list[CafeAction] = []
-            for card in kinds:  # CI-T.8 reading A: any guest may open alone
-                row = space.place[card]
-                actions += [row[c] for c in GEO.chairs_for_card[card] if self._fits(card, c)]
+            actions = self._lone_openings(space, kinds)
         else:
             actions = self._place_starts(space, kinds)
         if self.bar_refusal() is None:
@@ -444,29 +441,51 @@ class CafeState(State):
             actions.extend(self._dances(space, hand))
         return actions or [space.pass_]
 
+    def _lone_openings(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
+        """CI-T.8 reading A: any guest may open alone, wherever it fits (CI-T.1-T.3, `_fits`)."""
+        low, high = MASKS.touching
+        fits = [self._free & ~(low[full & 4095] | high[full >> 12]) for full in self._pairs]
+        actions: list[CafeAction] = []
+        for card in kinds:
+            _in_chair_order(space.place[card], fits[card & 1] & MASKS.card_chairs[card], actions)
+        return actions
+
     def _swaps(self, space: ActionSpace, kinds: list[int], actions: list[CafeAction]) -> None:
-        """Append the swaps, joker by joker (in the order they sat down), card by card."""
+        """Append the swaps, joker by joker (in the order they sat down), card by card.
+
+        `swap_refusal`, its answer worked out where it is plain (a test checks they agree): a
+        guest of the joker's own gender changes no count, so it may take the place of the joker
+        if its nation fits (CI-T.2); one of the other gender may not if a table of the chair has
+        2 of theirs (CI-T.3), and else the predicate decides, once per joker: past the nation,
+        it counts genders only."""
         card_chairs, pairs = MASKS.card_chairs, self._pairs
         for chair in self._jokers_seated:
-            joker_gender, tables = self._seat[chair] & 1, MASKS.chair_tables[chair]
+            joker_gender = self._seat[chair] & 1
+            other_gender: bool | None = None  # whether a guest of the other gender may swap
             for card in kinds:
-                # `swap_refusal`, its answer worked out where it is plain (a test checks they
-                # agree): a guest of the joker's own gender changes no count, so it may take
-                # the place of the joker if its nation fits (CI-T.2); one of the other gender
-                # may not if a table of the chair has 2 of theirs (CI-T.3), and else the
-                # predicate decides.
-                if card >= JOKER_LADY or not card_chairs[card] >> chair & 1:
+                if card >= JOKER_LADY:
+                    break  # kinds are sorted: only jokers are left
+                if not card_chairs[card] >> chair & 1:
                     continue
-                if card & 1 == joker_gender or (
-                    not tables & pairs[card & 1] and self.swap_refusal(card, chair) is None
-                ):
-                    actions.append(space.swap[card][chair])
+                if card & 1 != joker_gender:
+                    if other_gender is None:
+                        other_gender = (
+                            not MASKS.chair_tables[chair] & pairs[card & 1]
+                            and self.swap_refusal(card, chair) is None
+                        )
+                    if not other_gender:
+                        continue
+                actions.append(space.swap[card][chair])
 
     def _place_starts(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
         """The placements that start a legal table move, card by card, each card's lone chairs
         first, then its shared ones (`legality.move_starts`)."""
         masks, present, pairs, free = MASKS, self._present, self._pairs, self._free
-        of_ladies, of_men = hand_nations(masks, kinds)  # each gender's mates are the other's
+        nations = 0  # the nations of the hand's ladies, and of its men 16 bits up
+        card_nations = masks.card_nations
+        for card in kinds:
+            nations |= card_nations[card]
+        of_ladies, of_men = nations & 0xFFFF, nations >> 16  # each gender's mates: the other
         chairs, tables = masks.nation_chairs, masks.nation_tables
         ladies = of_ladies and move_starts(
             masks, present, pairs, free, 0, of_men, chairs[of_ladies], tables[of_ladies]
@@ -504,12 +523,8 @@ class CafeState(State):
         mending &= move_starts(masks, present, pairs, free, need, 0, 0, 0)
         card_chairs = masks.card_chairs
         for card in kinds:
-            chairs = mending & card_chairs[card] if card & 1 == need else 0
-            row = space.place[card]
-            while chairs:  # in chair order
-                bit = chairs & -chairs
-                actions.append(row[bit.bit_length() - 1])
-                chairs ^= bit
+            if card & 1 == need:
+                _in_chair_order(space.place[card], mending & card_chairs[card], actions)
         return actions
 
     def _gender_fits(self, card: int, chair: int) -> bool:
@@ -913,6 +928,14 @@ def _placements_on(space: ActionSpace, kinds: list[int], ladies: int, men: int) 
             found = PLACEMENTS[card].get(chairs)
             actions += found if found is not None else placements(space, card, chairs)
     return actions
+
+
+def _in_chair_order(row: tuple[CafeAction, ...], chairs: int, actions: list[CafeAction]) -> None:
+    """Append the actions of `row` (by chair) on the chair mask `chairs`, in chair order."""
+    while chairs:
+        bit = chairs & -chairs
+        actions.append(row[bit.bit_length() - 1])
+        chairs ^= bit
 
 
 def _native_tables(options: CafeOptions) -> tuple[tuple[tuple[int, ...], ...], ...]:
