@@ -28,7 +28,14 @@ from functools import cache, reduce
 from operator import or_
 
 from kafeneio.games.cafe.actions import NUM_CHAIRS, NUM_TABLES
-from kafeneio.games.cafe.board import JOKER_NATION, NUM_CARD_TYPES, is_joker, load_board, nation_of
+from kafeneio.games.cafe.board import (
+    JOKER_LADY,
+    JOKER_NATION,
+    NUM_CARD_TYPES,
+    is_joker,
+    load_board,
+    nation_of,
+)
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,9 @@ class Masks:
     """... and the same, by the whole mask (of 13 bits) ..."""
     nation_tables: tuple[int, ...]
     """... and the tables of those chairs."""
+    chair_guests: tuple[int, ...]
+    """Per chair: the card types, as a mask by type, of the nations that may sit there (no
+    jokers: what may take a joker's place, CI-M.4)."""
     card_nations: tuple[int, ...]
     """Per card type: its nation's bit (bit 12: a joker), shifted by 16 for a man, so that the
     nations of a hand's ladies and of its men are one union."""
@@ -93,6 +103,12 @@ def masks() -> Masks:
     def tables_of(chairs: int) -> int:
         return union(chair_tables[c] for c in range(NUM_CHAIRS) if chairs >> c & 1)
 
+    one_nation = [tables_of(every_nation[1 << n]) for n in range(JOKER_NATION + 1)]
+    nation_tables = [0] * len(every_nation)
+    for b in range(1, len(every_nation)):  # a mask's tables: its lowest nation's and the rest's
+        lowest = b & -b
+        nation_tables[b] = one_nation[lowest.bit_length() - 1] | nation_tables[b ^ lowest]
+
     return Masks(
         chair_bit=chair_bit,
         table_chairs=table_chairs,
@@ -110,7 +126,11 @@ def masks() -> Masks:
         nation_chairs_low=low,
         nation_chairs_high=high,
         nation_chairs=every_nation,
-        nation_tables=tuple(tables_of(chairs) for chairs in every_nation),
+        nation_tables=tuple(nation_tables),
+        chair_guests=tuple(
+            sum(1 << k for k in range(JOKER_LADY) if card_chairs[k] >> c & 1)
+            for c in range(NUM_CHAIRS)
+        ),
         card_nations=tuple(card_nations(k) << 16 * (k & 1) for k in range(NUM_CARD_TYPES)),
     )
 

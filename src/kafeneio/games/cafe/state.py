@@ -9,7 +9,7 @@ kept incrementally, so checking a placement touches at most two tables.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -432,11 +432,11 @@ class CafeState(State):
             actions = self._lone_openings(space, kinds)
         else:
             actions = self._place_starts(space, kinds)
-        if self.bar_refusal() is None:
-            bar = space.bar
-            actions += [bar[card] for card in kinds if card < JOKER_LADY]
-        if self._jokers_seated:
-            self._swaps(space, kinds, actions)
+        guests = bisect_left(kinds, JOKER_LADY)  # the kinds are sorted: the jokers last
+        if guests and self.bar_refusal() is None:
+            actions += map(space.bar.__getitem__, kinds[:guests])
+        if self._jokers_seated and guests:
+            self._swaps(space, kinds[:guests], actions)
         if self.options.dance:
             actions.extend(self._dances(space, hand))
         return actions or [space.pass_]
@@ -450,23 +450,30 @@ class CafeState(State):
             _in_chair_order(space.place[card], fits[card & 1] & MASKS.card_chairs[card], actions)
         return actions
 
-    def _swaps(self, space: ActionSpace, kinds: list[int], actions: list[CafeAction]) -> None:
-        """Append the swaps, joker by joker (in the order they sat down), card by card.
+    def _swaps(self, space: ActionSpace, guests: list[int], actions: list[CafeAction]) -> None:
+        """Append the swaps of the hand's `guests` (no jokers), joker by joker (in the order they
+        sat down), card by card.
 
         `swap_refusal`, its answer worked out where it is plain (a test checks they agree): a
         guest of the joker's own gender changes no count, so it may take the place of the joker
         if its nation fits (CI-T.2); one of the other gender may not if a table of the chair has
         2 of theirs (CI-T.3), and else the predicate decides, once per joker: past the nation,
         it counts genders only."""
-        card_chairs, pairs = MASKS.card_chairs, self._pairs
+        chair_guests, pairs = MASKS.chair_guests, self._pairs
+        held = 0
+        for card in guests:
+            held |= 1 << card
         for chair in self._jokers_seated:
+            fitting = held & chair_guests[chair]
+            if not fitting:
+                continue
             joker_gender = self._seat[chair] & 1
             other_gender: bool | None = None  # whether a guest of the other gender may swap
-            for card in kinds:
-                if card >= JOKER_LADY:
-                    break  # kinds are sorted: only jokers are left
-                if not card_chairs[card] >> chair & 1:
-                    continue
+            row = space.swap
+            while fitting:
+                bit = fitting & -fitting
+                fitting ^= bit
+                card = bit.bit_length() - 1
                 if card & 1 != joker_gender:
                     if other_gender is None:
                         other_gender = (
@@ -475,7 +482,7 @@ class CafeState(State):
                         )
                     if not other_gender:
                         continue
-                actions.append(space.swap[card][chair])
+                actions.append(row[card][chair])
 
     def _place_starts(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
         """The placements that start a legal table move, card by card, each card's lone chairs
@@ -561,6 +568,11 @@ class CafeState(State):
         """CI-M.2, CI-M.3: why the player to move may not seat a guest at the bar now; None when
         they may. Move generation and refusals both ask this."""
         seat = len(self._bar)
+        values = self.options.bar_values
+        if seat < len(values) and (
+            values[seat] >= 0 or self._scores[self._player] + values[seat] >= 0
+        ):
+            return None  # the common answer first: move generation asks at every turn
         if self.bar_full:  # then the game has ended (CI-E.1)
             return ("CI-E.1", f"all {seat} bar seats are taken")
         value, score = self.options.bar_values[seat], self._scores[self._player]
