@@ -145,40 +145,56 @@ def touch(m: Masks, tables: int) -> int:
     return low[tables & 4095] | high[tables >> 12]
 
 
-def move_starts(
+def at_once_starts(
+    m: Masks, present: list[int], pairs: list[int], free: int
+) -> tuple[int, int, int, int]:
+    """Per gender (ladies, then men): the chairs where a guest of that gender may be placed so
+    that the move is legal at once; then, per gender, the chairs where one fits (CI-T.1, CI-T.3;
+    the nation of the guest is the caller's to apply, `Masks.card_chairs`).
+
+    `present[g]` and `pairs[g]` are the tables seating at least one and at least two guests of
+    gender g; `free` the free chairs. At once, every table of the chair seats a lady and a man
+    then, except that a shared chair may join an empty table while its other table gets its
+    group (CI-T.4)."""
+    low, high = m.touching  # `touch`, written out: this is the hot path
+    ladies, men = present
+    full_ladies, full_men = pairs
+    only_ladies, only_men = ladies & ~men, men & ~ladies  # tables of one gender
+    fits_lady = free & ~(low[full_ladies & 4095] | high[full_ladies >> 12])
+    fits_man = free & ~(low[full_men & 4095] | high[full_men >> 12])
+    return (
+        fits_lady
+        & (low[men & 4095] | high[men >> 12])
+        & ~(low[only_ladies & 4095] | high[only_ladies >> 12]),
+        fits_man
+        & (low[ladies & 4095] | high[ladies >> 12])
+        & ~(low[only_men & 4095] | high[only_men >> 12]),
+        fits_lady,
+        fits_man,
+    )
+
+
+def mended_starts(
     m: Masks,
     present: list[int],
     pairs: list[int],
     free: int,
     gender: int,
+    rest: int,
     mates: int,
-    chairs: int,
     tables: int,
 ) -> int:
-    """The chairs where a guest of `gender` may be placed so that the move can end legally.
+    """Of the chairs `rest` where a guest of `gender` fits but the move is not legal at once
+    (`at_once_starts`), those where a second guest from the hand can make it legal (CI-T.5).
 
-    `present[g]` and `pairs[g]` are the tables seating at least one and at least two guests of
-    gender g; `free` the free chairs. `mates` is the mask of nations (bit 12: a joker) of the
-    hand's guests of the other gender that may follow as the move's second guest (0: none may).
-    A chair found after a second guest lies among `chairs` (those the caller asks about), whose
-    tables are `tables`; the chairs valid at once are all found. The nation of the guest itself
-    is the caller's to apply (`Masks.card_chairs`)."""
-    low, high = m.touching  # `touch`, written out: this is the hot path
-    mine, other = present[gender], present[1 - gender]
-    full = pairs[gender]
-    fits = free & ~(low[full & 4095] | high[full >> 12])
-    beside_other = low[other & 4095] | high[other >> 12]
-    alone = mine & ~other  # tables of guests of this gender only
-    at_once = fits & beside_other & ~(low[alone & 4095] | high[alone >> 12])
-    if not mates:
-        return at_once
-    rest = fits & ~at_once & chairs
+    `mates` is the mask of nations (bit 12: a joker) of the hand's guests of the other gender,
+    and `tables` the tables of the chairs in `rest` the caller asks about."""
     # A table still to mend has no guest of the other gender, room for this one, and a chair
     # of a mate's nation.
-    tables &= m.nation_tables[mates] & ~(other | full)
+    tables &= m.nation_tables[mates] & ~(present[1 - gender] | pairs[gender])
     if not rest or not tables:
-        return at_once
-    return at_once | rest & _mended(m, present, pairs, free, gender, mates, tables, rest)
+        return 0
+    return rest & _mended(m, present, pairs, free, gender, mates, tables, rest)
 
 
 def _mended(

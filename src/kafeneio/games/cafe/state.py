@@ -44,7 +44,7 @@ from kafeneio.games.cafe.board import (
     load_board,
     nation_of,
 )
-from kafeneio.games.cafe.legality import masks, move_starts
+from kafeneio.games.cafe.legality import at_once_starts, masks, mended_starts
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
 from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
@@ -123,6 +123,8 @@ SPACE = action_space()
 class CafeState(State):
     """A position of Café International."""
 
+    NOT_COMPARED = State.NOT_COMPARED | {"_at_once"}
+
     game: CafeGame
     options: CafeOptions
 
@@ -137,9 +139,12 @@ class CafeState(State):
     _present: list[int]
     _pairs: list[int]
     """Per gender, as table masks: the tables seating at least one and at least two guests of
-    that gender (what `legality.move_starts` reads)."""
+    that gender (what `legality` reads)."""
     _free: int
     """The free chairs, as a chair mask."""
+    _at_once: tuple[int, int, int, int] | None
+    """`legality.at_once_starts` of this board, once asked (None: not yet, or the board changed
+    since): derived from the fields above, so not compared."""
     _native_tables: tuple[tuple[tuple[int, ...], ...], ...]
     _seated: int
     _jokers_seated: list[int]
@@ -180,6 +185,7 @@ class CafeState(State):
         self._present = [0, 0]
         self._pairs = [0, 0]
         self._free = MASKS.all_chairs
+        self._at_once = None
         self._native_tables = _native_tables(options)
         self._seated = 0
         self._jokers_seated = []
@@ -486,39 +492,44 @@ class CafeState(State):
 
     def _place_starts(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
         """The placements that start a legal table move, card by card, each card's lone chairs
-        first, then its shared ones (`legality.move_starts`)."""
-        masks, present, pairs, free = MASKS, self._present, self._pairs, self._free
+        first, then its shared ones: legal at once, or with a second guest (`legality`)."""
+        masks = MASKS
         nations = 0  # the nations of the hand's ladies, and of its men 16 bits up
         card_nations = masks.card_nations
         for card in kinds:
             nations |= card_nations[card]
         of_ladies, of_men = nations & 0xFFFF, nations >> 16  # each gender's mates: the other
-        chairs, tables = masks.nation_chairs, masks.nation_tables
-        ladies = of_ladies and move_starts(
-            masks, present, pairs, free, 0, of_men, chairs[of_ladies], tables[of_ladies]
-        )
-        men = of_men and move_starts(
-            masks, present, pairs, free, 1, of_ladies, chairs[of_men], tables[of_men]
-        )
+        ladies, men, fits_lady, fits_man = self._at_once or self._board_starts()
+        if of_ladies and of_men:
+            present, pairs, free = self._present, self._pairs, self._free
+            chairs, tables = masks.nation_chairs, masks.nation_tables
+            rest = fits_lady & ~ladies & chairs[of_ladies]
+            ladies |= mended_starts(masks, present, pairs, free, 0, rest, of_men, tables[of_ladies])
+            rest = fits_man & ~men & chairs[of_men]
+            men |= mended_starts(masks, present, pairs, free, 1, rest, of_ladies, tables[of_men])
         return _placements_on(space, kinds, ladies, men)
+
+    def _board_starts(self) -> tuple[int, int, int, int]:
+        """`legality.at_once_starts` of this board, kept until a guest sits down or stands up."""
+        found = self._at_once = at_once_starts(MASKS, self._present, self._pairs, self._free)
+        return found
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         first_card, first_chair = self._pending[0]
         first_tables = GEO.chair_tables[first_chair]
         bad = [t for t in first_tables if not self._table_ok(t)]
         kinds = sorted(set(self._hands[self._player]))
-        masks, present, pairs, free = MASKS, self._present, self._pairs, self._free
+        at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
-            ladies = move_starts(masks, present, pairs, free, 0, 0, 0, 0)
-            men = move_starts(masks, present, pairs, free, 1, 0, 0, 0)
-            return [space.end, *_placements_on(space, kinds, ladies, men)]
+            return [space.end, *_placements_on(space, kinds, at_once[0], at_once[1])]
         lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first else []
         # Only a guest of the other gender at a table left without a group can mend it: one
-        # that forms a group at once (at its other table too, `move_starts`) at each such
+        # that forms a group at once (at its other table too, `at_once_starts`) at each such
         # table, or, of two, at the one where the first guest sits with others (the first guest
         # is then alone at the other table, and joins a group at this one, CI-T.4).
         need = 1 - (first_card & 1)
+        masks = MASKS
         if len(bad) == 2:
             one, two = bad
             seated = self._ladies[one] + self._men[one], self._ladies[two] + self._men[two]
@@ -527,7 +538,7 @@ class CafeState(State):
             )
         else:
             mending = masks.table_chairs[bad[0]]
-        mending &= move_starts(masks, present, pairs, free, need, 0, 0, 0)
+        mending &= at_once[need]
         card_chairs = masks.card_chairs
         for card in kinds:
             if card & 1 == need:
@@ -602,6 +613,7 @@ class CafeState(State):
             return ("CI-M.4", f"{board.card_text(card)} is of another nation (CI-T.2)")
         tables = geo.chair_tables[chair]
         grouped = [self._table_ok(t) for t in tables]  # only an opening lone guest is not
+        kept = self._at_once  # the board comes back as it was: so does what was worked out
         self._take(joker, chair)
         self._put(card, chair)
         try:
@@ -610,6 +622,7 @@ class CafeState(State):
         finally:
             self._take(card, chair)
             self._put(joker, chair)
+            self._at_once = kept
 
     @staticmethod
     def _nation_fits(card: int, chair: int) -> bool:
@@ -654,6 +667,7 @@ class CafeState(State):
     def _dance_valid(self, table: int, placements: tuple[tuple[int, int], ...]) -> bool:
         """Tables beside the dance table keep CI-T.3 and CI-T.4."""
         geo = geometry()
+        kept = self._at_once  # the board comes back as it was: so does what was worked out
         for card, chair in placements:
             self._put(card, chair)
         self._dance_tables.append(table)
@@ -666,11 +680,13 @@ class CafeState(State):
             self._dance_tables.pop()
             for card, chair in placements:
                 self._take(card, chair)
+            self._at_once = kept
 
     # --- applying -------------------------------------------------------------------------
     def _put(self, card: int, chair: int) -> None:
         self._seat[chair] = card
         self._free ^= MASKS.chair_bit[chair]
+        self._at_once = None
         gender = card & 1
         counts = self._men if gender else self._ladies
         for table in GEO.chair_tables[chair]:
@@ -685,6 +701,7 @@ class CafeState(State):
     def _take(self, card: int, chair: int) -> None:
         self._seat[chair] = -1
         self._free |= MASKS.chair_bit[chair]
+        self._at_once = None
         gender = card & 1
         counts = self._men if gender else self._ladies
         for table in GEO.chair_tables[chair]:
@@ -737,7 +754,7 @@ class CafeState(State):
             if ladies[table] and men[table]:
                 value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
                 gain += value * 2 if table == birthday else value
-        if self._pending and self._opening and self.options.first_move == "pair-scores-both":
+        if self._opening and self._pending and self.options.first_move == "pair-scores-both":
             first_tables = GEO.chair_tables[self._pending[0][1]]
             gain += sum(
                 self._points_at(t, self.table_value(t))
@@ -811,15 +828,20 @@ class CafeState(State):
         self._end_turn(table_move=False)
 
     def _draw(self, player: int, count: int) -> None:
+        if count <= 0:
+            return  # a hand at (or above) its target draws nothing, and nothing is told
         hand = self._hands[player]
         bag = self._bag
-        taken = min(count, len(bag))
-        drawn = tuple(bag[len(bag) - taken :][::-1])  # the next card drawn is the last
-        del bag[len(bag) - taken :]
-        for card in drawn:
-            insort(hand, card)
-        if count > 0:
-            self.emit("draw", events.drew, player, drawn)
+        if count == 1 and bag:  # after a bar move, mostly
+            drawn: tuple[int, ...] = (bag.pop(),)  # the next card drawn is the last
+            insort(hand, drawn[0])
+        else:
+            taken = min(count, len(bag))
+            drawn = tuple(bag[len(bag) - taken :][::-1])
+            del bag[len(bag) - taken :]
+            for card in drawn:
+                insort(hand, card)
+        self.emit("draw", events.drew, player, drawn)
 
     def _end_turn(self, *, table_move: bool) -> None:
         self._pending = []
@@ -864,6 +886,9 @@ class CafeState(State):
 
     def _advance(self) -> None:
         player = self._player
+        if True not in self._out:
+            self._player = (player + 1) % self.num_players
+            return
         for _ in range(self.num_players):
             player = (player + 1) % self.num_players
             if not self._out[player]:
@@ -883,6 +908,8 @@ class CafeState(State):
         if len(self._bag) <= self.options.end_bag:
             return f"the bag holds {len(self._bag)} cards (CI-E.1)"
         out = self._out
+        if True not in out and 0 not in self._targets and self._passes < self.num_players:
+            return None  # the common answer, the checks below written out for it
         live = [p for p in range(self.num_players) if not out[p]]
         for p in live:
             if not self._hands[p] and self._targets[p] == 0:
