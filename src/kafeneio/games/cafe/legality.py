@@ -49,7 +49,10 @@ class Masks:
     """Per chair: its 1 or 2 tables."""
     touching: tuple[tuple[int, ...], tuple[int, ...]]
     """For the low and the high 12 bits of a table mask, by their value: the chairs of those
-    tables. The chairs touching a set of tables are two look-ups (`touch`)."""
+    tables. The chairs touching a set of tables are two look-ups (`touch`) ..."""
+    apart: tuple[tuple[int, ...], tuple[int, ...]]
+    """... and the chairs apart from them, the complements of the same look-ups: the hot paths
+    take no complement (``~``) of a chair mask, as a negative number is slow to mask with."""
     all_chairs: int
     all_tables: int
     lone: int
@@ -96,6 +99,9 @@ def masks() -> Masks:
         return 1 << JOKER_NATION if is_joker(card) else 1 << nation_of(card)
 
     card_chairs = tuple(nation_chairs(card_nations(k)) for k in range(NUM_CARD_TYPES))
+    all_chairs = (1 << NUM_CHAIRS) - 1
+    low_touch = tuple(chairs_of(b) for b in range(4096))
+    high_touch = tuple(chairs_of(b << 12) for b in range(4096))
     low = tuple(nation_chairs(b) for b in range(128))
     high = tuple(nation_chairs(b << 7) for b in range(64))
     every_nation = tuple(low[b & 127] | high[b >> 7] for b in range(1 << (JOKER_NATION + 1)))
@@ -113,11 +119,12 @@ def masks() -> Masks:
         chair_bit=chair_bit,
         table_chairs=table_chairs,
         chair_tables=chair_tables,
-        touching=(
-            tuple(chairs_of(b) for b in range(4096)),
-            tuple(chairs_of(b << 12) for b in range(4096)),
+        touching=(low_touch, high_touch),
+        apart=(
+            tuple(all_chairs ^ chairs for chairs in low_touch),
+            tuple(all_chairs ^ chairs for chairs in high_touch),
         ),
-        all_chairs=(1 << NUM_CHAIRS) - 1,
+        all_chairs=all_chairs,
         all_tables=(1 << NUM_TABLES) - 1,
         lone=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 1),
         shared=sum(chair_bit[c.index] for c in board.chairs if len(c.tables) == 2),
@@ -157,18 +164,21 @@ def at_once_starts(
     then, except that a shared chair may join an empty table while its other table gets its
     group (CI-T.4)."""
     low, high = m.touching  # `touch`, written out: this is the hot path
+    not_low, not_high = m.apart
     ladies, men = present
     full_ladies, full_men = pairs
-    only_ladies, only_men = ladies & ~men, men & ~ladies  # tables of one gender
-    fits_lady = free & ~(low[full_ladies & 4095] | high[full_ladies >> 12])
-    fits_man = free & ~(low[full_men & 4095] | high[full_men >> 12])
+    only_ladies, only_men = ladies ^ (ladies & men), men ^ (ladies & men)  # of one gender
+    fits_lady = free & not_low[full_ladies & 4095] & not_high[full_ladies >> 12]
+    fits_man = free & not_low[full_men & 4095] & not_high[full_men >> 12]
     return (
         fits_lady
         & (low[men & 4095] | high[men >> 12])
-        & ~(low[only_ladies & 4095] | high[only_ladies >> 12]),
+        & not_low[only_ladies & 4095]
+        & not_high[only_ladies >> 12],
         fits_man
         & (low[ladies & 4095] | high[ladies >> 12])
-        & ~(low[only_men & 4095] | high[only_men >> 12]),
+        & not_low[only_men & 4095]
+        & not_high[only_men >> 12],
         fits_lady,
         fits_man,
     )
@@ -188,50 +198,32 @@ def mended_starts(
     (`at_once_starts`), those where a second guest from the hand can make it legal (CI-T.5).
 
     `mates` is the mask of nations (bit 12: a joker) of the hand's guests of the other gender,
-    and `tables` the tables of the chairs in `rest` the caller asks about."""
+    and `tables` the tables of the chairs in `rest` the caller asks about.
+
+    A lone chair, or a shared chair with a group at its other table, is mended if a mate can
+    join this chair's table; a shared chair with no group at either table, if a mate can join
+    one of them while the other is empty. A mate sits on a free chair of its nation, where at
+    its other table it forms a group (a guest of the first guest's gender there, fewer than 2
+    of the mate's) or sits alone at an empty table; at the table it mends it always does."""
+    other = present[1 - gender]
     # A table still to mend has no guest of the other gender, room for this one, and a chair
-    # of a mate's nation.
-    tables &= m.nation_tables[mates] & ~(present[1 - gender] | pairs[gender])
+    # of a mate's nation (so it is empty or seats the first guest's gender).
+    tables &= m.nation_tables[mates] & (m.all_tables ^ (other | pairs[gender]))
     if not rest or not tables:
         return 0
-    return rest & _mended(m, present, pairs, free, gender, mates, tables, rest)
-
-
-def _mended(
-    m: Masks,
-    present: list[int],
-    pairs: list[int],
-    free: int,
-    gender: int,
-    mates: int,
-    tables: int,
-    rest: int,
-) -> int:
-    """Of the chairs `rest` (not valid at once), those where a mate from the hand mends the move:
-    a lone chair, or a shared chair with a group at its other table, if a mate can join this
-    chair's table; a shared chair with no group at either table, if a mate can join one of them
-    while the other is empty. The `tables` to mend have no guest of the mate's gender."""
     low, high = m.touching
-    mine, other = present[gender], present[1 - gender]
-    empty = m.all_tables & ~(mine | other)
-    # A mate sits on a free chair of its nation, where at its other table it forms a group (a
-    # guest of the first guest's gender there, fewer than 2 of the mate's) or sits alone at an
-    # empty table. At the table it mends it always does: that table seats no guest of its
-    # gender, so it is empty or seats the first guest's gender.
-    good = (mine & ~pairs[1 - gender]) | empty
-    bad = m.all_tables & ~good
-    mate_in = (
-        free
-        & (m.nation_chairs_low[mates & 127] | m.nation_chairs_high[mates >> 7])
-        & (m.lone | ~(low[bad & 4095] | high[bad >> 12]))
-    )
+    not_low, not_high = m.apart
+    mine = present[gender]
+    empty = m.all_tables ^ (mine | other)
+    bad = m.all_tables ^ (mine & (m.all_tables ^ pairs[1 - gender]) | empty)
+    mate_in = free & m.nation_chairs[mates] & (m.lone | not_low[bad & 4095] & not_high[bad >> 12])
     if not mate_in:
         return 0
     by_own_table = m.lone | low[other & 4095] | high[other >> 12]
-    by_either = rest & ~by_own_table  # shared chairs with no group at either table
+    by_either = rest ^ (rest & by_own_table)  # shared chairs with no group at either table
     if by_either:
-        full = m.all_tables & ~empty
-        empty_in = ~(low[full & 4095] | high[full >> 12])
+        full = m.all_tables ^ empty
+        empty_in = not_low[full & 4095] & not_high[full >> 12]
         empty_out = low[empty & 4095] | high[empty >> 12]
     table_chairs = m.table_chairs
     mended = mended_alone = 0
@@ -245,8 +237,8 @@ def _mended(
         if found:
             # Every chair of the table is mended by a mate on another chair: all of them if
             # there are two mate chairs or more, all but that one if there is one.
-            mendable = chairs if found & (found - 1) else chairs & ~found
+            mendable = chairs if found & (found - 1) else chairs ^ found
             mended |= mendable
             if by_either:  # and those whose other table is empty, for the chairs of no group
                 mended_alone |= mendable & (empty_in if empty & bit else empty_out)
-    return by_own_table & mended | by_either & mended_alone
+    return rest & (by_own_table & mended | by_either & mended_alone)

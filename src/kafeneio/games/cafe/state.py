@@ -449,8 +449,8 @@ class CafeState(State):
 
     def _lone_openings(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
         """CI-T.8 reading A: any guest may open alone, wherever it fits (CI-T.1-T.3, `_fits`)."""
-        low, high = MASKS.touching
-        fits = [self._free & ~(low[full & 4095] | high[full >> 12]) for full in self._pairs]
+        not_low, not_high = MASKS.apart
+        fits = [self._free & not_low[full & 4095] & not_high[full >> 12] for full in self._pairs]
         actions: list[CafeAction] = []
         for card in kinds:
             _in_chair_order(space.place[card], fits[card & 1] & MASKS.card_chairs[card], actions)
@@ -503,9 +503,9 @@ class CafeState(State):
         if of_ladies and of_men:
             present, pairs, free = self._present, self._pairs, self._free
             chairs, tables = masks.nation_chairs, masks.nation_tables
-            rest = fits_lady & ~ladies & chairs[of_ladies]
+            rest = (fits_lady ^ ladies) & chairs[of_ladies]  # at-once chairs are fitting ones
             ladies |= mended_starts(masks, present, pairs, free, 0, rest, of_men, tables[of_ladies])
-            rest = fits_man & ~men & chairs[of_men]
+            rest = (fits_man ^ men) & chairs[of_men]
             men |= mended_starts(masks, present, pairs, free, 1, rest, of_ladies, tables[of_men])
         return _placements_on(space, kinds, ladies, men)
 
@@ -707,10 +707,10 @@ class CafeState(State):
         for table in GEO.chair_tables[chair]:
             count = counts[table]
             counts[table] = count - 1
-            if count == 1:
-                self._present[gender] &= ~(1 << table)
+            if count == 1:  # then its bit is set: clear it
+                self._present[gender] ^= 1 << table
             elif count == 2:
-                self._pairs[gender] &= ~(1 << table)
+                self._pairs[gender] ^= 1 << table
         for table in self._native_tables[card][chair]:
             self._natives[table] -= 1
 
