@@ -74,9 +74,10 @@ class Masks:
     chair_guests: tuple[int, ...]
     """Per chair: the card types, as a mask by type, of the nations that may sit there (no
     jokers: what may take a joker's place, CI-M.4)."""
-    card_nations: tuple[int, ...]
-    """Per card type: its nation's bit (bit 12: a joker), shifted by 16 for a man, so that the
-    nations of a hand's ladies and of its men are one union."""
+    card_bits: tuple[int, ...]
+    """Per card type: its nation's bit (bit 12: a joker), shifted by 16 for a man, and its own
+    bit shifted by 32, so that the nations of a hand's ladies and of its men and the types it
+    holds are one union."""
 
 
 @cache
@@ -138,7 +139,9 @@ def masks() -> Masks:
             sum(1 << k for k in range(JOKER_LADY) if card_chairs[k] >> c & 1)
             for c in range(NUM_CHAIRS)
         ),
-        card_nations=tuple(card_nations(k) << 16 * (k & 1) for k in range(NUM_CARD_TYPES)),
+        card_bits=tuple(
+            card_nations(k) << 16 * (k & 1) | 1 << (32 + k) for k in range(NUM_CARD_TYPES)
+        ),
     )
 
 

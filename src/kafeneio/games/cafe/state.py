@@ -9,7 +9,7 @@ kept incrementally, so checking a placement touches at most two tables.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, insort
+from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -434,15 +434,19 @@ class CafeState(State):
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
         kinds = sorted(set(hand))
+        held = 0  # the nations of the hand's ladies, of its men 16 bits up, its types 32 up
+        card_bits = MASKS.card_bits
+        for card in kinds:
+            held |= card_bits[card]
         if self._opening and self.options.first_move == "lone-guest":
             actions = self._lone_openings(space, kinds)
         else:
-            actions = self._place_starts(space, kinds)
-        guests = bisect_left(kinds, JOKER_LADY)  # the kinds are sorted: the jokers last
-        if guests and self.bar_refusal() is None:
-            actions += map(space.bar.__getitem__, kinds[:guests])
-        if self._jokers_seated and guests:
-            self._swaps(space, kinds[:guests], actions)
+            actions = self._place_starts(space, kinds, held & 0xFFFF, held >> 16 & 0xFFFF)
+        if self.bar_refusal() is None:
+            bar = space.bar
+            actions += [bar[card] for card in kinds if card < JOKER_LADY]
+        if self._jokers_seated:
+            self._swaps(space, held >> 32, actions)
         if self.options.dance:
             actions.extend(self._dances(space, hand))
         return actions or [space.pass_]
@@ -456,9 +460,9 @@ class CafeState(State):
             _in_chair_order(space.place[card], fits[card & 1] & MASKS.card_chairs[card], actions)
         return actions
 
-    def _swaps(self, space: ActionSpace, guests: list[int], actions: list[CafeAction]) -> None:
-        """Append the swaps of the hand's `guests` (no jokers), joker by joker (in the order they
-        sat down), card by card.
+    def _swaps(self, space: ActionSpace, held: int, actions: list[CafeAction]) -> None:
+        """Append the swaps of the card types `held` (a mask by type), joker by joker (in the
+        order they sat down), card by card.
 
         `swap_refusal`, its answer worked out where it is plain (a test checks they agree): a
         guest of the joker's own gender changes no count, so it may take the place of the joker
@@ -466,9 +470,6 @@ class CafeState(State):
         2 of theirs (CI-T.3), and else the predicate decides, once per joker: past the nation,
         it counts genders only."""
         chair_guests, pairs = MASKS.chair_guests, self._pairs
-        held = 0
-        for card in guests:
-            held |= 1 << card
         for chair in self._jokers_seated:
             fitting = held & chair_guests[chair]
             if not fitting:
@@ -490,15 +491,14 @@ class CafeState(State):
                         continue
                 actions.append(row[card][chair])
 
-    def _place_starts(self, space: ActionSpace, kinds: list[int]) -> list[CafeAction]:
-        """The placements that start a legal table move, card by card, each card's lone chairs
-        first, then its shared ones: legal at once, or with a second guest (`legality`)."""
+    def _place_starts(
+        self, space: ActionSpace, kinds: list[int], of_ladies: int, of_men: int
+    ) -> list[CafeAction]:
+        """The placements of the card types `kinds` that start a legal table move, card by card,
+        each card's lone chairs first, then its shared ones: legal at once, or with a second
+        guest (`legality`). `of_ladies` and `of_men` are the nations of the hand's ladies and
+        men (bit 12: a joker): each gender's mates are the other's."""
         masks = MASKS
-        nations = 0  # the nations of the hand's ladies, and of its men 16 bits up
-        card_nations = masks.card_nations
-        for card in kinds:
-            nations |= card_nations[card]
-        of_ladies, of_men = nations & 0xFFFF, nations >> 16  # each gender's mates: the other
         ladies, men, fits_lady, fits_man = self._at_once or self._board_starts()
         if of_ladies and of_men:
             present, pairs, free = self._present, self._pairs, self._free
