@@ -507,7 +507,7 @@ class CafeState(State):
             ladies |= mended_starts(masks, present, pairs, free, 0, rest, of_men, tables[of_ladies])
             rest = (fits_man ^ men) & chairs[of_men]
             men |= mended_starts(masks, present, pairs, free, 1, rest, of_ladies, tables[of_men])
-        return _placements_on(space, kinds, ladies, men)
+        return _placements_on(space, kinds, ladies, men, [])
 
     def _board_starts(self) -> tuple[int, int, int, int]:
         """`legality.at_once_starts` of this board, kept until a guest sits down or stands up."""
@@ -516,12 +516,11 @@ class CafeState(State):
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         first_card, first_chair = self._pending[0]
-        first_tables = GEO.chair_tables[first_chair]
-        bad = [t for t in first_tables if not self._table_ok(t)]
+        bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
         kinds = sorted(set(self._hands[self._player]))
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
-            return [space.end, *_placements_on(space, kinds, at_once[0], at_once[1])]
+            return _placements_on(space, kinds, at_once[0], at_once[1], [space.end])
         lone_first = self._opening and self.options.first_move == "lone-guest"
         actions = [space.end] if lone_first else []
         # Only a guest of the other gender at a table left without a group can mend it: one
@@ -727,13 +726,17 @@ class CafeState(State):
     def _place(self, card: int, chair: int) -> None:
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
         self._hands[self._player].remove(card)
-        self._seat_guest(card, chair)
+        self._put(card, chair)  # `_seat_guest`, written out: this is the hot path
+        self._seated += 1
+        if card >= JOKER_LADY:
+            self._jokers_seated.append(chair)
         gain, single_nation = self._placement_gain(chair)
         self._completed += single_nation
         self._scores[self._player] += gain
         self.emit("place", events.placed, self._player, card, chair, gain)
-        self._pending.append((card, chair))
-        if len(self._pending) == 2:
+        pending = self._pending
+        pending.append((card, chair))
+        if len(pending) == 2:
             self._end_turn(table_move=True)
 
     def _placement_gain(self, chair: int) -> tuple[int, int]:
@@ -813,7 +816,7 @@ class CafeState(State):
             self._scores[player] += value
             # CI-D.3: "draws one more card"; option (b): one extra, so the hand grows by one.
             self._draw(player, 2 if self.options.bar_draw == "extra" else 1)
-        self._end_turn(table_move=False)
+        self._close_turn()  # a first decision: nothing is pending
 
     def _swap(self, card: int, chair: int) -> None:
         """CI-M.4, CI-D.4: the joker goes to the hand; nothing scores, nothing is drawn."""
@@ -956,10 +959,11 @@ def placements(space: ActionSpace, card: int, chairs: int) -> tuple[CafeAction, 
     return tuple(found)
 
 
-def _placements_on(space: ActionSpace, kinds: list[int], ladies: int, men: int) -> list[CafeAction]:
-    """The placements of the card types `kinds` on the chair masks `ladies` and `men` (by the
-    card's gender) where the card's nation may sit, card by card."""
-    actions: list[CafeAction] = []
+def _placements_on(
+    space: ActionSpace, kinds: list[int], ladies: int, men: int, actions: list[CafeAction]
+) -> list[CafeAction]:
+    """`actions` and after them the placements of the card types `kinds` on the chair masks
+    `ladies` and `men` (by the card's gender) where the card's nation may sit, card by card."""
     card_chairs = MASKS.card_chairs
     for card in kinds:
         chairs = (men if card & 1 else ladies) & card_chairs[card]
