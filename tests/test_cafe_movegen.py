@@ -10,8 +10,10 @@ import random
 
 import pytest
 
+from kafeneio.core import IllegalActionError, NotationError
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
+from kafeneio.games.cafe.actions import action_space
 from kafeneio.games.cafe.board import load_board
 
 BOARD = load_board()
@@ -160,3 +162,85 @@ def test_the_swaps_offered_are_those_the_swap_predicate_accepts(joker_exchange: 
                 checked += bool(jokers and hand)
             state.apply(rng.choice(list(state.legal_actions())))
     assert checked > 200
+
+
+KEPT_OPTIONS = [
+    {},
+    {"first_move": "pair-scores-both", "joker_exchange": "own-gender"},
+    {"dance": True, "birthday": True, "birthday_threshold": 10},
+    {"joker_native_both": False, "hand_size": 8, "single_nation_draw": "choose"},
+    {"hand_size": 2, "bar_unpaid": "forbid", "bar_draw": "extra"},
+]
+"""Option sets of the variants (CI-V.*), the rulings and odd hand sizes."""
+
+
+@pytest.mark.rule("CI-T.5")
+@pytest.mark.parametrize("options", KEPT_OPTIONS)
+def test_the_kept_at_once_starts_give_the_moves_worked_out_anew(options: dict) -> None:
+    """A state keeps its board's at-once starts (`legality.at_once_starts`) from one decision to
+    the next while no guest sits down or stands up. At every decision of random games, the
+    legal actions are those a copy works out with nothing kept, in the same order, and what is
+    kept is what the board gives now."""
+    from kafeneio.games.cafe.legality import at_once_starts, masks
+
+    game = get_game("cafe", options)
+    checked = kept = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        state = game.new_state(2 + seed % 3, seed=seed)
+        while not state.is_terminal():
+            legal = list(state.legal_actions())
+            if state._at_once is not None:
+                kept += 1
+                assert state._at_once == at_once_starts(
+                    masks(), state._present, state._pairs, state._free
+                )
+            anew = state.clone()
+            anew._at_once = None
+            anew._legal = None
+            assert list(anew.legal_actions()) == legal, (seed, state.ply)
+            checked += 1
+            state.apply(rng.choice(legal))
+    assert checked > 800 and kept > 100
+
+
+@pytest.mark.rule("CI-M.4")
+@pytest.mark.parametrize("options", KEPT_OPTIONS)
+def test_an_illegal_action_leaves_the_kept_starts_as_they_were(options: dict) -> None:
+    """Explaining a refusal tries the swap (or the dance) on the board and takes it back: the
+    state is as before, what it keeps included, and its moves are the same."""
+    game = get_game("cafe", options)
+    space = action_space()
+    refused = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game.new_state(2, seed=seed)
+        while not state.is_terminal():
+            legal = list(state.legal_actions())
+            codes = {a.code for a in legal}
+            before, kept = state.clone(), state._at_once
+            hand = state.hand(state.current_player()) if state.phase != "over" else []
+            swaps = [
+                space.swap[card][chair] for chair in jokers(state) for card in hand if card < 24
+            ]
+            tried = [a for a in swaps if a.code not in codes]
+            for code in rng.sample(range(game.info.num_distinct_actions), 30):
+                try:
+                    tried.append(game.decode_action(code))
+                except NotationError:
+                    continue
+            for action in tried:
+                if action.code in codes:
+                    continue
+                with pytest.raises(IllegalActionError):
+                    state.apply(action)
+                refused += 1
+            assert state == before and state._at_once == kept
+            assert list(state.legal_actions()) == legal
+            state.apply(rng.choice(legal))
+    assert refused > 1000
+
+
+def jokers(state: CafeState) -> list[int]:
+    """The chairs (0-based) where a joker sits."""
+    return [chair for chair in range(68) if state.chair(chair) >= 24]
