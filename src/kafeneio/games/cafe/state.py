@@ -872,10 +872,19 @@ class CafeState(State):
         self._completed = 0
         self._turns += 1
         self._opening = False
-        reason = self._end_reason()
-        if reason is not None:
-            self._finish(reason)
-            return
+        out = self._out
+        if (  # `_end_reason`'s common answer, None, first: it is asked after every turn
+            len(self._bag) <= self.options.end_bag
+            or len(self._bar) >= len(self.options.bar_values)
+            or self._seated == NUM_CHAIRS
+            or True in out
+            or 0 in self._targets
+            or self._passes >= self.num_players
+        ):
+            reason = self._end_reason()
+            if reason is not None:
+                self._finish(reason)
+                return
         if (
             self.options.birthday
             and not self._birthday_claimed
@@ -885,13 +894,13 @@ class CafeState(State):
             self._birthday_claimed = True
             self._birthday_chooser = player  # CI-V.1: chosen at once, before the next turn
             return
-        self._advance()
+        if True in out:
+            self._advance()
+        else:
+            self._player = (player + 1) % self.num_players  # `_advance` when no one is out
 
     def _advance(self) -> None:
         player = self._player
-        if True not in self._out:
-            self._player = (player + 1) % self.num_players
-            return
         for _ in range(self.num_players):
             player = (player + 1) % self.num_players
             if not self._out[player]:
@@ -911,8 +920,6 @@ class CafeState(State):
         if len(self._bag) <= self.options.end_bag:
             return f"the bag holds {len(self._bag)} cards (CI-E.1)"
         out = self._out
-        if True not in out and 0 not in self._targets and self._passes < self.num_players:
-            return None  # the common answer, the checks below written out for it
         live = [p for p in range(self.num_players) if not out[p]]
         for p in live:
             if not self._hands[p] and self._targets[p] == 0:
