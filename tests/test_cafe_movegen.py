@@ -207,8 +207,9 @@ def test_the_kept_at_once_starts_give_the_moves_worked_out_anew(options: dict) -
 @pytest.mark.rule("CI-M.4")
 @pytest.mark.parametrize("options", KEPT_OPTIONS)
 def test_an_illegal_action_leaves_the_kept_starts_as_they_were(options: dict) -> None:
-    """Explaining a refusal tries the swap (or the dance) on the board and takes it back: the
-    state is as before, what it keeps included, and its moves are the same."""
+    """Explaining a refusal tries the swap (or the dance) on the board and takes it back, and so
+    does `placement_points`: the state is as before, what it keeps included, and its moves are
+    the same."""
     game = get_game("cafe", options)
     space = action_space()
     refused = 0
@@ -235,6 +236,9 @@ def test_an_illegal_action_leaves_the_kept_starts_as_they_were(options: dict) ->
                 with pytest.raises(IllegalActionError):
                     state.apply(action)
                 refused += 1
+            for action in legal[:5]:
+                if action.kind == "place":
+                    state.placement_points(action.card, action.chair)
             assert state == before and state._at_once == kept
             assert list(state.legal_actions()) == legal
             state.apply(rng.choice(legal))

@@ -774,11 +774,13 @@ class CafeState(State):
             raise KafeneioError(f"placement_points: {card!r} is not a guest card")
         if not (isinstance(chair, int) and 0 <= chair < NUM_CHAIRS) or self._seat[chair] >= 0:
             raise KafeneioError(f"placement_points: {chair!r} is not a free chair")
+        kept = self._at_once  # the board comes back as it was: so does what was worked out
         self._put(card, chair)
         try:
             return self._placement_gain(chair)[0]
         finally:
             self._take(card, chair)
+            self._at_once = kept
 
     def _dance(self, action: CafeAction) -> None:
         """CI-V.2: the dance table scores 20 (40 all natives); other tables score as usual."""
