@@ -5,7 +5,10 @@ a Python loop per chair. Here chair c is bit c of a chair mask and table t bit t
 mask; the state keeps, per gender, the tables seating at least one and at least two guests of
 that gender, and the free chairs (`CafeState` updates them as guests sit down and stand up).
 From those, a handful of integer operations find every chair where a guest of one gender may be
-placed so that the move can end legally: at once, or after a second guest from the hand.
+placed so that the move can end legally: at once (`at_once_starts`, which depends on the board
+only, so the state keeps its answer until a guest sits down or stands up), or after a second
+guest from the hand (`mended_starts`). A second placement that mends a move is one that is
+legal at once at the table left without a group.
 
 The rules read (the state's `_table_ok` and the test's reference generator say the same):
 
