@@ -10,7 +10,7 @@ from typing import cast
 from kafeneio.bots import make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.bots.cafe import KNOWLEDGE, ODDS, TEMPERATURE, odds, standings
-from kafeneio.bots.knowledge import softmax
+from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import CHANCE, Action, State, sample_chance
 from kafeneio.core.play import play
 from kafeneio.games import get_game
@@ -74,3 +74,25 @@ def test_the_evaluation_is_a_softmax_of_the_odds_and_the_result_at_the_end() -> 
             sample_chance(end, rng) if end.current_player() == CHANCE else end.legal_actions()[0]
         )
     assert KNOWLEDGE.evaluate(end) == end.returns()
+
+
+def test_root_priors_rate_a_turns_first_decisions_by_the_best_whole_turn() -> None:
+    positions, _ = greedy_positions(5)
+    rng = random.Random(0)
+    firsts = [s for s in positions if s.phase == "turn" and len(s.legal_actions()) > 1]
+    seconds = [s for s in positions if s.phase == "second"]
+    assert firsts and seconds
+    assert KNOWLEDGE.root_priors(seconds[0], rng) is None  # one step is the whole turn there
+    for state in firsts[:5]:
+        me = state.current_player()
+        priors = KNOWLEDGE.root_priors(state, rng)
+        assert priors is not None
+        assert set(priors) == {action.code for action in state.legal_actions()}
+        for action in state.legal_actions():
+            first = after(state, action, rng)
+            if first.current_player() == me:  # a placement the turn goes on from
+                best = max(
+                    KNOWLEDGE.estimate(after(first, second, rng))[me]
+                    for second in first.legal_actions()
+                )
+                assert priors[action.code] == best

@@ -206,6 +206,22 @@ class CafeKnowledge:
             return state.returns()
         return softmax(odds(cast(CafeState, state)), 1.0)
 
+    def root_priors(self, state: State, rng: random.Random) -> dict[int, float] | None:
+        """At a turn's first decision: each decision rated by `estimate` after the best whole
+        turn it begins (its best second placement, or ``end``), so that search starts from
+        whole turns; a first guest alone is worth little until its partner sits down. Else
+        None: the second decision ends the turn, one step ahead is the whole turn."""
+        cafe = cast(CafeState, state)
+        if cafe.phase != "turn":
+            return None
+        me = cafe.current_player()
+        priors: dict[int, float] = {}
+        for first, end in full_turns(cafe, rng):
+            chance = self.estimate(end)[me]
+            if chance > priors.get(first.code, -1.0):
+                priors[first.code] = chance
+        return priors
+
     def settled(self, state: State) -> bool:
         return True
 

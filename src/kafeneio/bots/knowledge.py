@@ -70,6 +70,24 @@ def routine_action(knowledge: Knowledge, state: State, rng: random.Random) -> Ac
     return cast(RoutineKnowledge, knowledge).routine(state, rng)
 
 
+class RootPriorKnowledge(Protocol):
+    """An optional hook of a game's `Knowledge`: better priors for the search's root."""
+
+    def root_priors(self, state: State, rng: random.Random) -> dict[int, float] | None:
+        """The mover's prior (a win chance) of each legal action of `state` by action code,
+        worked out with more care than the one-step `estimate` (the search's root is rated
+        once a decision), or None: rate it one step ahead as every other node."""
+        ...
+
+
+def root_priors(knowledge: Knowledge, state: State, rng: random.Random) -> dict[int, float] | None:
+    """The game's priors for a search root, or None (no hook, or not at this decision)."""
+    hook = getattr(knowledge, "root_priors", None)
+    if hook is None:
+        return None
+    return cast(RootPriorKnowledge, knowledge).root_priors(state, rng)
+
+
 def softmax(values: Sequence[float], temperature: float) -> list[float]:
     """Win chances from per-player strengths: higher is better, `temperature` is how many
     points of lead make a win e (2.7) times as likely."""

@@ -8,8 +8,10 @@ the parent's visits. Every node stores the reward of the player who chose it (ma
 two players). Chance nodes inside the tree are sampled with their real probabilities.
 
 The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
-- progressive bias: a new node rates its actions once by the one-step evaluation for the mover,
-  expands them best first, and adds ``bias * prior / (visits + 1)`` to their UCB score;
+- progressive bias: a new node rates its actions once by the one-step evaluation for the mover
+  (at the root, by the game's `root_priors` where it has them: Café International rates a
+  turn's first decision by the best whole turn it begins), expands them best first, and adds
+  ``bias * prior / (visits + 1)`` to their UCB score;
 - rollouts: after the tree, `depth` decisions of the game's cheap rollout policy, and on to a
   position the game calls settled (Souvlaki Wars: the next draft, when the service's gains and
   losses are counted);
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
-from kafeneio.bots.knowledge import Knowledge, after, knowledge_for, routine_action
+from kafeneio.bots.knowledge import Knowledge, after, knowledge_for, root_priors, routine_action
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
@@ -55,6 +57,8 @@ class Node:
     """The priors of this node's children have been worked out."""
     favoured: int = -1
     """At the root: the code of the heuristic's choice, whose prior is raised by `guide`."""
+    root: bool = False
+    """The search's root, whose priors the game may work out with more care (`root_priors`)."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else self.prior
@@ -146,7 +150,7 @@ class MctsBot(Bot):
         start, cpu_start = time.perf_counter(), time.thread_time()
         self.settings = SearchSettings.of(knowledge_for(state), self.given)
         legal = state.legal_actions()
-        root = Node(mover=me)
+        root = Node(mover=me, root=True)
         iterations = 0
         if len(legal) > 1:
             if self.settings.guide > 0:
@@ -241,9 +245,12 @@ class MctsBot(Bot):
         if len(legal) == 1 or (self.settings.bias == 0 and node.favoured < 0):
             return
         knowledge = knowledge_for(sample)
-        node.children_prior = {
-            a.code: knowledge.estimate(after(sample, a, self.rng))[mover] for a in legal
-        }
+        careful = root_priors(knowledge, sample, self.rng) if node.root else None
+        node.children_prior = (
+            careful
+            if careful is not None
+            else {a.code: knowledge.estimate(after(sample, a, self.rng))[mover] for a in legal}
+        )
         if node.favoured in node.children_prior:
             node.children_prior[node.favoured] += self.settings.guide
 
