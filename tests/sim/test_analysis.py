@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from kafeneio.bots.knowledge import ScoreKnowledge, knowledge_for, playout_bot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
@@ -48,11 +49,11 @@ def test_the_hidden_card_is_never_looked_at_only_resampled(seed: int) -> None:
 
 
 class Spy:
-    """A state that lets the estimator see only what the mover may: who moves, the legal
-    actions and samples determinized for the mover."""
+    """A state that lets the estimator see only what the mover may: which game it is, who
+    moves, the legal actions and samples determinized for the mover."""
 
     allowed = frozenset(
-        {"determinize", "current_player", "legal_actions", "is_terminal", "num_players"}
+        {"game", "determinize", "current_player", "legal_actions", "is_terminal", "num_players"}
     )
 
     def __init__(self, state: State) -> None:
@@ -198,3 +199,11 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])
     assert refused.exit_code == 2 and "nonsense" in refused.output
+
+
+def test_flat_analysis_finishes_samples_with_the_games_playout_bot() -> None:
+    """Café's heuristic looks ahead in sampled worlds (over a second a game), so its samples
+    are finished by greedy seats; Souvlaki's shopkeeper is cheap and plays them itself."""
+    assert playout_bot(knowledge_for("cafe")) == "greedy"
+    assert playout_bot(knowledge_for("souvlaki")) == "heuristic"
+    assert playout_bot(ScoreKnowledge()) == "heuristic"

@@ -199,6 +199,9 @@ def best_step(state: CafeState) -> float:
 
 class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType({"depth": 8})
+    playout = "greedy"
+    """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
+    a heuristic one (which looks ahead in sampled worlds) over a second."""
 
     def evaluate(self, state: State) -> list[float]:
         """Win chances from the fitted log-odds (`odds`)."""

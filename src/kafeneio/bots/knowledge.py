@@ -88,6 +88,13 @@ def root_priors(knowledge: Knowledge, state: State, rng: random.Random) -> dict[
     return cast(RootPriorKnowledge, knowledge).root_priors(state, rng)
 
 
+def playout_bot(knowledge: Knowledge) -> str:
+    """The bot that finishes sampled games in flat Monte-Carlo analysis: the game's optional
+    `playout` attribute (the strongest bot that plays a whole game in a few milliseconds),
+    else ``heuristic``."""
+    return str(getattr(knowledge, "playout", "heuristic"))
+
+
 def softmax(values: Sequence[float], temperature: float) -> list[float]:
     """Win chances from per-player strengths: higher is better, `temperature` is how many
     points of lead make a win e (2.7) times as likely."""

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
+from kafeneio.bots.knowledge import knowledge_for, playout_bot
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
@@ -79,17 +80,20 @@ class Budget:
 
 
 class FlatMonteCarlo:
-    """Determinize for the mover, play an action, finish the game with `rollout` bots."""
+    """Determinize for the mover, play an action, finish the game with `rollout` bots (by
+    default the game's `playout_bot`); candidates come from the `heuristic` (or `rollout`)."""
 
     name = "flat-mc"
 
     def __init__(
-        self, seed: int = 0, budget: Budget | None = None, rollout: str = "heuristic"
+        self, seed: int = 0, budget: Budget | None = None, rollout: str | None = None
     ) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget()
         self.rollout = rollout
-        make_seat_bot(rollout, 0)  # an unknown rollout bot is refused now, not mid-search
+        """The bot that finishes every sample; None: the game's own (`playout_bot`)."""
+        if rollout is not None:
+            make_seat_bot(rollout, 0)  # an unknown rollout bot is refused now, not mid-search
 
     def analyse(self, state: State, keep: Sequence[Action] = ()) -> Analysis:
         """`state`'s decision; the actions in `keep` get as many samples as the best one (the
@@ -97,10 +101,12 @@ class FlatMonteCarlo:
         mover = check_decision(state)
         actions = list(state.legal_actions())
         seeds = [self.rng.getrandbits(32) for _ in range(state.num_players)]
-        bots = [make_seat_bot(self.rollout, seed) for seed in seeds]
+        rollout = self.rollout or playout_bot(knowledge_for(state))
+        bots = [make_seat_bot(rollout, seed) for seed in seeds]
         started = time.perf_counter()
         kept = [index for index, action in enumerate(actions) if action in keep]
-        pool = self._candidates(state, mover, actions, bots[mover], kept)
+        proposer = make_seat_bot(self.rollout or "heuristic", seeds[mover])
+        pool = self._candidates(state, mover, actions, proposer, kept)
         rest = [index for index in range(len(actions)) if index not in pool]
         self.rng.shuffle(rest)
         wins = [0.0] * len(actions)
@@ -190,7 +196,8 @@ def check_decision(state: State) -> int:
 
 
 def analyser_for(name: str, budget: Budget, seed: int = 0) -> Analyser:
-    """`flat` (flat Monte Carlo with heuristic rollouts), or a bot that offers ``analyse``."""
+    """`flat` (flat Monte Carlo, games finished by the game's playout bot), or a bot that
+    offers ``analyse``."""
     if name == "flat":
         return FlatMonteCarlo(seed, budget)
     bot: Bot = make_seat_bot(name, seed)
