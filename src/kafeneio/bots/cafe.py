@@ -10,21 +10,27 @@ play reads the softmax of standings. The search's evaluation (`odds`) is fitted 
 player's log-odds of winning, a weighted sum of the same few public facts whose weights were
 fitted to who went on to win (see `ODDS`).
 
-The heuristic plays the whole turn it likes best: every first decision with every second one
-(or ``end``), each judged by the mover's lead in standing after it, less most of what the next
+The heuristic plays whole turns. It first judges every turn (every first decision with every
+second one, or ``end``) by the mover's lead in standing after it, less most of what the next
 player could then score at once with their (public) hand, so it does not set up the next
-player. Bar seats count with their value, and a red seat that would throw the player out
-(CI-M.3) is never taken while anything else is legal; a joker is spent only where it pays.
+player; bar seats count with their value, and a red seat that would throw the player out
+(CI-M.3) is never taken while anything else is legal. Then it looks ahead from the best few:
+in each of several sampled worlds (the draws are what is unknown) every candidate is played on
+for three turns of rollout play, and the candidate that leaves the mover the best mean win
+chance by the race evaluation (`kafeneio.bots.cafe_plan`: who is nearer an empty hand, whose
+hand fits the tables still able to seat 4 of their nation) is played.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
+from kafeneio.bots.cafe_plan import race_strengths
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import Action, State
 from kafeneio.games.cafe.actions import BAR, END, NUM_CHAIRS, PASS, PLACE, SWAP, CafeAction
@@ -135,18 +141,20 @@ def turn_ends(state: CafeState, player: int) -> bool:
     return state.is_terminal() or state.current_player() != player
 
 
-def full_turns(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, CafeState]]:
-    """Every way to finish the current player's turn: (the first decision, the state after the
+def full_turns(
+    state: CafeState, rng: random.Random
+) -> list[tuple[tuple[CafeAction, ...], CafeState]]:
+    """Every way to finish the current player's turn: (its decisions, the state after the
     whole turn); a placement is followed by each second decision the state offers."""
     me = state.current_player()
-    turns = []
+    turns: list[tuple[tuple[CafeAction, ...], CafeState]] = []
     for action in cast(Sequence[CafeAction], state.legal_actions()):
         first = cast(CafeState, after(state, action, rng))
         if turn_ends(first, me):
-            turns.append((action, first))
+            turns.append(((action,), first))
             continue
-        for second in first.legal_actions():
-            turns.append((action, cast(CafeState, after(first, second, rng))))
+        for second in cast(Sequence[CafeAction], first.legal_actions()):
+            turns.append(((action, second), cast(CafeState, after(first, second, rng))))
     return turns
 
 
@@ -240,15 +248,10 @@ class CafeKnowledge:
         if len(legal) == 1:
             return legal[0]
         sample = cast(CafeState, state.determinize(me, rng))
-        turns = full_turns(sample, rng)
-        value = {index: lead(standings(end), me) for index, (_, end) in enumerate(turns)}
-        ranked = sorted(value, key=value.__getitem__, reverse=True)[:THREAT_CANDIDATES]
-        for index in ranked:
-            end = turns[index][1]
-            if not end.is_terminal() and end.current_player() != me:
-                value[index] -= THREAT_SHARE * best_gain(end, rng)
-        top = max(value[i] for i in ranked)
-        return rng.choice([turns[i][0] for i in ranked if value[i] == top])
+        candidates = candidate_turns(sample, rng)[:PLAN_CANDIDATES]
+        if len(candidates) == 1:
+            return candidates[0].decisions[0]
+        return planned_turn(cast(CafeState, state), candidates, rng).decisions[0]
 
     def rollout(self, state: State, rng: random.Random) -> Action:
         """The decision that scores most at once; a joker costs a little, a bar seat that
@@ -269,3 +272,76 @@ class CafeKnowledge:
 
 
 KNOWLEDGE = CafeKnowledge()
+
+
+PLAN_CANDIDATES = 4
+"""The heuristic looks ahead from this many of its best turns by the one-turn judgement."""
+PLAN_WORLDS = 6
+"""Each candidate is played on in this many sampled worlds (the same worlds for all)."""
+PLAN_TURNS = 3
+"""How many turns each look-ahead plays after the candidate: the next player's, the mover's
+own next one and the next player's again (at 2 players)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A whole turn: its decisions (a placement and the second one, or a single decision) and
+    how the one-turn judgement rates it for the mover."""
+
+    decisions: tuple[CafeAction, ...]
+    value: float
+
+
+def candidate_turns(sample: CafeState, rng: random.Random) -> list[Turn]:
+    """Every whole turn of the mover in `sample`, best first by the one-turn judgement: the
+    mover's lead in standing after it; for the `THREAT_CANDIDATES` best, less `THREAT_SHARE`
+    of what the next player could then score at once with their public hand."""
+    me = sample.current_player()
+    turns = full_turns(sample, rng)
+    value = [lead(standings(end), me) for _, end in turns]
+    ranked = sorted(range(len(turns)), key=value.__getitem__, reverse=True)[:THREAT_CANDIDATES]
+    for index in ranked:
+        end = turns[index][1]
+        if not end.is_terminal() and end.current_player() != me:
+            value[index] -= THREAT_SHARE * best_gain(end, rng)
+    ranked.sort(key=value.__getitem__, reverse=True)
+    return [Turn(turns[index][0], value[index]) for index in ranked]
+
+
+def planned_turn(state: CafeState, candidates: Sequence[Turn], rng: random.Random) -> Turn:
+    """The candidate after which the mover's mean `outlook` over sampled worlds is best. Each
+    world (the bag reshuffled: the draws are what is unknown) plays every candidate and then
+    `PLAN_TURNS` turns of the game's rollout policy, with the same chance for every candidate,
+    so they are compared on the same luck."""
+    me = state.current_player()
+    total = [0.0] * len(candidates)
+    for _ in range(PLAN_WORLDS):
+        world = state.determinize(me, rng)
+        luck = rng.random()
+        for index, turn in enumerate(candidates):
+            total[index] += look_ahead(world, turn, me, random.Random(luck))
+    best = max(range(len(candidates)), key=total.__getitem__)
+    return candidates[best]
+
+
+def look_ahead(world: CafeState, turn: Turn, me: int, rng: random.Random) -> float:
+    """The mover's `outlook` after `turn` and `PLAN_TURNS` more turns of rollout play."""
+    state = world.clone()
+    for decision in turn.decisions:
+        state.apply(decision)
+    turns_left = PLAN_TURNS
+    while turns_left and not state.is_terminal():
+        mover = state.current_player()
+        state.apply(KNOWLEDGE.rollout(state, rng))
+        turns_left -= turn_ends(state, mover)
+    return outlook(state, me)
+
+
+def outlook(state: CafeState, me: int) -> float:
+    """`me`'s chance to win: the result once the game is over (a shared win shared), else the
+    logistic of their lead in the race evaluation (`cafe_plan.race_strengths`)."""
+    if state.is_terminal():
+        winners = state.winners()
+        return 1 / len(winners) if me in winners else 0.0
+    edge = lead(race_strengths(state, lateness(state)), me)
+    return 1 / (1 + math.exp(-edge))
