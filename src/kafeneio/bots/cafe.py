@@ -276,7 +276,7 @@ KNOWLEDGE = CafeKnowledge()
 
 PLAN_CANDIDATES = 4
 """The heuristic looks ahead from this many of its best turns by the one-turn judgement."""
-PLAN_WORLDS = 6
+PLAN_WORLDS = 24
 """Each candidate is played on in this many sampled worlds (the same worlds for all)."""
 PLAN_TURNS = 3
 """How many turns each look-ahead plays after the candidate: the next player's, the mover's
