@@ -18,7 +18,8 @@ it now) than for the others (whom the mover may forestall or block).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import mul
 
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
@@ -96,27 +97,35 @@ def hand_fits(key: CafeObservationKey) -> list[HandFit]:
     return [HandFit(r, n) for r, n in zip(reach, ready, strict=True)]
 
 
+def race_features(state: CafeState, late: float) -> list[list[float]]:
+    """Each player's features, one for each field of `RaceWeights` in its order, for a state
+    that is not over; `late` is how near the end it is (0 to 1)."""
+    key = state.observation_key(state.current_player())
+    rows = []
+    for player, fit in enumerate(hand_fits(key)):
+        score, target = key.scores[player], key.hand_targets[player]
+        jokers = sum(1 for card in key.hands[player] if is_joker(card))
+        mover = float(player == key.to_move)
+        rows.append(
+            [
+                *(score, score * late, target * late, target * late * late),
+                *(jokers, jokers * late, fit.reach),
+                *(fit.ready * mover, fit.ready * (1 - mover), mover),
+            ]
+        )
+    return rows
+
+
+WEIGHT_VECTOR = tuple(getattr(WEIGHTS, field.name) for field in fields(RaceWeights))
+
+
 def race_strengths(state: CafeState, late: float) -> list[float]:
     """Each player's strength in log-odds (a player thrown out: far below everyone), for a
     state that is not over; `late` is how near the end it is (0 to 1)."""
-    key = state.observation_key(state.current_player())
-    w = WEIGHTS
-    strengths = []
-    for player, fit in enumerate(hand_fits(key)):
-        if key.out[player]:
-            strengths.append(-100.0)
-            continue
-        jokers = sum(1 for card in key.hands[player] if is_joker(card))
-        mover = player == key.to_move
-        strengths.append(
-            key.scores[player] * (w.score + w.score_late * late)
-            + key.hand_targets[player] * late * (w.target_late + w.target_late_squared * late)
-            + jokers * (w.joker + w.joker_late * late)
-            + fit.reach * w.reach
-            + fit.ready * (w.ready_mover if mover else w.ready_other)
-            + (w.mover if mover else 0.0)
-        )
-    return strengths
+    return [
+        -100.0 if state.is_out(player) else sum(map(mul, row, WEIGHT_VECTOR))
+        for player, row in enumerate(race_features(state, late))
+    ]
 
 
 def _counts(cards: tuple[int, ...]) -> list[int]:

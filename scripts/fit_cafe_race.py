@@ -1,0 +1,82 @@
+"""Fit the weights of the Café heuristic's race evaluation (`bots/cafe_plan.py`, `RaceWeights`).
+
+Plays seeded games (greedy seats; with ``--heuristic-every N`` one heuristic seat in every Nth
+game), records every player's race features (`race_features`) at every turn start, and fits a
+conditional logit of the eventual winner by Newton's method (`fit_cafe_odds.fit`). Games are
+split 4:1 into fitting and checking sets; the log loss on the checking set is printed for the
+fitted weights and for the weights in the package now.
+
+    .venv/bin/python scripts/fit_cafe_race.py --games 1000 --players 2 --seed 300000
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from multiprocessing import Pool
+from typing import cast
+
+import numpy as np
+from fit_cafe_odds import chances, fit, log_loss
+
+from kafeneio.bots import make_bot
+from kafeneio.bots.cafe import lateness
+from kafeneio.bots.cafe_plan import WEIGHT_VECTOR, RaceWeights, race_features
+from kafeneio.games import get_game
+from kafeneio.games.cafe.state import CafeState
+
+NAMES = [field.name for field in dataclasses.fields(RaceWeights)]
+Position = tuple[list[list[float]], list[bool]]
+
+
+def one_game(args: tuple[int, int, int]) -> tuple[list[Position], list[float]]:
+    seed, players, heuristic_every = args
+    state = cast(CafeState, get_game("cafe").new_state(players, seed=seed))
+    state.quiet()
+    kinds = ["greedy"] * players
+    if heuristic_every and seed % heuristic_every == 0:
+        kinds[seed % players] = "heuristic"
+    bots = [make_bot(kind, seed * 10 + p) for p, kind in enumerate(kinds)]
+    positions: list[Position] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        if state.phase == "turn":
+            out = [state.is_out(p) for p in range(players)]
+            positions.append((race_features(state, lateness(state)), out))
+        state.apply(bots[player].choose(state))
+    return positions, state.returns()
+
+
+def arrays(games: list[tuple[list[Position], list[float]]]) -> tuple[np.ndarray, ...]:
+    rows = [(pos, ret) for positions, ret in games for pos in positions]
+    x = np.array([pos[0] for pos, _ in rows], float)
+    out = np.array([pos[1] for pos, _ in rows], bool)
+    target = np.array([ret for _, ret in rows], float)
+    return x, out, target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=300000)
+    parser.add_argument("--heuristic-every", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    work = [(args.seed + g, args.players, args.heuristic_every) for g in range(args.games)]
+    with Pool(args.workers) as pool:
+        games = pool.map(one_game, work, chunksize=8)
+    cut = args.games * 4 // 5
+    x, out, target = arrays(games[:cut])
+    beta = fit(x, out, target)
+    cx, cout, ctarget = arrays(games[cut:])
+    now = np.array(WEIGHT_VECTOR)
+    print(f"{len(x):,} positions fitted, {len(cx):,} checked ({args.players} players)")
+    print(f"log loss, fitted weights:   {log_loss(chances(cx @ beta, cout), ctarget):.4f}")
+    print(f"log loss, package weights:  {log_loss(chances(cx @ now, cout), ctarget):.4f}")
+    for name, value in zip(NAMES, beta, strict=True):
+        print(f"    {name}: float = {value:.4f}")
+
+
+if __name__ == "__main__":
+    main()
