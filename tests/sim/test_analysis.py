@@ -111,8 +111,8 @@ def test_a_move_worse_than_the_best_by_more_than_the_noise_is_a_clear_mistake() 
 
 
 def test_a_player_far_ahead_is_estimated_to_win_and_the_one_behind_to_lose() -> None:
-    ahead = mid_game("cafe", 51)  # heuristic (P1) against random, well ahead
-    behind = mid_game("cafe", 53)
+    ahead = mid_game("cafe", 52)  # heuristic (P1) against random, well ahead
+    behind = mid_game("cafe", 54)
     assert ahead.current_player() == 0 and behind.current_player() == 1
     assert ahead.scores()[0] > ahead.scores()[1] + 30
     assert FlatMonteCarlo(0, Budget(None, 60)).analyse(ahead).win_chance > 0.7
