@@ -227,10 +227,10 @@ class CafeKnowledge:
             return None
         me = cafe.current_player()
         priors: dict[int, float] = {}
-        for first, end in full_turns(cafe, rng):
-            chance = self.estimate(end)[me]
-            if chance > priors.get(first.code, -1.0):
-                priors[first.code] = chance
+        for decisions, end in full_turns(cafe, rng):
+            code, chance = decisions[0].code, self.estimate(end)[me]
+            if chance > priors.get(code, -1.0):
+                priors[code] = chance
         return priors
 
     def settled(self, state: State) -> bool:
