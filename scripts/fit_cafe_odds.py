@@ -22,11 +22,10 @@ from typing import cast
 import numpy as np
 
 from kafeneio.bots import make_bot
-from kafeneio.bots.cafe import ODDS, TEMPERATURE, best_step, lateness, standings
+from kafeneio.bots.cafe import ODDS, TEMPERATURE, odds_features, standings
 from kafeneio.core import Action, State
 from kafeneio.core.play import play
 from kafeneio.games import get_game
-from kafeneio.games.cafe.board import is_joker
 from kafeneio.games.cafe.state import CafeState
 
 NAMES = [field.name for field in dataclasses.fields(ODDS)]
@@ -35,19 +34,8 @@ Position = tuple[list[list[float]], list[bool], list[float]]
 
 
 def features(state: CafeState) -> Position:
-    late = lateness(state)
-    mover = state.current_player()
-    step = best_step(state)
-    rows, out = [], []
-    for player, score in enumerate(state.scores()):
-        hand = state.hand(player)
-        jokers = sum(map(is_joker, hand))
-        cards = len(hand) - jokers
-        moving = float(player == mover)
-        points = [score, score * late, score * late * late]
-        rows.append([*points, cards, cards * late, jokers, jokers * late, moving, moving * step])
-        out.append(state.is_out(player))
-    return rows, out, standings(state)
+    out = [state.is_out(player) for player in range(state.num_players)]
+    return odds_features(state), out, standings(state)
 
 
 def one_game(args: tuple[int, int]) -> tuple[list[Position], list[float]]:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import mul
 from types import MappingProxyType
 from typing import cast
 
@@ -110,27 +111,32 @@ class OddsWeights:
 ODDS = OddsWeights()
 
 
-def odds(state: CafeState) -> list[float]:
-    """Each player's fitted log-odds of winning (`ODDS`); `OUT` for a player thrown out."""
-    w = ODDS
+ODDS_VECTOR = tuple(getattr(ODDS, field.name) for field in fields(OddsWeights))
+
+
+def odds_features(state: CafeState) -> list[list[float]]:
+    """Each player's features, one for each field of `OddsWeights` in its order (what
+    `scripts/fit_cafe_odds.py` fits the weights on)."""
     late = lateness(state)
     mover = state.current_player()
     step = best_step(state)
-    per_point = w.score + late * (w.score_late + late * w.score_late2)
-    per_card = w.card + late * w.card_late
-    per_joker = w.joker + late * w.joker_late
-    values = []
+    rows = []
     for player, score in enumerate(state.scores()):
-        if state.is_out(player):
-            values.append(OUT)
-            continue
         hand = state.hand(player)
         jokers = sum(map(is_joker, hand))
-        value = per_point * score + per_card * (len(hand) - jokers) + per_joker * jokers
-        if player == mover:
-            value += w.mover + w.mover_step * step
-        values.append(value)
-    return values
+        cards = len(hand) - jokers
+        moving = float(player == mover)
+        points = (score, score * late, score * late * late)
+        rows.append([*points, cards, cards * late, jokers, jokers * late, moving, moving * step])
+    return rows
+
+
+def odds(state: CafeState) -> list[float]:
+    """Each player's fitted log-odds of winning (`ODDS`); `OUT` for a player thrown out."""
+    return [
+        OUT if state.is_out(player) else sum(map(mul, row, ODDS_VECTOR))
+        for player, row in enumerate(odds_features(state))
+    ]
 
 
 def lead(values: Sequence[float], player: int) -> float:
