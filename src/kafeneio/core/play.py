@@ -7,6 +7,7 @@ through `play`, so a chance node is resolved the same way everywhere.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,7 +46,8 @@ def play(
     `players[p]` chooses for player p; chance outcomes are drawn from `rng` with their
     probabilities. `on_step` is called after every decision, chance included."""
     steps = 0
-    while not state.is_terminal() and (max_steps is None or steps < max_steps):
+    limit = sys.maxsize if max_steps is None else max_steps  # one comparison a decision
+    while steps < limit and not state.is_terminal():
         mover = state.current_player()
         if mover == CHANCE:
             action = sample_chance(state, rng)
@@ -55,11 +57,12 @@ def play(
             except (IndexError, KeyError):
                 raise KafeneioError(f"no player is given for seat P{mover + 1}") from None
             action = chooser(state)
-        ply = state.ply
-        events = state.apply(action)
         steps += 1
-        if on_step is not None:
-            on_step(Step(state, ply, mover, action, events))
+        if on_step is None:  # the common case, random play and search: nothing else to do
+            state.apply(action)
+        else:
+            ply = state.ply
+            on_step(Step(state, ply, mover, action, state.apply(action)))
     return state
 
 
