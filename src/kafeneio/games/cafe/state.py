@@ -134,8 +134,8 @@ class CafeState(State):
     """The card on each chair, -1 while free."""
     _ladies: list[int]
     _men: list[int]
-    _natives: list[int]
-    """Per table: ladies, men and natives seated (CI-T.3, CI-P.2, CI-P.3)."""
+    """Per table: ladies and men seated (CI-T.3, CI-P.2). Natives are counted only at a full
+    table (`_all_natives`), the one place they count (CI-P.3, CI-D.2)."""
     _present: list[int]
     _pairs: list[int]
     """Per gender, as table masks: the tables seating at least one and at least two guests of
@@ -181,7 +181,6 @@ class CafeState(State):
         self._seat = [-1] * NUM_CHAIRS
         self._ladies = [0] * NUM_TABLES
         self._men = [0] * NUM_TABLES
-        self._natives = [0] * NUM_TABLES
         self._present = [0, 0]
         self._pairs = [0, 0]
         self._free = MASKS.all_chairs
@@ -243,13 +242,15 @@ class CafeState(State):
 
     def _perform(self, action: Any) -> None:
         kind = action.kind
+        if kind == PLACE:  # the common decision first
+            self._passes = 0
+            self._place(action.card, action.chair)
+            return
         if kind == PASS:  # CI-M.5: the game ends when every player in turn has passed
             self._passes += 1
         elif kind not in (BIRTHDAY, DRAW):
             self._passes = 0
-        if kind == PLACE:
-            self._place(action.card, action.chair)
-        elif kind == END:
+        if kind == END:
             self._end_turn(table_move=True)
         elif kind == BAR:
             self._go_to_bar(action.card)
@@ -395,7 +396,17 @@ class CafeState(State):
 
     def _single_nation(self, table: int) -> bool:
         """CI-D.2: the table holds 4 guests, all of its nation (jokers count, CI-P.3)."""
-        return self._ladies[table] + self._men[table] == 4 and self._natives[table] == 4
+        return self._ladies[table] + self._men[table] == 4 and self._all_natives(table)
+
+    def _all_natives(self, table: int) -> bool:
+        """Every chair of `table` holds a guest who counts as its native (CI-P.3, as the option
+        ``joker_native_both`` says for a joker on a shared chair)."""
+        seat, native_tables = self._seat, self._native_tables
+        for chair in GEO.table_chairs[table]:
+            card = seat[chair]
+            if card < 0 or table not in native_tables[card][chair]:
+                return False
+        return True
 
     @property
     def phase(self) -> str:
@@ -444,7 +455,9 @@ class CafeState(State):
             actions = self._place_starts(space, kinds, held & 0xFFFF, held >> 16 & 0xFFFF)
         if self.bar_refusal() is None:
             bar = space.bar
-            actions += [bar[card] for card in kinds if card < JOKER_LADY]
+            for card in kinds:  # a loop, not a comprehension: it makes no function
+                if card < JOKER_LADY:
+                    actions.append(bar[card])
         if self._jokers_seated:
             self._swaps(space, held >> 32, actions)
         if self.options.dance:
@@ -504,9 +517,15 @@ class CafeState(State):
             present, pairs, free = self._present, self._pairs, self._free
             chairs, tables = masks.nation_chairs, masks.nation_tables
             rest = (fits_lady ^ ladies) & chairs[of_ladies]  # at-once chairs are fitting ones
-            ladies |= mended_starts(masks, present, pairs, free, 0, rest, of_men, tables[of_ladies])
+            if rest:
+                ladies |= mended_starts(
+                    masks, present, pairs, free, 0, rest, of_men, tables[of_ladies]
+                )
             rest = (fits_man ^ men) & chairs[of_men]
-            men |= mended_starts(masks, present, pairs, free, 1, rest, of_ladies, tables[of_men])
+            if rest:
+                men |= mended_starts(
+                    masks, present, pairs, free, 1, rest, of_ladies, tables[of_men]
+                )
         return _placements_on(space, kinds, ladies, men, [])
 
     def _board_starts(self) -> tuple[int, int, int, int]:
@@ -516,7 +535,14 @@ class CafeState(State):
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         first_card, first_chair = self._pending[0]
-        bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
+        # `_table_ok` at the first guest's tables, its common answers first, on masks: complete
+        # if each table has a group, or if the guest sits alone at one beside a group (CI-T.4).
+        tables = MASKS.chair_tables[first_chair]
+        lacking = tables ^ (tables & self._present[0] & self._present[1])
+        if lacking and (lacking == tables or lacking & self._pairs[first_card & 1]):
+            bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
+        else:
+            bad = []
         kinds = sorted(set(self._hands[self._player]))
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
@@ -694,8 +720,6 @@ class CafeState(State):
                 self._present[gender] |= 1 << table
             elif count == 2:
                 self._pairs[gender] |= 1 << table
-        for table in self._native_tables[card][chair]:
-            self._natives[table] += 1
 
     def _take(self, card: int, chair: int) -> None:
         self._seat[chair] = -1
@@ -710,8 +734,6 @@ class CafeState(State):
                 self._present[gender] ^= 1 << table
             elif count == 2:
                 self._pairs[gender] ^= 1 << table
-        for table in self._native_tables[card][chair]:
-            self._natives[table] -= 1
 
     def _seat_guest(self, card: int, chair: int) -> None:
         """A guest sits down for good (CI-T.7): counted, and a joker remembered for exchanges."""
@@ -744,15 +766,10 @@ class CafeState(State):
         too under ``first_move = pair-scores-both``), and the single-nation tables it completed
         (CI-D.2)."""
         gain = completed = 0
-        ladies, men, natives, birthday = (
-            self._ladies,
-            self._men,
-            self._natives,
-            self._birthday_table,
-        )
+        ladies, men, birthday = self._ladies, self._men, self._birthday_table
         for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
             seated = ladies[table] + men[table]
-            single_nation = seated == 4 and natives[table] == 4  # CI-D.2
+            single_nation = seated == 4 and self._all_natives(table)  # CI-D.2
             completed += single_nation
             if ladies[table] and men[table]:
                 value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
@@ -795,7 +812,7 @@ class CafeState(State):
                 if other != table:
                     gain += self._points_at(other, self.table_value(other))
                     self._completed += self._single_nation(other)
-        natives = self._natives[table] == 4
+        natives = self._all_natives(table)
         gain += self._points_at(table, DANCE_NATIVE_VALUE if natives else DANCE_VALUE)
         self._completed += natives
         self._scores[self._player] += gain
