@@ -137,12 +137,18 @@ def test_move_generation_matches_the_rules_at_every_state(players: int, first_mo
 
 
 @pytest.mark.rule("CI-M.4")
-@pytest.mark.parametrize("joker_exchange", ["any-gender", "own-gender"])
-def test_the_swaps_offered_are_those_the_swap_predicate_accepts(joker_exchange: str) -> None:
-    """Move generation works out the plain answers of `swap_refusal` itself (a guest of the
-    joker's gender, a third of a gender at a table); at every turn of random games it offers
-    exactly the swaps the predicate accepts, for every guest in hand and every seated joker."""
-    game = get_game("cafe", {"joker_exchange": joker_exchange})
+@pytest.mark.rule("CI-V.2")
+@pytest.mark.parametrize(
+    "options",
+    [{"joker_exchange": "any-gender"}, {"joker_exchange": "own-gender"}, {"dance": True}],
+    ids=["any-gender", "own-gender", "dance"],
+)
+def test_the_swaps_offered_are_those_the_swap_predicate_accepts(options: dict) -> None:
+    """Move generation works out the answers of `swap_refusal` on masks (a guest of the joker's
+    gender, a third of a gender at a table, a table left without a group, a dance table); at
+    every turn of random games it offers exactly the swaps the predicate accepts, for every
+    guest in hand and every seated joker (a joker at a dance table: test_variants)."""
+    game = get_game("cafe", options)
     checked = 0
     for seed in range(30):
         rng = random.Random(seed)

@@ -196,6 +196,26 @@ def test_the_gender_rule_is_lifted_only_at_the_dance_table() -> None:
     assert err.value.rule == "CI-T.3"
 
 
+@pytest.mark.rule("CI-V.2")
+@pytest.mark.rule("CI-M.4")
+def test_a_joker_at_a_dance_table_is_exchanged_only_for_its_own_gender() -> None:
+    # After the dance at US1, the joker on chair 18 (shared with US2) keeps US1 all men: the
+    # next player's US lady may not take its place, though US2 would keep its group.
+    chairs = {13: "DEf", 14: "DEm", 23: "USf", 19: "USm", 21: "INf", **ELSEWHERE}
+    hands = [["USm", "USm", "USm", "Jm", "AFf"], ["USf", "AFf"]]
+    state = new_position(hands, chairs, {"dance": True})
+    play(state, "dance US1: USm@15 USm@16 USm@17 Jm@18")
+    assert state.current_player() == 1
+    assert not any(a.startswith("swap") for a in legal(state))
+    assert state.swap_refusal(BOARD.parse_card("USf"), 17) is not None
+    before = state.clone()
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_notation("swap USf@18")
+    assert err.value.rule == "CI-M.4"
+    assert "dance table" in str(err.value)
+    assert state == before
+
+
 def test_a_dance_is_written_with_3_or_4_guests_of_one_gender() -> None:
     assert GAME.parse_action("dance us1: USm@15 USm@16 USm@17 Jm@18").notation == (
         "dance US1: USm@15 USm@16 USm@17 Jm@18"

@@ -118,6 +118,8 @@ GEO = geometry()
 MASKS = masks()
 SPACE = action_space()
 """The board facts and the actions, made once: the hot paths read them without a call."""
+GENDER_TYPES = tuple(sum(1 << k for k in range(NUM_CARD_TYPES) if k & 1 == g) for g in (0, 1))
+"""The card types of each gender, as a mask by type."""
 
 
 class CafeState(State):
@@ -477,32 +479,38 @@ class CafeState(State):
         """Append the swaps of the card types `held` (a mask by type), joker by joker (in the
         order they sat down), card by card.
 
-        `swap_refusal`, its answer worked out where it is plain (a test checks they agree): a
-        guest of the joker's own gender changes no count, so it may take the place of the joker
-        if its nation fits (CI-T.2); one of the other gender may not if a table of the chair has
-        2 of theirs (CI-T.3), and else the predicate decides, once per joker: past the nation,
-        it counts genders only."""
-        chair_guests, pairs = MASKS.chair_guests, self._pairs
+        `swap_refusal`'s answer, worked out on masks (a test checks they agree). A guest of the
+        joker's own gender changes no count, so it may take the joker's place if its nation fits
+        (CI-T.2). One of the other gender may not (the option ``joker_exchange = own-gender``
+        aside) if a table of the chair has 2 of theirs (CI-T.3), if the joker is the only one of
+        its gender at a table that seats the other gender (the table would be left without a
+        group, CI-T.4), or at a dance table (CI-V.2); otherwise every table keeps a group, and a
+        joker alone at a table stays a lone guest beside the same group."""
+        chair_guests, chair_tables = MASKS.chair_guests, MASKS.chair_tables
+        present, pairs = self._present, self._pairs
+        any_gender = self.options.joker_exchange != "own-gender"
+        row = space.swap
         for chair in self._jokers_seated:
             fitting = held & chair_guests[chair]
             if not fitting:
                 continue
             joker_gender = self._seat[chair] & 1
-            other_gender: bool | None = None  # whether a guest of the other gender may swap
-            row = space.swap
+            other = 1 - joker_gender
+            lone_joker = (present[joker_gender] ^ pairs[joker_gender]) & present[other]
+            if not (
+                any_gender
+                and not chair_tables[chair] & (pairs[other] | lone_joker)
+                and not self._at_dance_table(chair)
+            ):
+                fitting &= GENDER_TYPES[joker_gender]
             while fitting:
                 bit = fitting & -fitting
                 fitting ^= bit
-                card = bit.bit_length() - 1
-                if card & 1 != joker_gender:
-                    if other_gender is None:
-                        other_gender = (
-                            not MASKS.chair_tables[chair] & pairs[card & 1]
-                            and self.swap_refusal(card, chair) is None
-                        )
-                    if not other_gender:
-                        continue
-                actions.append(row[card][chair])
+                actions.append(row[bit.bit_length() - 1][chair])
+
+    def _at_dance_table(self, chair: int) -> bool:
+        dance_tables = self._dance_tables
+        return bool(dance_tables) and any(t in dance_tables for t in GEO.chair_tables[chair])
 
     def _place_starts(
         self, space: ActionSpace, kinds: list[int], of_ladies: int, of_men: int
