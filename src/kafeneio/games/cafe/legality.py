@@ -215,9 +215,8 @@ def mended_starts(
     # A table still to mend has no guest of the other gender, room for this one, and a chair
     # of a mate's nation (so it is empty or seats the first guest's gender).
     tables &= m.nation_tables[mates] & (m.all_tables ^ (other | pairs[gender]))
-    if not rest or not tables:
+    if not tables:
         return 0
-    low, high = m.touching
     not_low, not_high = m.apart
     mine = present[gender]
     empty = m.all_tables ^ (mine | other)
@@ -225,26 +224,33 @@ def mended_starts(
     mate_in = free & m.nation_chairs[mates] & (m.lone | not_low[bad & 4095] & not_high[bad >> 12])
     if not mate_in:
         return 0
+    # The chairs each table to mend can have mended (see `_mendable`), at empty tables and at
+    # tables that seat the first guest's gender, apart: a shared chair of no group needs the
+    # other table empty, so the two ask different chairs below.
+    at_empty = _mendable(m.table_chairs, tables & empty, mate_in)
+    at_full = _mendable(m.table_chairs, tables ^ (tables & empty), mate_in)
+    low, high = m.touching
     by_own_table = m.lone | low[other & 4095] | high[other >> 12]
     by_either = rest ^ (rest & by_own_table)  # shared chairs with no group at either table
-    if by_either:
-        full = m.all_tables ^ empty
-        empty_in = not_low[full & 4095] & not_high[full >> 12]
-        empty_out = low[empty & 4095] | high[empty >> 12]
-    table_chairs = m.table_chairs
-    mended = mended_alone = 0
+    mended = at_empty | at_full
+    if not by_either:
+        return rest & mended
+    full = m.all_tables ^ empty
+    empty_in = not_low[full & 4095] & not_high[full >> 12]  # chairs whose tables are empty
+    empty_out = low[empty & 4095] | high[empty >> 12]  # chairs with an empty table
+    return rest & (by_own_table & mended | by_either & (at_empty & empty_in | at_full & empty_out))
+
+
+def _mendable(table_chairs: tuple[int, ...], tables: int, mate_in: int) -> int:
+    """The chairs of `tables` where a first guest can be mended by a mate on another chair of
+    the same table (`mate_in`: where a mate may sit): every chair of a table with two mate
+    chairs or more, all but that one of a table with one."""
+    mendable = 0
     while tables:
         bit = tables & -tables
         tables ^= bit
         chairs = table_chairs[bit.bit_length() - 1]
-        if not chairs & rest:
-            continue
         found = chairs & mate_in
         if found:
-            # Every chair of the table is mended by a mate on another chair: all of them if
-            # there are two mate chairs or more, all but that one if there is one.
-            mendable = chairs if found & (found - 1) else chairs ^ found
-            mended |= mendable
-            if by_either:  # and those whose other table is empty, for the chairs of no group
-                mended_alone |= mendable & (empty_in if empty & bit else empty_out)
-    return rest & (by_own_table & mended | by_either & mended_alone)
+            mendable |= chairs if found & (found - 1) else chairs ^ found
+    return mendable

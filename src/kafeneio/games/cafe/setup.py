@@ -49,8 +49,12 @@ DECLINED = "declined"
 """``birthday_table`` when the first player to reach the threshold chose no table (CI-V.1)."""
 
 
+FULL_DECK = tuple(card for card, copies in COPIES.items() for _ in range(copies))
+"""The 100 cards in a fixed order (CI-0.1), before any shuffle."""
+
+
 def full_deck() -> list[int]:
-    return [card for card, copies in COPIES.items() for _ in range(copies)]
+    return list(FULL_DECK)  # a copy, made once per game
 
 
 @dataclass

@@ -434,14 +434,14 @@ class CafeState(State):
 
     # --- legal actions --------------------------------------------------------------------
     def _generate(self) -> list[CafeAction]:
+        if self._pending:  # a turn's second decision: nothing else is asked before it ends
+            return self._second_decisions(SPACE)
         if self._over:
             return []
         if self._birthday_chooser >= 0:
             return [*SPACE.birthday, SPACE.birthday_none]
         if self._choosing_draw:
             return [SPACE.draw_fewer, SPACE.draw_full]
-        if self._pending:
-            return self._second_decisions(SPACE)
         return self._first_decisions(SPACE)
 
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
@@ -899,12 +899,13 @@ class CafeState(State):
         self._completed = 0
         self._turns += 1
         self._opening = False
-        out = self._out
+        options = self.options
+        someone_out = True in self._out
         if (  # `_end_reason`'s common answer, None, first: it is asked after every turn
-            len(self._bag) <= self.options.end_bag
-            or len(self._bar) >= len(self.options.bar_values)
+            len(self._bag) <= options.end_bag
+            or len(self._bar) >= len(options.bar_values)
             or self._seated == NUM_CHAIRS
-            or True in out
+            or someone_out
             or 0 in self._targets
             or self._passes >= self.num_players
         ):
@@ -913,15 +914,15 @@ class CafeState(State):
                 self._finish(reason)
                 return
         if (
-            self.options.birthday
+            options.birthday
             and not self._birthday_claimed
             and not self._out[player]
-            and self._scores[player] >= self.options.birthday_threshold
+            and self._scores[player] >= options.birthday_threshold
         ):
             self._birthday_claimed = True
             self._birthday_chooser = player  # CI-V.1: chosen at once, before the next turn
             return
-        if True in out:
+        if someone_out:
             self._advance()
         else:
             self._player = (player + 1) % self.num_players  # `_advance` when no one is out
