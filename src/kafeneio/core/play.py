@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import KafeneioError
 from kafeneio.core.events import Event
-from kafeneio.core.game import CHANCE, State, sample_chance
+from kafeneio.core.game import CHANCE, TERMINAL, State, sample_chance
 
 Player = Callable[[State], Action]
 """Anything that picks the action of the player to move: a bot, a person at a prompt."""
@@ -47,8 +47,10 @@ def play(
     probabilities. `on_step` is called after every decision, chance included."""
     steps = 0
     limit = sys.maxsize if max_steps is None else max_steps  # one comparison a decision
-    while steps < limit and not state.is_terminal():
-        mover = state.current_player()
+    while steps < limit:
+        mover = state.current_player()  # TERMINAL exactly when the game is over (the contract)
+        if mover == TERMINAL:
+            break
         if mover == CHANCE:
             action = sample_chance(state, rng)
         else:
