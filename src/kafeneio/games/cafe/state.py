@@ -755,15 +755,17 @@ class CafeState(State):
 
     def _place(self, card: int, chair: int) -> None:
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
-        self._hands[self._player].remove(card)
+        player = self._player
+        self._hands[player].remove(card)
         self._put(card, chair)  # `_seat_guest`, written out: this is the hot path
         self._seated += 1
         if card >= JOKER_LADY:
             self._jokers_seated.append(chair)
         gain, single_nation = self._placement_gain(chair)
-        self._completed += single_nation
-        self._scores[self._player] += gain
-        self.emit("place", events.placed, self._player, card, chair, gain)
+        if single_nation:
+            self._completed += single_nation
+        self._scores[player] += gain
+        self.emit("place", events.placed, player, card, chair, gain)
         pending = self._pending
         pending.append((card, chair))
         if len(pending) == 2:
@@ -832,9 +834,10 @@ class CafeState(State):
         player = self._player
         hand = self._hands[player]
         hand.remove(card)
-        value = self.options.bar_values[len(self._bar)]
-        self.emit("bar", events.went_to_bar, player, card, len(self._bar), value)
-        self._bar.append(card)
+        bar = self._bar
+        value = self.options.bar_values[len(bar)]
+        self.emit("bar", events.went_to_bar, player, card, len(bar), value)
+        bar.append(card)
         if self._scores[player] + value < 0:
             self._out[player] = True  # CI-M.3: thrown out; the hand leaves play
             self.emit("out", events.thrown_out, player, value)
@@ -865,6 +868,10 @@ class CafeState(State):
         if count == 1 and bag:  # after a bar move, mostly
             drawn: tuple[int, ...] = (bag.pop(),)  # the next card drawn is the last
             insort(hand, drawn[0])
+        elif count == 2 and len(bag) >= 2:  # after a move of two guests, mostly
+            drawn = (bag.pop(), bag.pop())
+            insort(hand, drawn[0])
+            insort(hand, drawn[1])
         else:
             taken = min(count, len(bag))
             drawn = tuple(bag[len(bag) - taken :][::-1])
