@@ -211,17 +211,11 @@ NO_EVENTS: tuple[Event, ...] = ()
 """What an action of a quiet state caused, as far as anyone is told."""
 
 
-class Link(tuple[Any, ...]):
-    """One step of the history: (previous link or None, action, mover, events). The history is
-    a persistent chain, newest first, so clones share it and copying a state costs the same at
-    any point of the game. Everything in it is immutable: a deep copy is the link itself."""
-
-    __slots__ = ()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Link:
-        return self
-
-
+Link = tuple[Any, ...]
+"""One step of the history: (previous link or None, action, mover, events). The history is a
+persistent chain, newest first, so clones share it and copying a state costs the same at any
+point of the game. A plain tuple, the cheapest thing to make on every action: copies and
+pickles of a state flatten the chain first (`State.__getstate__`), so nothing recurses down it."""
 Trail = Link | None
 
 
@@ -330,7 +324,7 @@ class State(ABC):
         events: Sequence[Event] = NO_EVENTS if self._quiet else EventLog()
         self._emitted = events  # type: ignore[assignment]  # a quiet state never appends
         self._perform(action)
-        self._trail = Link((self._trail, action, mover, events))  # kept as made: never changed
+        self._trail = (self._trail, action, mover, events)  # kept as made: never changed
         self._ply += 1
         return events
 
@@ -505,7 +499,7 @@ class State(ABC):
         trail: Trail = None
         decode = fields["game"].decode_action
         for code, mover, events in fields["_trail"]:
-            trail = Link((trail, decode(code), mover, events))
+            trail = (trail, decode(code), mover, events)
         fields["_trail"] = trail
         self.__dict__.update(fields)
 
