@@ -231,14 +231,15 @@ def mended_starts(
     at_full = _mendable(m.table_chairs, tables ^ (tables & empty), mate_in)
     low, high = m.touching
     by_own_table = m.lone | low[other & 4095] | high[other >> 12]
-    by_either = rest ^ (rest & by_own_table)  # shared chairs with no group at either table
     mended = at_empty | at_full
-    if not by_either:
+    if rest & by_own_table == rest:  # no shared chair of no group at either table
         return rest & mended
     full = m.all_tables ^ empty
     empty_in = not_low[full & 4095] & not_high[full >> 12]  # chairs whose tables are empty
     empty_out = low[empty & 4095] | high[empty >> 12]  # chairs with an empty table
-    return rest & (by_own_table & mended | by_either & (at_empty & empty_in | at_full & empty_out))
+    # The chairs of `rest` apart from `by_own_table` take the second kind only; the others take
+    # either, and the second kind is a part of `mended`.
+    return rest & (by_own_table & mended | at_empty & empty_in | at_full & empty_out)
 
 
 def _mendable(table_chairs: tuple[int, ...], tables: int, mate_in: int) -> int:

@@ -500,7 +500,7 @@ class CafeState(State):
             if not (
                 any_gender
                 and not chair_tables[chair] & (pairs[other] | lone_joker)
-                and not self._at_dance_table(chair)
+                and not (self._dance_tables and self._at_dance_table(chair))
             ):
                 fitting &= GENDER_TYPES[joker_gender]
             while fitting:
@@ -509,8 +509,7 @@ class CafeState(State):
                 actions.append(row[bit.bit_length() - 1][chair])
 
     def _at_dance_table(self, chair: int) -> bool:
-        dance_tables = self._dance_tables
-        return bool(dance_tables) and any(t in dance_tables for t in GEO.chair_tables[chair])
+        return any(t in self._dance_tables for t in GEO.chair_tables[chair])
 
     def _place_starts(
         self, space: ActionSpace, kinds: list[int], of_ladies: int, of_men: int
