@@ -186,7 +186,7 @@ def test_the_kept_at_once_starts_give_the_moves_worked_out_anew(options: dict) -
     """A state keeps its board's at-once starts (`legality.at_once_starts`) from one decision to
     the next while no guest sits down or stands up. At every decision of random games, the
     legal actions are those a copy works out with nothing kept, in the same order, and what is
-    kept is what the board gives now."""
+    kept is what the board gives now; every hand is sorted, as move generation reads it."""
     from kafeneio.games.cafe.legality import at_once_starts, masks
 
     game = get_game("cafe", options)
@@ -196,6 +196,9 @@ def test_the_kept_at_once_starts_give_the_moves_worked_out_anew(options: dict) -
         state = game.new_state(2 + seed % 3, seed=seed)
         while not state.is_terminal():
             legal = list(state.legal_actions())
+            assert len({a.code for a in legal}) == len(legal)
+            for player in range(state.num_players):
+                assert state.hand(player) == sorted(state.hand(player)), (seed, state.ply)
             if state._at_once is not None:
                 kept += 1
                 assert state._at_once == at_once_starts(

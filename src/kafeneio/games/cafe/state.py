@@ -152,6 +152,7 @@ class CafeState(State):
     _jokers_seated: list[int]
     _dance_tables: list[int]
     _hands: list[list[int]]
+    """Each player's hand, kept sorted (dealt and drawn by `insort`, set up sorted)."""
     _scores: list[int]
     _targets: list[int]
     _out: list[bool]
@@ -446,11 +447,15 @@ class CafeState(State):
 
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
-        kinds = sorted(set(hand))
+        kinds: list[int] = []  # the hand's card types, in order: a hand is kept sorted
         held = 0  # the nations of the hand's ladies, of its men 16 bits up, its types 32 up
         card_bits = MASKS.card_bits
-        for card in kinds:
-            held |= card_bits[card]
+        previous = -1
+        for card in hand:  # one pass, cheaper than sorted(set(hand)) and a loop after it
+            if card != previous:
+                kinds.append(card)
+                held |= card_bits[card]
+                previous = card
         if self._opening and self.options.first_move == "lone-guest":
             actions = self._lone_openings(space, kinds)
         else:
