@@ -224,11 +224,23 @@ def mended_starts(
     mate_in = free & m.nation_chairs[mates] & (m.lone | not_low[bad & 4095] & not_high[bad >> 12])
     if not mate_in:
         return 0
-    # The chairs each table to mend can have mended (see `_mendable`), at empty tables and at
-    # tables that seat the first guest's gender, apart: a shared chair of no group needs the
-    # other table empty, so the two ask different chairs below.
-    at_empty = _mendable(m.table_chairs, tables & empty, mate_in)
-    at_full = _mendable(m.table_chairs, tables ^ (tables & empty), mate_in)
+    # The chairs each table to mend can have mended by a mate on another of its chairs: every
+    # chair of a table with two mate chairs or more, all but that one of a table with one; at
+    # empty tables and at tables that seat the first guest's gender apart, as a shared chair
+    # of no group needs its other table empty (below).
+    table_chairs = m.table_chairs
+    at_empty = at_full = 0
+    while tables:
+        bit = tables & -tables
+        tables ^= bit
+        chairs = table_chairs[bit.bit_length() - 1]
+        found = chairs & mate_in
+        if found:
+            mendable = chairs if found & (found - 1) else chairs ^ found
+            if empty & bit:
+                at_empty |= mendable
+            else:
+                at_full |= mendable
     low, high = m.touching
     by_own_table = m.lone | low[other & 4095] | high[other >> 12]
     mended = at_empty | at_full
@@ -240,18 +252,3 @@ def mended_starts(
     # The chairs of `rest` apart from `by_own_table` take the second kind only; the others take
     # either, and the second kind is a part of `mended`.
     return rest & (by_own_table & mended | at_empty & empty_in | at_full & empty_out)
-
-
-def _mendable(table_chairs: tuple[int, ...], tables: int, mate_in: int) -> int:
-    """The chairs of `tables` where a first guest can be mended by a mate on another chair of
-    the same table (`mate_in`: where a mate may sit): every chair of a table with two mate
-    chairs or more, all but that one of a table with one."""
-    mendable = 0
-    while tables:
-        bit = tables & -tables
-        tables ^= bit
-        chairs = table_chairs[bit.bit_length() - 1]
-        found = chairs & mate_in
-        if found:
-            mendable |= chairs if found & (found - 1) else chairs ^ found
-    return mendable

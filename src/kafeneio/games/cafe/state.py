@@ -555,7 +555,12 @@ class CafeState(State):
             bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
         else:
             bad = []
-        kinds = sorted(set(self._hands[self._player]))
+        kinds: list[int] = []  # the hand's card types, in order (as in `_first_decisions`)
+        previous = -1
+        for card in self._hands[self._player]:
+            if card != previous:
+                kinds.append(card)
+                previous = card
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
             return _placements_on(space, kinds, at_once[0], at_once[1], [space.end])
