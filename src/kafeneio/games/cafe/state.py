@@ -1018,9 +1018,8 @@ def _placements_on(
     card_chairs = MASKS.card_chairs
     for card in kinds:
         chairs = (men if card & 1 else ladies) & card_chairs[card]
-        if chairs:
-            found = PLACEMENTS[card].get(chairs)
-            actions += found if found is not None else placements(space, card, chairs)
+        if chairs:  # then its placements are not empty: a kept tuple or a new one
+            actions += PLACEMENTS[card].get(chairs) or placements(space, card, chairs)
     return actions
 
 
