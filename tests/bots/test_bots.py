@@ -10,7 +10,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from kafeneio.bots import BOTS, Analysis, make_bot, parse_seat
+from kafeneio.bots import BOTS, Analysis, make_bot, mcts, parse_seat
 from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.bots.mcts import WALL_FACTOR, MctsBot
 from kafeneio.cli import app
@@ -116,6 +116,27 @@ def test_mcts_keeps_to_its_time_budget() -> None:
     assert cpu < 0.05 + 0.1
     assert analysis.seconds < WALL_FACTOR * 0.05 + 0.1
     assert analysis.iterations >= 1
+
+
+def test_a_budget_reads_the_cpu_clock_only_when_the_wall_clock_says_it_may_be_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    readings: list[float] = []
+    thread_time = time.thread_time
+
+    def counted() -> float:
+        readings.append(thread_time())
+        return readings[-1]
+
+    monkeypatch.setattr(mcts.time, "thread_time", counted)
+    budget = mcts.Budget(0.03)
+    checks = 0
+    while budget.left():
+        checks += 1
+    spent, wall = thread_time() - readings[0], time.perf_counter() - budget.start
+    assert 0.03 <= spent < 0.03 + 0.05 and checks > 1000
+    # one reading at the start, then a few as the budget runs out (at most one a CLOCK_GAP)
+    assert len(readings) <= 2 + wall / mcts.CLOCK_GAP and len(readings) < checks / 100
 
 
 def test_the_default_mcts_budget_is_a_fifth_of_a_second() -> None:
