@@ -1,10 +1,10 @@
-"""Fit the weights of the Café heuristic's race evaluation (`bots/cafe_plan.py`, `RaceWeights`).
+"""Fit the weights of Café International's evaluation (`bots/cafe_plan.py`, `RaceWeights`).
 
 Plays seeded games (greedy seats; with ``--heuristic-every N`` one heuristic seat in every Nth
 game), records every player's race features (`race_features`) at every turn start, and fits a
-conditional logit of the eventual winner by Newton's method (`fit_cafe_odds.fit`). Games are
-split 4:1 into fitting and checking sets; the log loss on the checking set is printed for the
-fitted weights and for the weights in the package now.
+conditional logit of the eventual winner (a shared win is a shared target) by Newton's
+method. Games are split 4:1 into fitting and checking sets; the log loss on the checking set is
+printed for the fitted weights and for the weights in the package now.
 
     .venv/bin/python scripts/fit_cafe_race.py --games 1000 --players 2 --seed 300000
 """
@@ -17,7 +17,6 @@ from multiprocessing import Pool
 from typing import cast
 
 import numpy as np
-from fit_cafe_odds import chances, fit, log_loss
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import lateness
@@ -53,6 +52,35 @@ def arrays(games: list[tuple[list[Position], list[float]]]) -> tuple[np.ndarray,
     out = np.array([pos[1] for pos, _ in rows], bool)
     target = np.array([ret for _, ret in rows], float)
     return x, out, target
+
+
+def chances(logits: np.ndarray, out: np.ndarray) -> np.ndarray:
+    logits = np.where(out, -1e9, logits)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    weights = np.exp(logits)
+    found: np.ndarray = weights / weights.sum(axis=1, keepdims=True)
+    return found
+
+
+def log_loss(p: np.ndarray, target: np.ndarray) -> float:
+    return float(-(target * np.log(np.maximum(p, 1e-12))).sum() / len(target))
+
+
+def fit(x: np.ndarray, out: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Newton's method on the conditional-logit likelihood (convex: a few steps suffice)."""
+    beta = np.zeros(x.shape[2])
+    x = np.where(out[:, :, None], 0.0, x)
+    for _ in range(30):
+        p = chances(x @ beta, out)
+        mean = np.einsum("ij,ijk->ik", p, x)
+        centred = x - mean[:, None, :]
+        gradient = np.einsum("ij,ijk->k", target - p, x)
+        hessian = np.einsum("ij,ijk,ijl->kl", p, centred, centred)
+        step = np.linalg.solve(hessian + 1e-6 * np.eye(len(beta)), gradient)
+        beta += step
+        if np.abs(step).max() < 1e-7:
+            break
+    return beta
 
 
 def main() -> None:

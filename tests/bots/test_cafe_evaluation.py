@@ -9,7 +9,8 @@ from typing import cast
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.bots.cafe import KNOWLEDGE, ODDS, TEMPERATURE, odds, standings
+from kafeneio.bots.cafe import KNOWLEDGE, TEMPERATURE, lateness, standings
+from kafeneio.bots.cafe_plan import WEIGHTS, race_strengths
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import CHANCE, Action, State, sample_chance
 from kafeneio.core.play import play
@@ -53,18 +54,22 @@ def test_the_fitted_evaluation_predicts_the_winner_better_than_the_standings() -
     assert sum(fitted) < 0.9 * sum(standing)
 
 
-def test_a_point_of_lead_counts_more_at_the_end_than_mid_game() -> None:
+def test_a_point_of_lead_counts_more_at_the_end_and_the_hand_target_costs_late() -> None:
     def per_point(late: float) -> float:
-        return ODDS.score + late * (ODDS.score_late + late * ODDS.score_late2)
+        return WEIGHTS.score + late * WEIGHTS.score_late
+
+    def per_card_of_target(late: float) -> float:
+        return late * (WEIGHTS.target_late + late * WEIGHTS.target_late_squared)
 
     assert per_point(1.0) > per_point(0.5) > 0
-    assert ODDS.card + ODDS.card_late < 0 < ODDS.card  # choice early, a penalty late (CI-E.2)
+    # the cards still to play cost nothing early and a penalty at the end (CI-D.2, CI-E.2)
+    assert per_card_of_target(1.0) < per_card_of_target(0.8) < 0 <= per_card_of_target(0.1)
 
 
-def test_the_evaluation_is_a_softmax_of_the_odds_and_the_result_at_the_end() -> None:
+def test_the_evaluation_is_a_softmax_of_the_race_strengths_and_the_result_at_the_end() -> None:
     positions, _ = greedy_positions(3)
     state = positions[len(positions) // 2]
-    assert KNOWLEDGE.evaluate(state) == softmax(odds(state), 1.0)
+    assert KNOWLEDGE.evaluate(state) == softmax(race_strengths(state, lateness(state)), 1.0)
     chances = KNOWLEDGE.evaluate(state)
     assert abs(sum(chances) - 1) < 1e-9 and all(0 < c < 1 for c in chances)
     end = positions[-1].clone()
@@ -96,3 +101,13 @@ def test_root_priors_rate_a_turns_first_decisions_by_the_best_whole_turn() -> No
                     for second in first.legal_actions()
                 )
                 assert priors[action.code] == best
+
+
+def test_search_cuts_off_only_at_a_turns_start_where_the_evaluation_was_fitted() -> None:
+    positions, _ = greedy_positions(7)
+    assert {KNOWLEDGE.settled(s) for s in positions if s.phase == "turn"} == {True}
+    assert {KNOWLEDGE.settled(s) for s in positions if s.phase == "second"} == {False}
+    end = positions[-1].clone()
+    while not end.is_terminal():
+        end.apply(end.legal_actions()[0])
+    assert KNOWLEDGE.settled(end)

@@ -6,9 +6,9 @@ simulates it simulates on a determinized sample, whose bag is reshuffled.
 The evaluation (`standing`) is a player's score, less the hand penalty (CI-E.2: 5 a card, 10 a
 joker) weighted by how near the game is to its end (the fullest of bar, chairs and bag), plus a
 joker's worth in hand early on (it fits any chair and completes 8-point tables, CI-P.3). Greedy
-play reads the softmax of standings. The search's evaluation (`odds`) is fitted instead: each
-player's log-odds of winning, a weighted sum of the same few public facts whose weights were
-fitted to who went on to win (see `ODDS`).
+play reads the softmax of standings. The search's evaluation is fitted instead: the race
+evaluation of `kafeneio.bots.cafe_plan` (who is nearer an empty hand, whose hand fits the tables
+still able to seat 4 of their nation), which the heuristic's look-ahead reads too.
 
 The heuristic plays whole turns. It first judges every turn (every first decision with every
 second one, or ``end``) by the mover's lead in standing after it, less most of what the next
@@ -26,8 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from operator import mul
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
@@ -79,63 +78,6 @@ def standings(state: CafeState) -> list[float]:
         if state.is_out(player)
         else score + sum(card_worth(card, late) for card in state.hand(player))
         for player, score in enumerate(state.scores())
-    ]
-
-
-@dataclass(frozen=True)
-class OddsWeights:
-    """Log-odds of winning per unit of each feature of a player (`late` is `lateness`): a
-    conditional-logit fit of the eventual winner on 113,454 positions of 2,400 two-player games
-    (greedy seats, one heuristic seat in every third game), checked on the 28,731 positions of
-    600 more. Log loss there: 0.590, against 0.668 for the softmax of standings at temperature
-    8 (far too sure: a coin scores 0.693). The same weights hold at 3 and 4 players (held-out
-    log loss 0.941 and 1.203, against 0.939 and 1.204 refitted there; a coin: 1.099 and 1.386).
-    `scripts/fit_cafe_odds.py --games 3000 --players 2 --seed 100000` refits them: its weights
-    differ a little (the likelihood is flat) and score 0.5865 on its check set, these 0.5861."""
-
-    score: float = 0.0859
-    score_late: float = -0.1485
-    score_late2: float = 0.1565
-    """A point counts about 0.09 early, 0.05 mid-game and 0.09 at the end."""
-    card: float = 0.3208
-    card_late: float = -0.9066
-    """An ordinary card in hand: choice early (the hand target drops with each 8-point table,
-    CI-D.2), a 5-point penalty late (CI-E.2)."""
-    joker: float = 0.1946
-    joker_late: float = -0.3080
-    mover: float = -0.2211
-    mover_step: float = 0.0958
-    """The player to move: the most they can score with their next decision counts."""
-
-
-ODDS = OddsWeights()
-
-
-ODDS_VECTOR = tuple(getattr(ODDS, field.name) for field in fields(OddsWeights))
-
-
-def odds_features(state: CafeState) -> list[list[float]]:
-    """Each player's features, one for each field of `OddsWeights` in its order (what
-    `scripts/fit_cafe_odds.py` fits the weights on)."""
-    late = lateness(state)
-    mover = state.current_player()
-    step = best_step(state)
-    rows = []
-    for player, score in enumerate(state.scores()):
-        hand = state.hand(player)
-        jokers = sum(map(is_joker, hand))
-        cards = len(hand) - jokers
-        moving = float(player == mover)
-        points = (score, score * late, score * late * late)
-        rows.append([*points, cards, cards * late, jokers, jokers * late, moving, moving * step])
-    return rows
-
-
-def odds(state: CafeState) -> list[float]:
-    """Each player's fitted log-odds of winning (`ODDS`); `OUT` for a player thrown out."""
-    return [
-        OUT if state.is_out(player) else sum(map(mul, row, ODDS_VECTOR))
-        for player, row in enumerate(odds_features(state))
     ]
 
 
@@ -201,16 +143,6 @@ def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeActio
     return gains
 
 
-NO_CHANCE = random.Random(0)
-"""Café has no chance nodes (the bag's order is part of a sample), so `after` never draws
-from this."""
-
-
-def best_step(state: CafeState) -> float:
-    """The most the current player can score with their next decision alone (0 at least)."""
-    return max(0.0, max((gain for _, gain in decision_gains(state, NO_CHANCE)), default=0.0))
-
-
 class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType({"depth": 8})
     playout = "greedy"
@@ -218,10 +150,12 @@ class CafeKnowledge:
     a heuristic one (which looks ahead in sampled worlds) over a second."""
 
     def evaluate(self, state: State) -> list[float]:
-        """Win chances from the fitted log-odds (`odds`)."""
+        """Win chances from the fitted race evaluation (`cafe_plan.race_strengths`), the one
+        the heuristic's look-ahead reads."""
         if state.is_terminal():
             return state.returns()
-        return softmax(odds(cast(CafeState, state)), 1.0)
+        cafe = cast(CafeState, state)
+        return softmax(race_strengths(cafe, lateness(cafe)), 1.0)
 
     def root_priors(self, state: State, rng: random.Random) -> dict[int, float] | None:
         """At a turn's first decision: each decision rated by `estimate` after the best whole
@@ -240,7 +174,9 @@ class CafeKnowledge:
         return priors
 
     def settled(self, state: State) -> bool:
-        return True
+        """A turn's start (or the end): where the race evaluation was fitted; in mid-turn a
+        first guest waits for the second decision that may complete its table."""
+        return state.is_terminal() or cast(CafeState, state).phase == "turn"
 
     def estimate(self, state: State) -> list[float]:
         """The standings alone: cheap, for ordering moves and for greedy play."""
