@@ -1,5 +1,5 @@
-"""Café International: the race to an empty hand, as a fitted evaluation for the heuristic's
-look-ahead (`kafeneio.bots.cafe`).
+"""Café International: the race to an empty hand, as a fitted evaluation: the search's reward at
+a cut-off and the heuristic's look-ahead read it (`kafeneio.bots.cafe`).
 
 Most games end when a player who has completed 5 single-nation tables plays their last card
 (CI-D.2, CI-E.1); that player pays no hand penalty and the others pay for every card they still
