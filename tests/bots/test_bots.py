@@ -134,7 +134,9 @@ def test_a_budget_reads_the_cpu_clock_only_when_the_wall_clock_says_it_may_be_sp
     while budget.left():
         checks += 1
     spent, wall = thread_time() - readings[0], time.perf_counter() - budget.start
-    assert 0.03 <= spent < 0.03 + 0.05 and checks > 1000
+    # the budget is spent, or on a busy machine the wall clock stopped it first
+    assert spent >= 0.03 or wall >= WALL_FACTOR * 0.03
+    assert spent < 0.03 + 0.05 and checks > 1000
     # one reading at the start, then a few as the budget runs out (at most one a CLOCK_GAP)
     assert len(readings) <= 2 + wall / mcts.CLOCK_GAP and len(readings) < checks / 100
 
