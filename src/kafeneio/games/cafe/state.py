@@ -447,15 +447,11 @@ class CafeState(State):
 
     def _first_decisions(self, space: ActionSpace) -> list[CafeAction]:
         hand = self._hands[self._player]
-        kinds: list[int] = []  # the hand's card types, in order: a hand is kept sorted
+        kinds = _card_types(hand)
         held = 0  # the nations of the hand's ladies, of its men 16 bits up, its types 32 up
         card_bits = MASKS.card_bits
-        previous = -1
-        for card in hand:  # one pass, cheaper than sorted(set(hand)) and a loop after it
-            if card != previous:
-                kinds.append(card)
-                held |= card_bits[card]
-                previous = card
+        for card in kinds:
+            held |= card_bits[card]
         if self._opening and self.options.first_move == "lone-guest":
             actions = self._lone_openings(space, kinds)
         else:
@@ -555,12 +551,7 @@ class CafeState(State):
             bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
         else:
             bad = []
-        kinds: list[int] = []  # the hand's card types, in order (as in `_first_decisions`)
-        previous = -1
-        for card in self._hands[self._player]:
-            if card != previous:
-                kinds.append(card)
-                previous = card
+        kinds = _card_types(self._hands[self._player])
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
             return _placements_on(space, kinds, at_once[0], at_once[1], [space.end])
@@ -1008,6 +999,18 @@ def placements(space: ActionSpace, card: int, chairs: int) -> tuple[CafeAction, 
     if len(kept) < PLACEMENTS_KEPT:
         kept[chairs] = tuple(found)
     return tuple(found)
+
+
+def _card_types(hand: list[int]) -> list[int]:
+    """The card types of a hand, in order, each once: a hand is kept sorted, so one pass
+    (cheaper than ``sorted(set(hand))``) finds them."""
+    kinds: list[int] = []
+    previous = -1
+    for card in hand:
+        if card != previous:
+            kinds.append(card)
+            previous = card
+    return kinds
 
 
 def _placements_on(
