@@ -757,11 +757,11 @@ class CafeState(State):
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
         player = self._player
         self._hands[player].remove(card)
+        gain, single_nation = self._placement_gain(card, chair)
         self._put(card, chair)  # `_seat_guest`, written out: this is the hot path
         self._seated += 1
         if card >= JOKER_LADY:
             self._jokers_seated.append(chair)
-        gain, single_nation = self._placement_gain(chair)
         if single_nation:
             self._completed += single_nation
         self._scores[player] += gain
@@ -771,43 +771,47 @@ class CafeState(State):
         if len(pending) == 2:
             self._end_turn(table_move=True)
 
-    def _placement_gain(self, chair: int) -> tuple[int, int]:
-        """What the guest just put on `chair` scores (CI-P.1-P.3; the opening pair's first card
-        too under ``first_move = pair-scores-both``), and the single-nation tables it completed
-        (CI-D.2)."""
+    def _placement_gain(self, card: int, chair: int) -> tuple[int, int]:
+        """What `card` scores when it sits down on the free `chair` (CI-P.1-P.3; the opening
+        pair's first card too under ``first_move = pair-scores-both``), and the single-nation
+        tables it completes (CI-D.2): worked out from the counts before it sits down, so that
+        `placement_points` needs no trial placement."""
         gain = completed = 0
-        ladies, men, birthday = self._ladies, self._men, self._birthday_table
+        gender = card & 1
+        birthday = self._birthday_table
+        both = self._opening and self._pending and self.options.first_move == "pair-scores-both"
+        first_tables = GEO.chair_tables[self._pending[0][1]] if both else ()
         for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
-            seated = ladies[table] + men[table]
-            single_nation = seated == 4 and self._all_natives(table)  # CI-D.2
+            ladies = self._ladies[table] + 1 - gender
+            men = self._men[table] + gender
+            seated = ladies + men
+            single_nation = seated == 4 and self._natives_with(table, card, chair)  # CI-D.2
             completed += single_nation
-            if ladies[table] and men[table]:
+            if ladies and men:
                 value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
-                gain += value * 2 if table == birthday else value
-        if self._opening and self._pending and self.options.first_move == "pair-scores-both":
-            first_tables = GEO.chair_tables[self._pending[0][1]]
-            gain += sum(
-                self._points_at(t, self.table_value(t))
-                for t in GEO.chair_tables[chair]
-                if t in first_tables
-            )
+                if table == birthday:
+                    value *= 2
+                gain += value * 2 if table in first_tables else value  # the first card's too
         return gain, completed
+
+    def _natives_with(self, table: int, card: int, chair: int) -> bool:
+        """`_all_natives` of `table` once `card` sits on its free `chair`."""
+        seat, native_tables = self._seat, self._native_tables
+        for other in GEO.table_chairs[table]:
+            guest = card if other == chair else seat[other]
+            if guest < 0 or table not in native_tables[guest][other]:
+                return False
+        return True
 
     def placement_points(self, card: int, chair: int) -> int:
         """What placing `card` on the free `chair` would score now, exactly as the placement
-        would (the same `_placement_gain`); the state is left as it was. A cheap look-ahead
-        for bots: no copy of the state, nothing drawn. It does not check legality."""
+        would (the same `_placement_gain`); the state is not touched. A cheap look-ahead for
+        bots: no copy of the state, nothing drawn. It does not check legality."""
         if not (isinstance(card, int) and 0 <= card < NUM_CARD_TYPES):
             raise KafeneioError(f"placement_points: {card!r} is not a guest card")
         if not (isinstance(chair, int) and 0 <= chair < NUM_CHAIRS) or self._seat[chair] >= 0:
             raise KafeneioError(f"placement_points: {chair!r} is not a free chair")
-        kept = self._at_once  # the board comes back as it was: so does what was worked out
-        self._put(card, chair)
-        try:
-            return self._placement_gain(chair)[0]
-        finally:
-            self._take(card, chair)
-            self._at_once = kept
+        return self._placement_gain(card, chair)[0]
 
     def _dance(self, action: CafeAction) -> None:
         """CI-V.2: the dance table scores 20 (40 all natives); other tables score as usual."""
