@@ -119,11 +119,11 @@ SCORES_NOTHING = frozenset({END, SWAP, PASS})
 
 def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, float]]:
     """Each legal decision with what it scores at once for the mover (`OUT` for a bar seat
-    that throws them out). A placement is priced by the engine's `placement_points`, without
-    a copy of the state; the bar's next seat is tried once for all the cards that could go
-    there; anything else is tried on a copy."""
+    that throws them out). A placement is priced by the engine's `placement_points` and a bar
+    seat by its `bar_points`, without a copy of the state; the bar's next seat is priced once
+    for all the cards that could go there (none is a joker, so the card does not matter);
+    anything else is tried on a copy."""
     me = state.current_player()
-    base = state.scores()[me]
     bar_gain: float | None = None
     gains = []
     for action in cast(Sequence[CafeAction], state.legal_actions()):
@@ -132,13 +132,14 @@ def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeActio
             gain: float = state.placement_points(action.card, action.chair)
         elif kind in SCORES_NOTHING:
             gain = 0.0
-        elif kind == BAR and bar_gain is not None:
+        elif kind == BAR:
+            if bar_gain is None:
+                points = state.bar_points(action.card)
+                bar_gain = OUT if points is None else points
             gain = bar_gain
         else:
             child = cast(CafeState, after(state, action, rng))
-            gain = child.scores()[me] - base if not child.is_out(me) else OUT
-            if kind == BAR:
-                bar_gain = gain
+            gain = child.scores()[me] - state.scores()[me] if not child.is_out(me) else OUT
         gains.append((action, gain))
     return gains
 

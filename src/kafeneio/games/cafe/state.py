@@ -833,6 +833,33 @@ class CafeState(State):
         self.emit("dance", events.danced, self._player, table, gain)
         self._end_turn(table_move=True)
 
+    def bar_points(self, card: int) -> int | None:
+        """What seating `card` (not a joker) at the bar would change the mover's score by now,
+        exactly as the move would: the seat's value, and the hand penalties too if the move
+        ends the game (CI-E.2); None if it would throw the mover out (CI-M.3; under
+        ``bar_unpaid = forbid`` such a move is not legal). A cheap look-ahead for bots: a copy
+        of the state only when the move might end the game. It does not check legality."""
+        seat, values = len(self._bar), self.options.bar_values
+        if not (isinstance(card, int) and 0 <= card < JOKER_LADY):
+            raise KafeneioError(f"bar_points: {card!r} is not a guest card other than a joker")
+        if seat >= len(values):
+            raise KafeneioError("bar_points: every bar seat is taken")
+        player, value = self._player, values[seat]
+        if self._scores[player] + value < 0:
+            return None
+        drawn = min(2 if self.options.bar_draw == "extra" else 1, len(self._bag))
+        if not (  # `_close_turn`'s test of a possible end, after the move (which resets passes)
+            len(self._bag) - drawn <= self.options.end_bag
+            or seat + 1 >= len(values)
+            or self._seated == NUM_CHAIRS
+            or True in self._out
+            or 0 in self._targets
+        ):
+            return value
+        trial = self.clone().quiet()
+        trial.apply(SPACE.bar[card])
+        return trial._scores[player] - self._scores[player]
+
     def _go_to_bar(self, card: int) -> None:
         """CI-M.2, CI-M.3, CI-D.3."""
         player = self._player
