@@ -18,6 +18,7 @@ it now) than for the others (whom the mover may forestall or block).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from operator import mul
 
@@ -25,10 +26,7 @@ from kafeneio.games.cafe.board import (
     JOKER_LADY,
     JOKER_MAN,
     NUM_CARD_TYPES,
-    gender_of,
-    is_joker,
     load_board,
-    nation_of,
 )
 from kafeneio.games.cafe.state import CafeState
 from kafeneio.games.cafe.tensor import CafeObservationKey
@@ -52,6 +50,22 @@ class RaceWeights:
 
 WEIGHTS = RaceWeights()
 TABLES = tuple((table.nation, table.chairs) for table in load_board().tables)
+LADY, MAN, FOREIGNER = 1, 8, 64
+"""What a guest adds to a table's tally (at most 4 guests: a native lady, a native man, a
+foreigner each keep to their own bits)."""
+
+
+def _tally_of(nation: int) -> tuple[int, ...]:
+    """By card type, and last for a free chair (-1 reads it): what a guest adds to the tally of
+    a table of `nation`. Jokers are natives of every table (CI-P.3)."""
+    tally = [FOREIGNER] * NUM_CARD_TYPES + [0]
+    tally[nation * 2] = tally[JOKER_LADY] = LADY
+    tally[nation * 2 + 1] = tally[JOKER_MAN] = MAN
+    return tuple(tally)
+
+
+TABLE_TALLIES = tuple((nation, chairs, _tally_of(nation)) for nation, chairs in TABLES)
+"""Per table: its nation, its 4 chairs and the tally of each card type there."""
 
 
 @dataclass(frozen=True)
@@ -70,31 +84,65 @@ def hand_fits(key: CafeObservationKey) -> list[HandFit]:
     order, which is not read). A table can still seat 4 of its nation while it holds no
     foreigner and enough of its missing ladies and men (or jokers of that gender) are still
     unplaced, in the bag or in some hand."""
-    counts = [_counts(hand) for hand in key.hands]
-    unplaced = _counts(key.bag)
-    for count in counts:
-        for card, held in enumerate(count):
-            unplaced[card] += held
-    reach = [0.0] * len(counts)
-    ready = [0] * len(counts)
-    for nation, chairs in TABLES:
-        seated = _natives_seated(key.chairs, nation, chairs)
-        if seated is None or sum(seated) == 0:
+    return fits_of(key.hands, key.bag, key.chairs)
+
+
+def fits_of(
+    hands: Sequence[Sequence[int]], bag: Iterable[int], seats: Sequence[int]
+) -> list[HandFit]:
+    """`hand_fits` of the players' `hands`, the cards of the `bag` (in any order) and the card
+    on each chair (`seats`, -1 for a free chair)."""
+    return [HandFit(reach, ready) for reach, ready in _reach_and_ready(hands, bag, seats)]
+
+
+def _reach_and_ready(
+    hands: Sequence[Sequence[int]], bag: Iterable[int], seats: Sequence[int]
+) -> list[tuple[float, int]]:
+    """`fits_of` as plain pairs (reach, ready): what the evaluation reads."""
+    unplaced = _counts(bag)
+    for hand in hands:
+        for card in hand:
+            unplaced[card] += 1
+    tables = _open_tables(seats, unplaced)
+    found = []
+    for hand in hands:
+        count = _counts(hand)
+        jokers = count[JOKER_LADY], count[JOKER_MAN]
+        reach, ready = 0.0, 0
+        for lady, man, missing_ladies, missing_men, share, one_short in tables:
+            ladies, men = count[lady] + jokers[0], count[man] + jokers[1]
+            held = (ladies if ladies < missing_ladies else missing_ladies) + (
+                men if men < missing_men else missing_men
+            )  # min(), written out: this is the evaluation's inner loop
+            reach += held * share
+            ready += one_short and held > 0
+        found.append((reach, ready))
+    return found
+
+
+def _open_tables(
+    seats: Sequence[int], unplaced: list[int]
+) -> list[tuple[int, int, int, int, float, bool]]:
+    """The tables with guests that can still seat 4 of their nation (no foreigner, and enough
+    of the missing ladies and men still `unplaced`), in table order: the card types of their
+    nation's lady and man, the ladies and men missing, the share of the table seated and
+    whether it is one card short."""
+    found = []
+    for nation, (one, two, three, four), tally_of in TABLE_TALLIES:
+        tally = tally_of[seats[one]] + tally_of[seats[two]] + tally_of[seats[three]]
+        tally += tally_of[seats[four]]
+        if not tally or tally >= FOREIGNER:  # no guest yet, or no longer for natives only
             continue
-        missing = (2 - seated[0], 2 - seated[1])
+        ladies, men = tally % MAN, tally // MAN
+        missing_ladies, missing_men = 2 - ladies, 2 - men
         lady, man = nation * 2, nation * 2 + 1
-        if unplaced[lady] + unplaced[JOKER_LADY] < missing[0]:
+        if unplaced[lady] + unplaced[JOKER_LADY] < missing_ladies:
             continue
-        if unplaced[man] + unplaced[JOKER_MAN] < missing[1]:
+        if unplaced[man] + unplaced[JOKER_MAN] < missing_men:
             continue
-        share = sum(seated) / 4
-        for player, count in enumerate(counts):
-            held = min(count[lady] + count[JOKER_LADY], missing[0]) + min(
-                count[man] + count[JOKER_MAN], missing[1]
-            )
-            reach[player] += held * share
-            ready[player] += sum(seated) == 3 and held > 0
-    return [HandFit(r, n) for r, n in zip(reach, ready, strict=True)]
+        seated = ladies + men
+        found.append((lady, man, missing_ladies, missing_men, seated / 4, seated == 3))
+    return found
 
 
 def race_features(state: CafeState, late: float) -> list[list[float]]:
@@ -102,15 +150,17 @@ def race_features(state: CafeState, late: float) -> list[list[float]]:
     that is not over; `late` is how near the end it is (0 to 1)."""
     key = state.observation_key(state.current_player())
     rows = []
-    for player, fit in enumerate(hand_fits(key)):
+    fits = _reach_and_ready(key.hands, key.bag, key.chairs)
+    for player, (reach, ready) in enumerate(fits):
         score, target = key.scores[player], key.hand_targets[player]
-        jokers = sum(1 for card in key.hands[player] if is_joker(card))
+        hand = key.hands[player]
+        jokers = hand.count(JOKER_LADY) + hand.count(JOKER_MAN)
         mover = float(player == key.to_move)
         rows.append(
             [
                 *(score, score * late, target * late, target * late * late),
-                *(jokers, jokers * late, fit.reach),
-                *(fit.ready * mover, fit.ready * (1 - mover), mover),
+                *(jokers, jokers * late, reach),
+                *(ready * mover, ready * (1 - mover), mover),
             ]
         )
     return rows
@@ -128,27 +178,8 @@ def race_strengths(state: CafeState, late: float) -> list[float]:
     ]
 
 
-def _counts(cards: tuple[int, ...]) -> list[int]:
+def _counts(cards: Iterable[int]) -> list[int]:
     count = [0] * NUM_CARD_TYPES
     for card in cards:
         count[card] += 1
     return count
-
-
-def _natives_seated(
-    seats: tuple[int, ...], nation: int, chairs: tuple[int, ...]
-) -> tuple[int, int] | None:
-    """The (ladies, men) seated at a table, all of its nation or jokers (CI-P.3); None when a
-    foreigner sits there, so it can no longer seat 4 of its nation."""
-    ladies = men = 0
-    for chair in chairs:
-        card = seats[chair]
-        if card < 0:
-            continue
-        if not is_joker(card) and nation_of(card) != nation:
-            return None
-        if gender_of(card):
-            men += 1
-        else:
-            ladies += 1
-    return ladies, men
