@@ -119,17 +119,18 @@ SCORES_NOTHING = frozenset({END, SWAP, PASS})
 
 def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, float]]:
     """Each legal decision with what it scores at once for the mover (`OUT` for a bar seat
-    that throws them out). A placement is priced by the engine's `placement_points` and a bar
+    that throws them out). Placements are priced by the engine's `placement_points_of` and a bar
     seat by its `bar_points`, without a copy of the state; the bar's next seat is priced once
     for all the cards that could go there (none is a joker, so the card does not matter);
     anything else is tried on a copy."""
     me = state.current_player()
     bar_gain: float | None = None
     gains = []
-    for action in cast(Sequence[CafeAction], state.legal_actions()):
+    legal = cast(Sequence[CafeAction], state.legal_actions())
+    for action, points in zip(legal, state.placement_points_of(legal), strict=True):
         kind = action.kind
-        if kind == PLACE:
-            gain: float = state.placement_points(action.card, action.chair)
+        if points is not None:
+            gain: float = points
         elif kind in SCORES_NOTHING:
             gain = 0.0
         elif kind == BAR:
