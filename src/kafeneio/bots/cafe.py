@@ -34,7 +34,7 @@ from kafeneio.bots.cafe_plan import race_strengths
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import Action, State
 from kafeneio.games.cafe.actions import BAR, END, NUM_CHAIRS, PASS, PLACE, SWAP, CafeAction
-from kafeneio.games.cafe.board import is_joker
+from kafeneio.games.cafe.board import JOKER_LADY, is_joker
 from kafeneio.games.cafe.state import CARD_PENALTY, JOKER_PENALTY, CafeState
 
 JOKER_WORTH = 6.0
@@ -117,16 +117,16 @@ SCORES_NOTHING = frozenset({END, SWAP, PASS})
 """Decisions that score nothing at once: ending the turn, a joker exchange (CI-M.4), passing."""
 
 
-def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeAction, float]]:
-    """Each legal decision with what it scores at once for the mover (`OUT` for a bar seat
-    that throws them out). Placements are priced by the engine's `placement_points_of` and a bar
-    seat by its `bar_points`, without a copy of the state; the bar's next seat is priced once
-    for all the cards that could go there (none is a joker, so the card does not matter);
-    anything else is tried on a copy."""
-    me = state.current_player()
-    bar_gain: float | None = None
-    gains = []
+def decision_gains(state: CafeState, rng: random.Random, joker_cost: float = 0) -> list[float]:
+    """What each legal decision (in the order of `legal_actions`) scores at once for the mover,
+    less `joker_cost` for seating a joker (`OUT` for a bar seat that throws them out).
+    Placements are priced by the engine's `placement_points_of` and a bar seat by its
+    `bar_points`, without a copy of the state; the bar's next seat is priced once for all the
+    cards that could go there (none is a joker, so the card does not matter); anything else is
+    tried on a copy."""
     legal = cast(Sequence[CafeAction], state.legal_actions())
+    bar_gain: float | None = None
+    gains: list[float] = []
     for action, points in zip(legal, state.placement_points_of(legal), strict=True):
         kind = action.kind
         if points is not None:
@@ -135,14 +135,22 @@ def decision_gains(state: CafeState, rng: random.Random) -> list[tuple[CafeActio
             gain = 0.0
         elif kind == BAR:
             if bar_gain is None:
-                points = state.bar_points(action.card)
-                bar_gain = OUT if points is None else points
+                bar_points = state.bar_points(action.card)
+                bar_gain = OUT if bar_points is None else bar_points
             gain = bar_gain
         else:
-            child = cast(CafeState, after(state, action, rng))
-            gain = child.scores()[me] - state.scores()[me] if not child.is_out(me) else OUT
-        gains.append((action, gain))
+            gain = _tried_gain(state, action, rng)
+        if action.card >= JOKER_LADY and kind in (PLACE, SWAP):
+            gain -= joker_cost
+        gains.append(gain)
     return gains
+
+
+def _tried_gain(state: CafeState, action: CafeAction, rng: random.Random) -> float:
+    """What `action` scores at once for the mover, tried on a copy (`OUT` if they are out)."""
+    me = state.current_player()
+    child = cast(CafeState, after(state, action, rng))
+    return child.scores()[me] - state.scores()[me] if not child.is_out(me) else OUT
 
 
 class CafeKnowledge:
@@ -205,15 +213,9 @@ class CafeKnowledge:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        best: list[CafeAction] = []
-        top = OUT * 2
-        for action, gain in decision_gains(cast(CafeState, state), rng):
-            if action.kind in (PLACE, SWAP) and is_joker(action.card):
-                gain -= ROLLOUT_JOKER_COST
-            if gain > top:
-                best, top = [action], gain
-            elif gain == top:
-                best.append(action)
+        gains = decision_gains(cast(CafeState, state), rng, ROLLOUT_JOKER_COST)
+        top = max(gains)
+        best = [action for action, gain in zip(legal, gains, strict=True) if gain == top]
         return rng.choice(best)
 
 
