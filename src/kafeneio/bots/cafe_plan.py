@@ -84,22 +84,17 @@ def hand_fits(key: CafeObservationKey) -> list[HandFit]:
     order, which is not read). A table can still seat 4 of its nation while it holds no
     foreigner and enough of its missing ladies and men (or jokers of that gender) are still
     unplaced, in the bag or in some hand."""
-    return fits_of(key.hands, key.bag, key.chairs)
-
-
-def fits_of(
-    hands: Sequence[Sequence[int]], bag: Iterable[int], seats: Sequence[int]
-) -> list[HandFit]:
-    """`hand_fits` of the players' `hands`, the cards of the `bag` (in any order) and the card
-    on each chair (`seats`, -1 for a free chair)."""
-    return [HandFit(reach, ready) for reach, ready in _reach_and_ready(hands, bag, seats)]
+    fits = _reach_and_ready(key.hands, _counts(key.bag), key.chairs)
+    return [HandFit(reach, ready) for reach, ready in fits]
 
 
 def _reach_and_ready(
-    hands: Sequence[Sequence[int]], bag: Iterable[int], seats: Sequence[int]
+    hands: Sequence[Sequence[int]], bag_counts: list[int], seats: Sequence[int]
 ) -> list[tuple[float, int]]:
-    """`fits_of` as plain pairs (reach, ready): what the evaluation reads."""
-    unplaced = _counts(bag)
+    """`hand_fits` as plain pairs (reach, ready) of the players' `hands`, how many cards of
+    each type the bag holds and the card on each chair (`seats`, -1 for a free chair): what
+    the evaluation reads."""
+    unplaced = list(bag_counts)
     for hand in hands:
         for card in hand:
             unplaced[card] += 1
@@ -148,14 +143,15 @@ def _open_tables(
 def race_features(state: CafeState, late: float) -> list[list[float]]:
     """Each player's features, one for each field of `RaceWeights` in its order, for a state
     that is not over; `late` is how near the end it is (0 to 1)."""
-    key = state.observation_key(state.current_player())
+    hands = [state.hand(player) for player in range(state.num_players)]
+    scores, targets, to_move = state.scores(), state.hand_targets(), state.current_player()
     rows = []
-    fits = _reach_and_ready(key.hands, key.bag, key.chairs)
-    for player, (reach, ready) in enumerate(fits):
-        score, target = key.scores[player], key.hand_targets[player]
-        hand = key.hands[player]
-        jokers = hand.count(JOKER_LADY) + hand.count(JOKER_MAN)
-        mover = float(player == key.to_move)
+    for player, (reach, ready) in enumerate(
+        _reach_and_ready(hands, state.bag_counts(), state.seats())
+    ):
+        score, target = scores[player], targets[player]
+        jokers = hands[player].count(JOKER_LADY) + hands[player].count(JOKER_MAN)
+        mover = float(player == to_move)
         rows.append(
             [
                 *(score, score * late, target * late, target * late * late),

@@ -381,6 +381,22 @@ class CafeState(State):
     def hand(self, player: int) -> list[int]:
         return list(self._hands[player])
 
+    def hand_targets(self) -> list[int]:
+        """Each player's hand target (CI-D.1, CI-D.2)."""
+        return list(self._targets)
+
+    def seats(self) -> tuple[int, ...]:
+        """The card on every chair (0-based), -1 for a free chair: `chair` for all at once."""
+        return tuple(self._seat)
+
+    def bag_counts(self) -> list[int]:
+        """How many cards of each type the bag holds: its contents, which are public (CI-S.1),
+        not its order."""
+        counts = [0] * NUM_CARD_TYPES
+        for card in self._bag:
+            counts[card] += 1
+        return counts
+
     def is_out(self, player: int) -> bool:
         return self._out[player]
 
