@@ -1,0 +1,167 @@
+"""The engine's cheap look-ahead for search rollouts (`placement_points_of`, `bar_points`) and
+the public views the race evaluation reads (`seats`, `bag_counts`, `hand_targets`): each
+agrees with what the move does, or with the observation, in random games of several options."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kafeneio.bots.cafe_plan import hand_fits, race_features
+from kafeneio.core import CHANCE, KafeneioError, sample_chance
+from kafeneio.games import get_game
+from kafeneio.games.cafe import CafeState
+from kafeneio.games.cafe.actions import BAR, PLACE, CafeAction, action_space
+from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, is_joker, load_board, nation_of
+
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"first_move": "pair-scores-both"},
+    {"joker_native_both": False, "birthday": True, "birthday_threshold": 10},
+    {"bar_draw": "extra", "end_bag": 30},
+    {"bar_unpaid": "forbid", "hand_size": 3},
+]
+
+
+def random_positions(options: dict[str, object], seed: int, players: int) -> list[CafeState]:
+    """Every position of a random game (chance resolved), in order."""
+    rng = random.Random(seed)
+    state = get_game("cafe", options).new_state(players, seed=seed)
+    assert isinstance(state, CafeState)
+    positions = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        positions.append(state.clone())
+        state.apply(rng.choice(state.legal_actions()))
+    return positions
+
+
+def score_change(state: CafeState, action: CafeAction) -> tuple[int, bool]:
+    """What `action` changes the mover's score by, tried on a copy, and whether it throws the
+    mover out."""
+    mover = state.current_player()
+    after = state.clone()
+    after.apply(action)
+    return after.scores()[mover] - state.scores()[mover], after.is_out(mover)
+
+
+@pytest.mark.rule("CI-P.1")
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_placement_points_of_are_what_each_placement_scores(options: dict[str, object]) -> None:
+    checked = completed = 0
+    for seed in range(3):
+        for state in random_positions(options, seed, 2 + seed % 3):
+            legal = [a for a in state.legal_actions() if isinstance(a, CafeAction)]
+            before = state.clone()
+            points = state.placement_points_of(legal)
+            assert state == before
+            for action, placed in zip(legal, points, strict=True):
+                if action.kind != PLACE:
+                    assert placed is None
+                    continue
+                assert placed == score_change(state, action)[0]
+                completed += placed >= 8
+                checked += 1
+    assert checked > 500 and completed > 0
+
+
+def test_placement_points_of_refuse_a_taken_chair_and_a_forged_card() -> None:
+    state = random_positions({}, 1, 2)[30]
+    taken = next(chair for chair in range(68) if state.chair(chair) >= 0)
+    before = state.clone()
+    for action in (
+        action_space().place[0][taken],
+        CafeAction(code=0, notation="forged", kind=PLACE, card=26, chair=0),
+        CafeAction(code=0, notation="forged", kind=PLACE, card=0, chair=-1),
+    ):
+        with pytest.raises(KafeneioError):
+            state.placement_points_of([action])
+        assert state == before
+
+
+@pytest.mark.rule("CI-M.2")
+@pytest.mark.rule("CI-M.3")
+@pytest.mark.rule("CI-E.2")
+def test_bar_points_are_what_a_bar_seat_changes_the_score_by() -> None:
+    """A bar seat scores its value; one that ends the game also costs the hand penalties
+    (CI-E.2); one the mover cannot pay throws them out (None)."""
+    checked = ending = thrown_out = 0
+    for options, seed in ((options, seed) for options in OPTION_SETS for seed in range(3)):
+        for state in random_positions(options, seed, 2 + seed % 3):
+            bars = [a for a in state.legal_actions() if isinstance(a, CafeAction) and a.kind == BAR]
+            for action in bars[:2]:
+                before = state.clone()
+                points = state.bar_points(action.card)
+                assert state == before
+                change, out = score_change(state, action)
+                if out:
+                    assert points is None
+                    thrown_out += 1
+                else:
+                    assert points == change
+                    after = state.clone()
+                    after.apply(action)
+                    ending += after.is_terminal()
+                checked += 1
+    assert checked > 500 and ending > 0 and thrown_out > 0
+
+
+def test_bar_points_refuse_a_joker_and_a_full_bar() -> None:
+    state = random_positions({}, 2, 2)[10]
+    for card in (JOKER_LADY, JOKER_MAN, -1, 26):
+        with pytest.raises(KafeneioError):
+            state.bar_points(card)
+    full = get_game("cafe", {"bar_values": (1,)}).new_state(2, seed=3)
+    assert isinstance(full, CafeState)
+    full.apply(next(a for a in full.legal_actions() if isinstance(a, CafeAction) and a.kind == BAR))
+    with pytest.raises(KafeneioError):
+        full.bar_points(0)
+
+
+def test_the_public_views_agree_with_the_observation() -> None:
+    for state in random_positions({}, 4, 3)[::7]:
+        key = state.observation_key(0)
+        assert state.seats() == key.chairs
+        assert state.hand_targets() == list(key.hand_targets)
+        assert state.bag_counts() == [key.bag.count(card) for card in range(26)]
+
+
+def reference_fits(state: CafeState) -> list[tuple[float, int]]:
+    """`hand_fits` written plainly, chair by chair (the evaluation's own definition)."""
+    key = state.observation_key(0)
+    unplaced = [key.bag.count(card) + sum(h.count(card) for h in key.hands) for card in range(26)]
+    fits = [(0.0, 0)] * len(key.hands)
+    for table in load_board().tables:
+        guests = [key.chairs[chair] for chair in table.chairs if key.chairs[chair] >= 0]
+        if not guests or any(not is_joker(g) and nation_of(g) != table.nation for g in guests):
+            continue
+        missing = [2 - sum(1 for g in guests if g & 1 == gender) for gender in (0, 1)]
+        wanted = [(table.nation * 2, JOKER_LADY), (table.nation * 2 + 1, JOKER_MAN)]
+        if any(unplaced[a] + unplaced[b] < m for (a, b), m in zip(wanted, missing, strict=True)):
+            continue
+        for player, hand in enumerate(key.hands):
+            held = sum(
+                min(hand.count(a) + hand.count(b), m)
+                for (a, b), m in zip(wanted, missing, strict=True)
+            )
+            reach, ready = fits[player]
+            fits[player] = (reach + held * len(guests) / 4, ready + (len(guests) == 3 and held > 0))
+    return fits
+
+
+@pytest.mark.parametrize("options", [{}, {"dance": True}])
+def test_the_race_features_read_the_hands_fits_as_the_plain_definition_does(
+    options: dict[str, object],
+) -> None:
+    compared = 0
+    for seed in range(3):
+        for state in random_positions(options, seed, 2 + seed)[::5]:
+            expected = reference_fits(state)
+            assert [(f.reach, f.ready) for f in hand_fits(state.observation_key(0))] == expected
+            rows = race_features(state, 0.5)
+            assert [(row[6], row[7] + row[8]) for row in rows] == expected
+            compared += any(ready for _, ready in expected)
+    assert compared > 0
