@@ -903,7 +903,7 @@ class CafeState(State):
             return value
         trial = self.clone().quiet()
         trial.apply(SPACE.bar[card])
-        return trial._scores[player] - self._scores[player]
+        return trial.scores()[player] - self._scores[player]
 
     def _go_to_bar(self, card: int) -> None:
         """CI-M.2, CI-M.3, CI-D.3."""
