@@ -56,8 +56,9 @@ foreigner each keep to their own bits)."""
 
 
 def _tally_of(nation: int) -> tuple[int, ...]:
-    """By card type, and last for a free chair (-1 reads it): what a guest adds to the tally of
-    a table of `nation`. Jokers are natives of every table (CI-P.3)."""
+    """What each card type adds to the tally of a table of `nation`, and last what a free chair
+    adds (nothing: a free chair's -1 indexes the last entry). Jokers are natives of every
+    table (CI-P.3)."""
     tally = [FOREIGNER] * NUM_CARD_TYPES + [0]
     tally[nation * 2] = tally[JOKER_LADY] = LADY
     tally[nation * 2 + 1] = tally[JOKER_MAN] = MAN
