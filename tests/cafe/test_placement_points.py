@@ -18,9 +18,10 @@ OPTION_SETS = [
 ]
 
 
-def random_positions(options: dict[str, object], seed: int) -> list[CafeState]:
+def random_positions(options: dict[str, object], seed: int, players: int = 3) -> list[CafeState]:
+    """Every position of a random game (chance resolved), in order."""
     rng = random.Random(seed)
-    state = get_game("cafe", options).new_state(3, seed=seed)
+    state = get_game("cafe", options).new_state(players, seed=seed)
     assert isinstance(state, CafeState)
     positions = []
     while not state.is_terminal():

@@ -4,16 +4,16 @@ agrees with what the move does, or with the observation, in random games of seve
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from kafeneio.bots.cafe_plan import hand_fits, race_features
-from kafeneio.core import CHANCE, KafeneioError, sample_chance
+from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
 from kafeneio.games.cafe.actions import BAR, PLACE, CafeAction, action_space
 from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, is_joker, load_board, nation_of
+
+from .test_placement_points import random_positions
 
 OPTION_SETS: list[dict[str, object]] = [
     {},
@@ -22,21 +22,6 @@ OPTION_SETS: list[dict[str, object]] = [
     {"bar_draw": "extra", "end_bag": 30},
     {"bar_unpaid": "forbid", "hand_size": 3},
 ]
-
-
-def random_positions(options: dict[str, object], seed: int, players: int) -> list[CafeState]:
-    """Every position of a random game (chance resolved), in order."""
-    rng = random.Random(seed)
-    state = get_game("cafe", options).new_state(players, seed=seed)
-    assert isinstance(state, CafeState)
-    positions = []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        positions.append(state.clone())
-        state.apply(rng.choice(state.legal_actions()))
-    return positions
 
 
 def score_change(state: CafeState, action: CafeAction) -> tuple[int, bool]:
