@@ -221,5 +221,28 @@ def test_a_sample_is_quiet_has_no_record_and_keeps_the_turn(game: Game) -> None:
                 sample.to_record()
 
 
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_sample_for_the_mover_keeps_the_movers_own_legal_actions(
+    game: Game, players: int
+) -> None:
+    """A sample made for the player to move keeps the legal actions it was made with (a search
+    then makes them once), and they are what the sample itself would generate: a player's own
+    moves hang only on what that player knows."""
+    kept = 0
+    for state in random_states(game, players, seed=11 + players, every=3):
+        mover = state.current_player()
+        if mover < 0:
+            continue
+        legal = list(state.legal_actions())
+        for attempt in range(3):
+            sample = state.determinize(mover, random.Random(attempt))
+            anew = sample.clone()
+            anew._legal = None  # generate them afresh from the sample's own fields
+            assert sample.legal_actions() is state.legal_actions()  # kept, not made again
+            assert list(anew.legal_actions()) == legal
+            kept += 1
+    assert kept > 30
+
+
 def check_state_untouched(state: State, before: State) -> None:
     assert state == before

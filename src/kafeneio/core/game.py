@@ -434,7 +434,10 @@ class State(ABC):
         sample = self._determinize(self.check_viewer(player), rng)
         sample._sampled = True  # its seed would rebuild the truth: a sample has no record
         sample._quiet = True
-        sample._legal = None
+        if player != self.current_player():
+            # The mover's own legal actions are part of what they know, so a sample made for
+            # them keeps them (a search then makes them once); another's may hang on the hidden.
+            sample._legal = None
         if self.HIDDEN_HISTORY:
             sample._trail = None
         return sample
