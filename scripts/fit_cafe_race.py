@@ -20,7 +20,7 @@ import numpy as np
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import lateness
-from kafeneio.bots.cafe_plan import WEIGHT_VECTOR, RaceWeights, race_features
+from kafeneio.bots.cafe_plan import WEIGHT_VECTORS, RaceWeights, race_features
 from kafeneio.games import get_game
 from kafeneio.games.cafe.state import CafeState
 
@@ -98,7 +98,7 @@ def main() -> None:
     x, out, target = arrays(games[:cut])
     beta = fit(x, out, target)
     cx, cout, ctarget = arrays(games[cut:])
-    now = np.array(WEIGHT_VECTOR)
+    now = np.array(WEIGHT_VECTORS[args.players])
     print(f"{len(x):,} positions fitted, {len(cx):,} checked ({args.players} players)")
     print(f"log loss, fitted weights:   {log_loss(chances(cx @ beta, cout), ctarget):.4f}")
     print(f"log loss, package weights:  {log_loss(chances(cx @ now, cout), ctarget):.4f}")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from operator import mul
 from typing import cast
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.bots.cafe import KNOWLEDGE, TEMPERATURE, lateness, standings
-from kafeneio.bots.cafe_plan import WEIGHTS, race_strengths
+from kafeneio.bots.cafe_plan import WEIGHT_VECTORS, WEIGHTS, race_features, race_strengths
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import CHANCE, Action, State, sample_chance
 from kafeneio.core.play import play
@@ -111,3 +112,32 @@ def test_search_cuts_off_only_at_a_turns_start_where_the_evaluation_was_fitted()
     while not end.is_terminal():
         end.apply(end.legal_actions()[0])
     assert KNOWLEDGE.settled(end)
+
+
+def test_each_player_count_reads_its_own_fitted_weights() -> None:
+    """At 4 players the weights fitted at 4 predict the winner of greedy games better than
+    those of 2 players would (the race evaluation is fitted per player count)."""
+    own = two = 0.0
+    positions = 0
+    for seed in range(60):
+        state = cast(CafeState, get_game("cafe").new_state(4, seed=seed))
+        bots = [make_bot("greedy", seed * 4 + p) for p in range(4)]
+        seen: list[list[list[float]]] = []
+        while not state.is_terminal():
+            if state.phase == "turn" and state.ply % 3 == 0:
+                rows = race_features(state, lateness(state))
+                seen.append(rows)
+                assert race_strengths(state, lateness(state)) == [
+                    -100.0 if state.is_out(p) else sum(map(mul, row, WEIGHT_VECTORS[4]))
+                    for p, row in enumerate(rows)
+                ]
+            state.apply(bots[state.current_player()].choose(state))
+        result = state.returns()
+        for rows in seen:
+            for vector, sign in ((WEIGHT_VECTORS[4], 1), (WEIGHT_VECTORS[2], -1)):
+                chances = softmax([sum(map(mul, row, vector)) for row in rows], 1.0)
+                loss = -sum(r * math.log(c) for r, c in zip(result, chances, strict=True))
+                own, two = (own + loss, two) if sign > 0 else (own, two + loss)
+            positions += 1
+    assert positions > 500
+    assert own < two

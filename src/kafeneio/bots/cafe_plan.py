@@ -7,20 +7,24 @@ hold (CI-E.2), so whoever wins that race nearly always wins the game. What count
 score, is therefore how near each player is to an empty hand and how well their (public, CI-S.1)
 hand fits the tables that can still become single-nation tables.
 
-A player's strength is in log-odds of winning, fitted by logistic regression of the winner on
-the difference of these features at every turn start of 400 two-player games (`heuristic` and
-`greedy` against each other and themselves): the score, more so late; the hand target, which
-is worth little early and costs more and more as the end nears (late is `lateness`, 0 to 1);
-jokers in hand, worth keeping early; the `reach` of the hand (below); and for each single-nation
-table one card short that the hand can complete, more for the player to move (who can complete
-it now) than for the others (whom the mover may forestall or block).
+A player's strength is in log-odds of winning (a conditional logit: each player's chance is
+the softmax of the strengths), fitted on the winner at every turn start, separately for each
+player count: at 2 players on 400 games (`heuristic` and `greedy` against each other and
+themselves), at 3 and 4 on 1,500 games each (greedy seats, one heuristic seat in every fifth
+game: `scripts/fit_cafe_race.py --games 1500 --players P --seed 300000 --heuristic-every 5`).
+The features: the score, more so late; the hand target, which is worth little early and costs
+more and more as the end nears (late is `lateness`, 0 to 1); jokers in hand (at 2 players worth
+keeping early; at 3 and 4 the fit values them late); the `reach` of the hand (below); and for
+each single-nation table one card short that the hand can complete, more for the player to move
+(who can complete it now) than for the others (whom the mover may forestall or block).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from operator import mul
+from types import MappingProxyType
 
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
@@ -48,7 +52,39 @@ class RaceWeights:
     mover: float = 0.0756
 
 
-WEIGHTS = RaceWeights()
+WEIGHTS_BY_PLAYERS: Mapping[int, RaceWeights] = MappingProxyType(
+    {
+        2: RaceWeights(),
+        3: RaceWeights(
+            score=0.0291,
+            score_late=0.0638,
+            target_late=0.9087,
+            target_late_squared=-1.6861,
+            joker=-0.0948,
+            joker_late=0.2407,
+            reach=0.1777,
+            ready_mover=0.2747,
+            ready_other=0.195,
+            mover=0.0887,
+        ),
+        4: RaceWeights(
+            score=0.019,
+            score_late=0.1019,
+            target_late=1.1938,
+            target_late_squared=-1.7548,
+            joker=-0.2084,
+            joker_late=0.2884,
+            reach=0.3561,
+            ready_mover=0.2061,
+            ready_other=0.0943,
+            mover=0.0957,
+        ),
+    }
+)
+"""The fitted weights by player count. The weights of 2 players fitted poorly at 4 (a log loss
+of 1.2098 on games kept apart from the fit, against 1.1685 with their own; 0.9128 against
+0.8998 at 3): with more rivals a player's score and hand count for more."""
+WEIGHTS = WEIGHTS_BY_PLAYERS[2]
 TABLES = tuple((table.nation, table.chairs) for table in load_board().tables)
 LADY, MAN, FOREIGNER = 1, 8, 64
 """What a guest adds to a table's tally (at most 4 guests: a native lady, a native man, a
@@ -163,14 +199,18 @@ def race_features(state: CafeState, late: float) -> list[list[float]]:
     return rows
 
 
-WEIGHT_VECTOR = tuple(getattr(WEIGHTS, field.name) for field in fields(RaceWeights))
+WEIGHT_VECTORS = {
+    players: tuple(getattr(weights, field.name) for field in fields(RaceWeights))
+    for players, weights in WEIGHTS_BY_PLAYERS.items()
+}
 
 
 def race_strengths(state: CafeState, late: float) -> list[float]:
     """Each player's strength in log-odds (a player thrown out: far below everyone), for a
     state that is not over; `late` is how near the end it is (0 to 1)."""
+    vector = WEIGHT_VECTORS[state.num_players]
     return [
-        -100.0 if state.is_out(player) else sum(map(mul, row, WEIGHT_VECTOR))
+        -100.0 if state.is_out(player) else sum(map(mul, row, vector))
         for player, row in enumerate(race_features(state, late))
     ]
 
