@@ -893,13 +893,7 @@ class CafeState(State):
         if self._scores[player] + value < 0:
             return None
         drawn = min(2 if self.options.bar_draw == "extra" else 1, len(self._bag))
-        if not (  # `_close_turn`'s test of a possible end, after the move (which resets passes)
-            len(self._bag) - drawn <= self.options.end_bag
-            or seat + 1 >= len(values)
-            or self._seated == NUM_CHAIRS
-            or True in self._out
-            or 0 in self._targets
-        ):
+        if not self._may_end(len(self._bag) - drawn, seat + 1):  # (the move resets passes)
             return value
         trial = self.clone().quiet()
         trial.apply(SPACE.bar[card])
@@ -984,14 +978,8 @@ class CafeState(State):
         self._opening = False
         options = self.options
         someone_out = True in self._out
-        if (  # `_end_reason`'s common answer, None, first: it is asked after every turn
-            len(self._bag) <= options.end_bag
-            or len(self._bar) >= len(options.bar_values)
-            or self._seated == NUM_CHAIRS
-            or someone_out
-            or 0 in self._targets
-            or self._passes >= self.num_players
-        ):
+        # `_end_reason`'s common answer, None, first: it is asked after every turn
+        if self._may_end(len(self._bag), len(self._bar)) or self._passes >= self.num_players:
             reason = self._end_reason()
             if reason is not None:
                 self._finish(reason)
@@ -1009,6 +997,17 @@ class CafeState(State):
             self._advance()
         else:
             self._player = (player + 1) % self.num_players  # `_advance` when no one is out
+
+    def _may_end(self, bag: int, bar: int) -> bool:
+        """Whether the game may be over (CI-E.1) with `bag` cards left in the bag and `bar`
+        bar seats taken, passes aside: the cheap test before `_end_reason`."""
+        return (
+            bag <= self.options.end_bag
+            or bar >= len(self.options.bar_values)
+            or self._seated == NUM_CHAIRS
+            or True in self._out
+            or 0 in self._targets
+        )
 
     def _advance(self) -> None:
         player = self._player
