@@ -773,7 +773,7 @@ class CafeState(State):
         """CI-M.1 and CI-P.1: seat the guest and score every table of its chair at once."""
         player = self._player
         self._hands[player].remove(card)
-        gain, single_nation = self._placement_gain(card, chair)
+        gain, single_nation = self._placement_gain(card, chair, self._first_tables())
         self._put(card, chair)  # `_seat_guest`, written out: this is the hot path
         self._seated += 1
         if card >= JOKER_LADY:
@@ -787,23 +787,30 @@ class CafeState(State):
         if len(pending) == 2:
             self._end_turn(table_move=True)
 
-    def _placement_gain(self, card: int, chair: int) -> tuple[int, int]:
-        """What `card` scores when it sits down on the free `chair` (CI-P.1-P.3; the opening
-        pair's first card too under ``first_move = pair-scores-both``), and the single-nation
-        tables it completes (CI-D.2): worked out from the counts before it sits down, so that
-        `placement_points` needs no trial placement."""
+    def _first_tables(self) -> tuple[int, ...]:
+        """The tables of the opening pair's first card while its second is placed under
+        ``first_move = pair-scores-both`` (they score again for it), else none."""
+        if self._opening and self._pending and self.options.first_move == "pair-scores-both":
+            return GEO.chair_tables[self._pending[0][1]]
+        return ()
+
+    def _placement_gain(
+        self, card: int, chair: int, first_tables: tuple[int, ...]
+    ) -> tuple[int, int]:
+        """What `card` scores when it sits down on the free `chair` (CI-P.1-P.3; the tables of
+        `first_tables`, the opening pair's first card's under ``first_move =
+        pair-scores-both``, twice), and the single-nation tables it completes (CI-D.2): worked
+        out from the counts before it sits down, so that `placement_points` needs no trial
+        placement."""
         gain = completed = 0
         gender = card & 1
-        birthday = self._birthday_table
-        both = self._opening and self._pending and self.options.first_move == "pair-scores-both"
-        first_tables = GEO.chair_tables[self._pending[0][1]] if both else ()
+        ladies, men, birthday = self._ladies, self._men, self._birthday_table
         for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
-            ladies = self._ladies[table] + 1 - gender
-            men = self._men[table] + gender
-            seated = ladies + men
+            seated_ladies, seated_men = ladies[table] + 1 - gender, men[table] + gender
+            seated = seated_ladies + seated_men
             single_nation = seated == 4 and self._natives_with(table, card, chair)  # CI-D.2
             completed += single_nation
-            if ladies and men:
+            if seated_ladies and seated_men:
                 value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
                 if table == birthday:
                     value *= 2
@@ -827,7 +834,7 @@ class CafeState(State):
             raise KafeneioError(f"placement_points: {card!r} is not a guest card")
         if not (isinstance(chair, int) and 0 <= chair < NUM_CHAIRS) or self._seat[chair] >= 0:
             raise KafeneioError(f"placement_points: {chair!r} is not a free chair")
-        return self._placement_gain(card, chair)[0]
+        return self._placement_gain(card, chair, self._first_tables())[0]
 
     def _dance(self, action: CafeAction) -> None:
         """CI-V.2: the dance table scores 20 (40 all natives); other tables score as usual."""
@@ -851,12 +858,9 @@ class CafeState(State):
 
     def placement_points_of(self, actions: Iterable[CafeAction]) -> list[int | None]:
         """`placement_points` of each of `actions` that is a placement, None for any other
-        action: the rollout's pricing of every legal decision at once, so `_placement_gain`
-        is written out in one loop (no call for each placement). It does not check legality."""
-        ladies, men, seat, birthday = self._ladies, self._men, self._seat, self._birthday_table
-        chair_tables = GEO.chair_tables
-        both = self._opening and self._pending and self.options.first_move == "pair-scores-both"
-        first_tables = chair_tables[self._pending[0][1]] if both else ()
+        action: the rollout's pricing of every legal decision at once. It does not check
+        legality."""
+        seat, first_tables = self._seat, self._first_tables()
         found: list[int | None] = []
         for action in actions:
             if action.kind != PLACE:
@@ -865,17 +869,7 @@ class CafeState(State):
             card, chair = action.card, action.chair
             if not (0 <= card < NUM_CARD_TYPES and 0 <= chair < NUM_CHAIRS and seat[chair] < 0):
                 raise KafeneioError(f"placement_points_of: {action!r} is not on a free chair")
-            gender, gain = card & 1, 0
-            for table in chair_tables[chair]:
-                seated_ladies, seated_men = ladies[table] + 1 - gender, men[table] + gender
-                if seated_ladies and seated_men:
-                    value = seated_ladies + seated_men
-                    if value == 4 and self._natives_with(table, card, chair):  # CI-D.2
-                        value = FULL_TABLE_NATIVE_VALUE
-                    if table == birthday:
-                        value *= 2
-                    gain += value * 2 if table in first_tables else value
-            found.append(gain)
+            found.append(self._placement_gain(card, chair, first_tables)[0])
         return found
 
     def bar_points(self, card: int) -> int | None:
