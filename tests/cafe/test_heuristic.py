@@ -17,8 +17,9 @@ from .conftest import GAME, new_position
 
 
 def fits(state: CafeState) -> list[tuple[float, int]]:
-    key = state.observation_key(0)
-    return [(fit.reach, fit.ready) for fit in hand_fits(key)]
+    return hand_fits(
+        [state.hand(p) for p in range(state.num_players)], state.bag_counts(), state.seats()
+    )
 
 
 def test_a_table_of_three_natives_is_ready_for_the_hand_that_holds_the_fourth() -> None:

@@ -114,8 +114,13 @@ def test_the_public_views_agree_with_the_observation() -> None:
         assert state.bag_counts() == [key.bag.count(card) for card in range(26)]
 
 
+def _bag_counts(bag: tuple[int, ...]) -> list[int]:
+    return [bag.count(card) for card in range(26)]
+
+
 def reference_fits(state: CafeState) -> list[tuple[float, int]]:
-    """`hand_fits` written plainly, chair by chair (the evaluation's own definition)."""
+    """`hand_fits` written plainly from the observation, chair by chair (the evaluation's
+    own definition)."""
     key = state.observation_key(0)
     unplaced = [key.bag.count(card) + sum(h.count(card) for h in key.hands) for card in range(26)]
     fits = [(0.0, 0)] * len(key.hands)
@@ -145,7 +150,8 @@ def test_the_race_features_read_the_hands_fits_as_the_plain_definition_does(
     for seed in range(3):
         for state in random_positions(options, seed, 2 + seed)[::5]:
             expected = reference_fits(state)
-            assert [(f.reach, f.ready) for f in hand_fits(state.observation_key(0))] == expected
+            key = state.observation_key(0)
+            assert hand_fits(key.hands, list(_bag_counts(key.bag)), key.chairs) == expected
             rows = race_features(state, 0.5)
             assert [(row[6], row[7] + row[8]) for row in rows] == expected
             compared += any(ready for _, ready in expected)

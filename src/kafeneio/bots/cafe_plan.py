@@ -33,7 +33,6 @@ from kafeneio.games.cafe.board import (
     load_board,
 )
 from kafeneio.games.cafe.state import CafeState
-from kafeneio.games.cafe.tensor import CafeObservationKey
 
 
 @dataclass(frozen=True)
@@ -105,32 +104,17 @@ TABLE_TALLIES = tuple((nation, chairs, _tally_of(nation)) for nation, chairs in 
 """Per table: its nation, its 4 chairs and the tally of each card type there."""
 
 
-@dataclass(frozen=True)
-class HandFit:
-    """How one player's hand fits the tables that can still seat 4 of their nation."""
-
-    reach: float
-    """For each such table with guests: the missing guests the hand holds, weighted by the
-    share of the table already seated (a card for a table of 3 counts 3/4)."""
-    ready: int
-    """The tables of 3 the hand can complete with one card."""
-
-
-def hand_fits(key: CafeObservationKey) -> list[HandFit]:
-    """Each player's `HandFit` in the position `key` (everything is public but the bag's
-    order, which is not read). A table can still seat 4 of its nation while it holds no
-    foreigner and enough of its missing ladies and men (or jokers of that gender) are still
-    unplaced, in the bag or in some hand."""
-    fits = _reach_and_ready(key.hands, _counts(key.bag), key.chairs)
-    return [HandFit(reach, ready) for reach, ready in fits]
-
-
-def _reach_and_ready(
+def hand_fits(
     hands: Sequence[Sequence[int]], bag_counts: list[int], seats: Sequence[int]
 ) -> list[tuple[float, int]]:
-    """`hand_fits` as plain pairs (reach, ready) of the players' `hands`, how many cards of
-    each type the bag holds and the card on each chair (`seats`, -1 for a free chair): what
-    the evaluation reads."""
+    """How each player's hand fits the tables that can still seat 4 of their nation, from the
+    players' `hands`, how many cards of each type the bag holds and the card on each chair
+    (`seats`, -1 for a free chair): everything is public but the bag's order, which is not
+    read. A table can still seat 4 of its nation while it holds no foreigner and enough of its
+    missing ladies and men (or jokers of that gender) are still unplaced, in the bag or in some
+    hand. Each player's pair is (reach, ready): for each such table with guests, the missing
+    guests the hand holds, weighted by the share of the table already seated (a card for a
+    table of 3 counts 3/4); and the tables of 3 the hand can complete with one card."""
     unplaced = list(bag_counts)
     for hand in hands:
         for card in hand:
@@ -183,9 +167,7 @@ def race_features(state: CafeState, late: float) -> list[list[float]]:
     hands = [state.hand(player) for player in range(state.num_players)]
     scores, targets, to_move = state.scores(), state.hand_targets(), state.current_player()
     rows = []
-    for player, (reach, ready) in enumerate(
-        _reach_and_ready(hands, state.bag_counts(), state.seats())
-    ):
+    for player, (reach, ready) in enumerate(hand_fits(hands, state.bag_counts(), state.seats())):
         score, target = scores[player], targets[player]
         jokers = hands[player].count(JOKER_LADY) + hands[player].count(JOKER_MAN)
         mover = float(player == to_move)
