@@ -43,6 +43,8 @@ def test_placement_points_of_are_what_each_placement_scores(options: dict[str, o
             before = state.clone()
             points = state.placement_points_of(legal)
             assert state == before
+            # the state's own legal tuple skips the free-chair check: the same answers
+            assert state.placement_points_of(state.legal_actions()) == points
             for action, placed in zip(legal, points, strict=True):
                 if action.kind != PLACE:
                     assert placed is None

@@ -803,18 +803,21 @@ class CafeState(State):
         out from the counts before it sits down, so that `placement_points` needs no trial
         placement."""
         gain = completed = 0
-        gender = card & 1
-        ladies, men, birthday = self._ladies, self._men, self._birthday_table
+        mine, others = (self._men, self._ladies) if card & 1 else (self._ladies, self._men)
+        birthday = self._birthday_table
         for table in GEO.chair_tables[chair]:  # `table_value` and `_points_at`, written out
-            seated_ladies, seated_men = ladies[table] + 1 - gender, men[table] + gender
-            seated = seated_ladies + seated_men
-            single_nation = seated == 4 and self._natives_with(table, card, chair)  # CI-D.2
-            completed += single_nation
-            if seated_ladies and seated_men:
-                value = FULL_TABLE_NATIVE_VALUE if single_nation else seated
-                if table == birthday:
-                    value *= 2
-                gain += value * 2 if table in first_tables else value  # the first card's too
+            other = others[table]
+            if not other:
+                continue  # no group, no score; nor is it full: 4 guests seat 2 of each (CI-T.3)
+            seated = mine[table] + other + 1
+            if seated == 4 and self._natives_with(table, card, chair):  # CI-D.2
+                completed += 1
+                value = FULL_TABLE_NATIVE_VALUE
+            else:
+                value = seated
+            if table == birthday:
+                value *= 2
+            gain += value * 2 if table in first_tables else value  # the first card's too
         return gain, completed
 
     def _natives_with(self, table: int, card: int, chair: int) -> bool:
@@ -861,13 +864,16 @@ class CafeState(State):
         action: the rollout's pricing of every legal decision at once. It does not check
         legality."""
         seat, first_tables = self._seat, self._first_tables()
+        unchecked = actions is not self._legal  # this state's legal placements are on free chairs
         found: list[int | None] = []
         for action in actions:
             if action.kind != PLACE:
                 found.append(None)
                 continue
             card, chair = action.card, action.chair
-            if not (0 <= card < NUM_CARD_TYPES and 0 <= chair < NUM_CHAIRS and seat[chair] < 0):
+            if unchecked and not (
+                0 <= card < NUM_CARD_TYPES and 0 <= chair < NUM_CHAIRS and seat[chair] < 0
+            ):
                 raise KafeneioError(f"placement_points_of: {action!r} is not on a free chair")
             found.append(self._placement_gain(card, chair, first_tables)[0])
         return found
