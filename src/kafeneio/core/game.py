@@ -473,7 +473,7 @@ class State(ABC):
             fields[name] = fields[name].copy()
         for name in self._nested:
             fields[name] = [inner.copy() for inner in fields[name]]
-        other.__dict__.update(fields)
+        other.__dict__ = fields  # the copy itself: updating the new object's dict copies again
         return other
 
     def __eq__(self, other: object) -> bool:
