@@ -697,21 +697,50 @@ class CafeState(State):
 
     def _dances(self, space: ActionSpace, hand: list[int]) -> list[CafeAction]:
         """CI-V.2: every way to fill a table with 3 or 4 guests of one gender from the hand."""
-        geo = geometry()
+        pools: list[Counter[int] | None] = [None, None]  # made once, for the first table tried
         found: list[CafeAction] = []
+        for table, gender in self._dance_candidates(hand):
+            pool = pools[gender]
+            if pool is None:  # `_assignments` gives its counts back as it found them
+                pool = pools[gender] = Counter(k for k in hand if k & 1 == gender)
+            free = [c for c in GEO.table_chairs[table] if self._seat[c] < 0]
+            for placements in _assignments(free, pool, GEO.chairs_for_card):
+                if self._dance_valid(table, placements):
+                    found.append(space.dance(table, placements))
+        return found
+
+    def _dance_candidates(self, hand: list[int]) -> list[tuple[int, int]]:
+        """The tables, each with a gender, that `hand` might fill in a dance, in the order
+        `_dances` tries them: 3 or 4 free chairs (with 3, the guest seated is of the gender), a
+        guest of the gender in the hand for each, and each a chair where one of them may sit
+        (CI-T.2). Else no way fills the table: worked out on masks, as most tables and hands
+        have no dance and this is asked at every first decision of the variant."""
+        held, nations, card_bits = [0, 0], 0, MASKS.card_bits
+        for card in hand:
+            held[card & 1] += 1
+            nations |= card_bits[card]  # the ladies' nations, the men's 16 bits up
+        if max(held) < 3:
+            return []
+        fitting = (  # per gender: the chairs where a guest of the hand of that gender may sit
+            MASKS.nation_chairs[nations & 0xFFFF],
+            MASKS.nation_chairs[nations >> 16 & 0xFFFF],
+        )
+        table_chairs, free_chairs = MASKS.table_chairs, self._free
+        seated = (self._ladies, self._men)
+        candidates = []
         for table in range(NUM_TABLES):
-            free = [c for c in geo.table_chairs[table] if self._seat[c] < 0]
-            if len(free) < 3:
+            free = table_chairs[table] & free_chairs
+            count = free.bit_count()
+            if count < 3:
                 continue
             for gender in (0, 1):
-                seated_counts = self._men if gender else self._ladies
-                if len(free) == 3 and not seated_counts[table]:
-                    continue
-                pool = Counter(k for k in hand if k & 1 == gender)
-                for placements in _assignments(free, pool, geo.chairs_for_card):
-                    if self._dance_valid(table, placements):
-                        found.append(space.dance(table, placements))
-        return found
+                if (
+                    held[gender] >= count
+                    and free & fitting[gender] == free
+                    and (count == 4 or seated[gender][table])
+                ):
+                    candidates.append((table, gender))
+        return candidates
 
     def _dance_valid(self, table: int, placements: tuple[tuple[int, int], ...]) -> bool:
         """Tables beside the dance table keep CI-T.3 and CI-T.4."""
