@@ -73,10 +73,11 @@ def standings(state: CafeState) -> list[float]:
         winners = state.winners()
         return [s + (WIN_BONUS if p in winners else 0.0) for p, s in enumerate(state.scores())]
     late = lateness(state)
+    plain, joker = card_worth(0, late), card_worth(JOKER_LADY, late)  # each card's, made once
     return [
         OUT
         if state.is_out(player)
-        else score + sum(card_worth(card, late) for card in state.hand(player))
+        else score + sum([joker if is_joker(card) else plain for card in state.hand(player)])
         for player, score in enumerate(state.scores())
     ]
 
@@ -94,23 +95,70 @@ def full_turns(
 ) -> list[tuple[tuple[CafeAction, ...], CafeState]]:
     """Every way to finish the current player's turn: (its decisions, the state after the
     whole turn); a placement is followed by each second decision the state offers."""
+    legal = cast(Sequence[CafeAction], state.legal_actions())
+    return [turn for action in legal for turn in turns_from(state, action, rng)]
+
+
+def turns_from(
+    state: CafeState, action: CafeAction, rng: random.Random
+) -> list[tuple[tuple[CafeAction, ...], CafeState]]:
+    """The `full_turns` that begin with `action`."""
     me = state.current_player()
-    turns: list[tuple[tuple[CafeAction, ...], CafeState]] = []
-    for action in cast(Sequence[CafeAction], state.legal_actions()):
-        first = cast(CafeState, after(state, action, rng))
-        if turn_ends(first, me):
-            turns.append(((action,), first))
-            continue
-        for second in cast(Sequence[CafeAction], first.legal_actions()):
-            turns.append(((action, second), cast(CafeState, after(first, second, rng))))
-    return turns
+    first = cast(CafeState, after(state, action, rng))
+    if turn_ends(first, me):
+        return [((action,), first)]
+    seconds = cast(Sequence[CafeAction], first.legal_actions())
+    return [((action, second), cast(CafeState, after(first, second, rng))) for second in seconds]
 
 
 def best_gain(state: CafeState, rng: random.Random) -> float:
-    """The most the current player can score this turn (raw points, bar seats included)."""
+    """The most the current player can score this turn (raw points, bar seats included).
+
+    The heuristic asks this after each of its best turns, so the turns are priced rather than
+    played out: each first decision by `decision_gains`, and a placement's second decisions by
+    `decision_gains` on one copy of the state after it. That is exact as long as no hand
+    penalty counts (CI-E.2), so where a table move might end the game (`table_move_may_end`),
+    and for a pass (which might, CI-M.5) or a dance (a draw choice may follow), the turns are
+    played out."""
+    legal = cast(Sequence[CafeAction], state.legal_actions())
+    if state.phase != "turn" or table_move_may_end(state):
+        return max((played_gain(state, action, rng) for action in legal), default=0.0)
+    best = -math.inf
+    for action, gain in zip(legal, decision_gains(state, rng), strict=True):
+        kind = action.kind
+        if kind == PLACE:  # a first guest: the best second decision (or `end`) after it
+            gain += max(decision_gains(cast(CafeState, after(state, action, rng)), rng))
+        elif kind == BAR:
+            gain = 0.0 if gain == OUT else gain  # thrown out (CI-M.3): the score stays
+        elif kind != SWAP:  # a joker exchange scores nothing and cannot end the game
+            gain = played_gain(state, action, rng)
+        best = max(best, gain)
+    return best
+
+
+def played_gain(state: CafeState, action: CafeAction, rng: random.Random) -> float:
+    """The most the current player scores in a turn that begins with `action`, played out."""
     me = state.current_player()
     base = state.scores()[me]
-    return max((end.scores()[me] - base for _, end in full_turns(state, rng)), default=0.0)
+    return max(end.scores()[me] - base for _, end in turns_from(state, action, rng))
+
+
+def table_move_may_end(state: CafeState) -> bool:
+    """Whether a table move (one or two guests, CI-M.1) of the current player might end the
+    game (CI-E.1), from public counts and erring on the safe side: the chairs nearly all
+    taken, the bag near its end after the refill (the hand target only falls, CI-D.2), or a
+    hand that might be emptied. A table move leaves the bar, the other hands and who is out
+    as they are, and it resets the passes."""
+    me = state.current_player()
+    bar, seated, bag = state.filling()
+    hand = len(state.hand(me))
+    most_drawn = max(0, state.hand_targets()[me] - (hand - 2))
+    return (
+        seated + 2 >= NUM_CHAIRS
+        or bag - most_drawn <= state.options.end_bag
+        or hand <= 2
+        or bar >= len(state.options.bar_values)
+    )
 
 
 SCORES_NOTHING = frozenset({END, SWAP, PASS})
