@@ -308,16 +308,51 @@ def planned_turn(state: CafeState, candidates: Sequence[Turn], rng: random.Rando
     """The candidate after which the mover's mean `outlook` over sampled worlds is best. Each
     world (the bag reshuffled: the draws are what is unknown) plays every candidate and then
     `PLAN_TURNS` turns of the game's rollout policy, with the same chance for every candidate,
-    so they are compared on the same luck."""
+    so they are compared on the same luck. A candidate that leaves the same position as an
+    earlier one (its `twins`) is not looked ahead again: on the same luck it fares the same."""
     me = state.current_player()
+    twin = twins(state, candidates)
     total = [0.0] * len(candidates)
     for _ in range(PLAN_WORLDS):
         world = state.determinize(me, rng)
         luck = rng.random()
+        fared: list[float] = []
         for index, turn in enumerate(candidates):
-            total[index] += look_ahead(world, turn, me, random.Random(luck))
+            if twin[index] < index:
+                fared.append(fared[twin[index]])
+            else:
+                fared.append(look_ahead(world, turn, me, random.Random(luck)))
+            total[index] += fared[index]
     best = max(range(len(candidates)), key=total.__getitem__)
     return candidates[best]
+
+
+def twins(state: CafeState, candidates: Sequence[Turn]) -> list[int]:
+    """For each candidate, the first candidate that leaves the same position after it (itself
+    if none): the same two guests placed in the other order, where that scores the same. The
+    sampled worlds differ from `state` only in the bag's order, and such turns draw as many
+    cards from it, so they leave the same position in every world too."""
+    found = list(range(len(candidates)))
+    for index, turn in enumerate(candidates):
+        placed = sorted(decision.code for decision in turn.decisions)
+        for earlier in range(index):
+            other = candidates[earlier]
+            if (
+                found[earlier] == earlier
+                and sorted(decision.code for decision in other.decisions) == placed
+                and position_after(state, other) == position_after(state, turn)
+            ):
+                found[index] = earlier
+                break
+    return found
+
+
+def position_after(state: CafeState, turn: Turn) -> tuple[object, ...]:
+    """Everything that makes the state after `turn` what it is, but for its history."""
+    played = state.clone().quiet()
+    for decision in turn.decisions:
+        played.apply(decision)
+    return played.state_key()[:-1]  # the history (last) differs by the order of the decisions
 
 
 def look_ahead(world: CafeState, turn: Turn, me: int, rng: random.Random) -> float:
