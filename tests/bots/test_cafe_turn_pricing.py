@@ -5,7 +5,7 @@ and the variants that change what a turn scores or when it ends."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -19,10 +19,14 @@ from kafeneio.bots.cafe import (
     look_ahead,
     position_after,
     table_move_may_end,
+    transposed_end,
     twins,
 )
+from kafeneio.bots.knowledge import after
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeAction, CafeState
+from kafeneio.games.cafe.actions import PLACE
+from kafeneio.games.cafe.board import is_joker
 
 VARIANTS: list[dict[str, Any]] = [
     {},
@@ -108,3 +112,66 @@ def test_twin_turns_leave_the_same_position_and_fare_the_same_in_every_world() -
             if state.is_terminal():
                 break
     assert found_twins > 100 and found_apart > 2  # the order seldom changes the score
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_a_turn_that_shares_the_other_orders_state_leaves_that_position(
+    options: dict[str, Any],
+) -> None:
+    """`full_turns` lets the same two guests in the other order share one state where the
+    positions are the same: each turn's state is what playing that turn out leaves (but for
+    the history), and some are shared."""
+    game = get_game("cafe", options)
+    shared = 0
+    for players, seed in ((2, 0), (3, 1), (4, 2)):
+        state = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.phase == "turn" and state.ply % 3 == 0:
+                turns = full_turns(state, rng)
+                for decisions, end in turns:
+                    played = position_after(state, Turn(decisions, 0.0))
+                    assert end.state_key()[:-1] == played, decisions
+                shared += len(turns) - len({id(end) for _, end in turns})
+            state.apply(KNOWLEDGE.rollout(state, rng))
+    assert shared > 20
+
+
+def test_two_jokers_in_either_order_keep_their_own_states() -> None:
+    """Seated jokers are kept in the order they sat down (for their exchange, CI-M.4): the
+    two orders of a lady joker and a man joker, scoring the same, are two positions."""
+    setup = {"hands": [["Jf", "Jm", "USf", "GBf", "ESf"], ["FRf", "FRm", "DEf", "DEm", "ITf"]]}
+    state = get_game("cafe").new_state(2, setup={**setup, "rest": {"seed": 1}})
+    turns = full_turns(state, random.Random(1))
+    by_decisions = {decisions: end for decisions, end in turns}
+    both_jokers = [
+        (decisions, end)
+        for decisions, end in turns
+        if len(decisions) == 2 and all(is_joker(d.card) for d in decisions)
+    ]
+    same_score = 0
+    for decisions, end in both_jokers:
+        other = by_decisions.get(decisions[::-1])
+        if other is not None and other.scores() == end.scores():
+            same_score += 1
+            assert other is not end
+            assert other.state_key()[:-1] != end.state_key()[:-1]
+    assert same_score > 0
+
+
+def test_a_turn_that_ended_the_game_is_not_shared() -> None:
+    """The state after a turn that ended the game holds the hand penalties (CI-E.2), which the
+    other order's price leaves out: `transposed_end` does not share it even where the prices
+    agree."""
+    state = get_game("cafe", {"end_bag": 90}).new_state(2, seed=3)  # the first turn ends it
+    rng = random.Random(3)
+    me = state.current_player()
+    action, second, ended = next(
+        (*decisions, end)
+        for decisions, end in full_turns(state, rng)
+        if len(decisions) == 2 and decisions[1].kind == PLACE and end.is_terminal()
+    )
+    first = cast(CafeState, after(state, action, rng))
+    price = ended.scores()[me] - first.scores()[me]  # as if the other order scored that
+    pairs = {(second.code, action.code): ended}
+    assert transposed_end(first, action, second, price, pairs) is None

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
@@ -90,25 +90,65 @@ def turn_ends(state: CafeState, player: int) -> bool:
     return state.is_terminal() or state.current_player() != player
 
 
-def full_turns(
-    state: CafeState, rng: random.Random
-) -> list[tuple[tuple[CafeAction, ...], CafeState]]:
+Turns = list[tuple[tuple[CafeAction, ...], CafeState]]
+"""Whole turns: each one's decisions and the state after it."""
+
+
+def full_turns(state: CafeState, rng: random.Random) -> Turns:
     """Every way to finish the current player's turn: (its decisions, the state after the
-    whole turn); a placement is followed by each second decision the state offers."""
+    whole turn); a placement is followed by each second decision the state offers. The same
+    two guests placed in the other order mostly leave the same position: that turn then shares
+    the state of the first order (`transposed_end`) rather than playing it out again, so the
+    states are to be read, not changed."""
     legal = cast(Sequence[CafeAction], state.legal_actions())
-    return [turn for action in legal for turn in turns_from(state, action, rng)]
+    pairs: dict[tuple[int, int], CafeState] = {}
+    return [turn for action in legal for turn in turns_from(state, action, rng, pairs)]
 
 
 def turns_from(
-    state: CafeState, action: CafeAction, rng: random.Random
-) -> list[tuple[tuple[CafeAction, ...], CafeState]]:
-    """The `full_turns` that begin with `action`."""
+    state: CafeState,
+    action: CafeAction,
+    rng: random.Random,
+    pairs: dict[tuple[int, int], CafeState],
+) -> Turns:
+    """The `full_turns` that begin with `action`. `pairs` keeps the state after each turn of
+    two guests (by their codes) for the other order to share."""
     me = state.current_player()
     first = cast(CafeState, after(state, action, rng))
     if turn_ends(first, me):
         return [((action,), first)]
     seconds = cast(Sequence[CafeAction], first.legal_actions())
-    return [((action, second), cast(CafeState, after(first, second, rng))) for second in seconds]
+    turns: Turns = []
+    for second, points in zip(seconds, first.placement_points_of(seconds), strict=True):
+        end = transposed_end(first, action, second, points, pairs)
+        if end is None:
+            end = cast(CafeState, after(first, second, rng))
+            if points is not None:
+                pairs[action.code, second.code] = end
+        turns.append(((action, second), end))
+    return turns
+
+
+def transposed_end(
+    first: CafeState,
+    action: CafeAction,
+    second: CafeAction,
+    points: int | None,
+    pairs: dict[tuple[int, int], CafeState],
+) -> CafeState | None:
+    """The state after the guest `second` (scoring `points`) on `first`, the state after the
+    guest `action`, if the other order is in `pairs` and leaves the same position; else None.
+    Placements commute but for the score, and for the order in which jokers sat down (kept
+    for their exchange, CI-M.4); the draws are as many. So the positions are the same when
+    both orders score the same, not both guests are jokers and the game goes on (else hand
+    penalties count, CI-E.2)."""
+    if points is None or (is_joker(action.card) and is_joker(second.card)):
+        return None
+    twin = pairs.get((second.code, action.code))
+    if twin is None or twin.is_terminal():
+        return None
+    me = first.current_player()
+    return twin if twin.scores()[me] == first.scores()[me] + points else None
 
 
 def best_gain(state: CafeState, rng: random.Random) -> float:
@@ -140,7 +180,7 @@ def played_gain(state: CafeState, action: CafeAction, rng: random.Random) -> flo
     """The most the current player scores in a turn that begins with `action`, played out."""
     me = state.current_player()
     base = state.scores()[me]
-    return max(end.scores()[me] - base for _, end in turns_from(state, action, rng))
+    return max(end.scores()[me] - base for _, end in turns_from(state, action, rng, {}))
 
 
 def table_move_may_end(state: CafeState) -> bool:
@@ -294,14 +334,30 @@ def candidate_turns(sample: CafeState, rng: random.Random) -> list[Turn]:
     of what the next player could then score at once with their public hand."""
     me = sample.current_player()
     turns = full_turns(sample, rng)
-    value = [lead(standings(end), me) for _, end in turns]
+    standing_lead = per_state(lambda end: lead(standings(end), me))
+    value = [standing_lead(end) for _, end in turns]
     ranked = sorted(range(len(turns)), key=value.__getitem__, reverse=True)[:THREAT_CANDIDATES]
+    threat = per_state(lambda end: THREAT_SHARE * best_gain(end, rng))
     for index in ranked:
         end = turns[index][1]
         if not end.is_terminal() and end.current_player() != me:
-            value[index] -= THREAT_SHARE * best_gain(end, rng)
+            value[index] -= threat(end)
     ranked.sort(key=value.__getitem__, reverse=True)
     return [Turn(turns[index][0], value[index]) for index in ranked]
+
+
+def per_state(measure: Callable[[CafeState], float]) -> Callable[[CafeState], float]:
+    """`measure`, worked out once per state object: turns in either order share theirs
+    (`full_turns`)."""
+    known: dict[int, float] = {}
+
+    def once(state: CafeState) -> float:
+        key = id(state)  # the states are alive in the turns: no id is reused
+        if key not in known:
+            known[key] = measure(state)
+        return known[key]
+
+    return once
 
 
 def planned_turn(state: CafeState, candidates: Sequence[Turn], rng: random.Random) -> Turn:
