@@ -367,27 +367,36 @@ def planned_turn(state: CafeState, candidates: Sequence[Turn], rng: random.Rando
     so they are compared on the same luck. A candidate that leaves the same position as an
     earlier one (its `twins`) is not looked ahead again: on the same luck it fares the same."""
     me = state.current_player()
-    twin = twins(state, candidates)
     total = [0.0] * len(candidates)
+    twin: list[int] = []
     for _ in range(PLAN_WORLDS):
         world = state.determinize(me, rng)
         luck = rng.random()
-        fared: list[float] = []
-        for index, turn in enumerate(candidates):
-            if twin[index] < index:
-                fared.append(fared[twin[index]])
-            else:
-                fared.append(look_ahead(world, turn, me, random.Random(luck)))
-            total[index] += fared[index]
+        twin = twin or twins(world, candidates)  # found in the first world, so in every one
+        for index, fared in enumerate(fared_in(world, candidates, twin, me, luck)):
+            total[index] += fared
     best = max(range(len(candidates)), key=total.__getitem__)
     return candidates[best]
 
 
-def twins(state: CafeState, candidates: Sequence[Turn]) -> list[int]:
-    """For each candidate, the first candidate that leaves the same position after it (itself
-    if none): the same two guests placed in the other order, where that scores the same. The
-    sampled worlds differ from `state` only in the bag's order, and such turns draw as many
-    cards from it, so they leave the same position in every world too."""
+def fared_in(
+    world: CafeState, candidates: Sequence[Turn], twin: list[int], me: int, luck: float
+) -> list[float]:
+    """Each candidate's `look_ahead` in `world` on the same luck; a twin's is its twin's."""
+    fared: list[float] = []
+    for index, turn in enumerate(candidates):
+        if twin[index] < index:
+            fared.append(fared[twin[index]])
+        else:
+            fared.append(look_ahead(world, turn, me, random.Random(luck)))
+    return fared
+
+
+def twins(world: CafeState, candidates: Sequence[Turn]) -> list[int]:
+    """For each candidate, the first candidate that leaves the same position after it in
+    `world` (itself if none): the same two guests placed in the other order, where that
+    scores the same. Sampled worlds differ only in the bag's order, and such turns draw as
+    many cards from it, so they leave the same position in every world."""
     found = list(range(len(candidates)))
     for index, turn in enumerate(candidates):
         placed = sorted(decision.code for decision in turn.decisions)
@@ -396,7 +405,7 @@ def twins(state: CafeState, candidates: Sequence[Turn]) -> list[int]:
             if (
                 found[earlier] == earlier
                 and sorted(decision.code for decision in other.decisions) == placed
-                and position_after(state, other) == position_after(state, turn)
+                and position_after(world, other) == position_after(world, turn)
             ):
                 found[index] = earlier
                 break
