@@ -1,6 +1,8 @@
-"""The Café heuristic prices the next player's best turn (`best_gain`) without playing every turn
-out: the price must be exactly what playing each whole turn out scores, under the default rules
-and the variants that change what a turn scores or when it ends."""
+"""The Café heuristic's shortcuts (`bots/cafe.py`) change none of its choices: the next
+player's best turn priced without playing every turn out (`best_gain`) is what playing them out
+scores, and the two orders of the same two guests share a state (`full_turns`) or a look-ahead
+(`twins`) only where they leave the same position; under the default rules and the variants
+that change what a turn scores or when it ends."""
 
 from __future__ import annotations
 
