@@ -273,6 +273,31 @@ class CafeKnowledge:
                 priors[code] = chance
         return priors
 
+    def node_priors(self, state: State, rng: random.Random) -> list[float]:
+        """`estimate` after each legal decision, without a copy of the state for each: the
+        mover's standing moves by what the decision scores at once (`decision_gains`) and by
+        the worth of the card leaving the hand (a joker exchange takes a joker in); the draws
+        that refill the hand at the turn's end are not counted. The search rates every new
+        node of its tree this way."""
+        cafe = cast(CafeState, state)
+        me, late = cafe.current_player(), lateness(cafe)
+        base = standings(cafe)
+        rivals = [value for player, value in enumerate(base) if player != me]
+        joker = card_worth(JOKER_LADY, late)
+        priors = []
+        legal = cast(Sequence[CafeAction], cafe.legal_actions())
+        for action, gain in zip(legal, decision_gains(cafe, rng), strict=True):
+            if gain == OUT:
+                priors.append(0.0)
+                continue
+            kind, standing = action.kind, base[me] + gain
+            if kind in (PLACE, BAR, SWAP):
+                standing -= card_worth(action.card, late)
+            if kind == SWAP:
+                standing += joker
+            priors.append(1 / (1 + sum(math.exp((r - standing) / TEMPERATURE) for r in rivals)))
+        return priors
+
     def settled(self, state: State) -> bool:
         """A turn's start (or the end): where the race evaluation was fitted; in mid-turn a
         first guest waits for the second decision that may complete its table."""

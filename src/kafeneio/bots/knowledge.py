@@ -88,6 +88,25 @@ def root_priors(knowledge: Knowledge, state: State, rng: random.Random) -> dict[
     return cast(RootPriorKnowledge, knowledge).root_priors(state, rng)
 
 
+class NodePriorKnowledge(Protocol):
+    """An optional hook of a game's `Knowledge`: cheap priors for the nodes inside a search."""
+
+    def node_priors(self, state: State, rng: random.Random) -> Sequence[float] | None:
+        """The mover's prior (a win chance) of each legal action of `state`, in the order of
+        `legal_actions`, worked out without a copy of the state for each action (every new
+        node of a search is rated once), or None: rate it one step ahead on copies."""
+        ...
+
+
+def node_priors(knowledge: Knowledge, state: State, rng: random.Random) -> Sequence[float] | None:
+    """The game's cheap priors for a node inside the search tree, or None (no hook, or not
+    at this decision)."""
+    hook = getattr(knowledge, "node_priors", None)
+    if hook is None:
+        return None
+    return cast(NodePriorKnowledge, knowledge).node_priors(state, rng)
+
+
 def playout_bot(knowledge: Knowledge) -> str:
     """The bot that finishes sampled games in flat Monte-Carlo analysis: the game's optional
     `playout` attribute (the strongest bot that plays a whole game in a few milliseconds),

@@ -29,8 +29,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
-from kafeneio.bots.knowledge import Knowledge, after, knowledge_for, root_priors, routine_action
-from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
+from kafeneio.bots.knowledge import (
+    Knowledge,
+    after,
+    knowledge_for,
+    node_priors,
+    root_priors,
+    routine_action,
+)
+from kafeneio.core import CHANCE, JSON, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
 WALL_FACTOR = 5
@@ -74,6 +81,10 @@ class SearchSettings:
     bias: float = 1.0
     depth: int = 8
     guide: float = 0.0
+    reuse: float = 1.0
+    """Whether a decision's search starts from the subtree the search before it grew under
+    the action it chose, when the same player decides again with nothing drawn between
+    (a Café turn's second decision): 1 yes, 0 no."""
 
     @classmethod
     def of(cls, knowledge: Knowledge, given: dict[str, float]) -> SearchSettings:
@@ -109,6 +120,40 @@ class Budget:
         spent = time.thread_time() - self.cpu_start
         self.next_reading = now + max(CLOCK_GAP, self.seconds - spent)
         return spent < self.seconds
+
+
+@dataclass(frozen=True)
+class KeptTree:
+    """The subtree a search grew under the action it chose, kept for the mover's next decision.
+    It is valid while that decision is the one the action led to, with nothing drawn or
+    revealed between: the same player to move with exactly the observation they had in the
+    searched state once the action was applied. Every sample the subtree saw is then still a
+    possible world. Only the mover's observation is kept, never the state."""
+
+    player: int
+    expected: JSON
+    node: Node
+
+    @classmethod
+    def after(cls, state: State, action: Action, root: Node, reuse: float) -> KeptTree | None:
+        """The subtree under `action` of `root` (the search of `state`), if worth keeping."""
+        node = root.children.get(action.code)
+        if not reuse or node is None or not node.children:
+            return None
+        me = state.current_player()
+        following = state.clone().quiet()
+        following.apply(action)
+        if following.current_player() != me:
+            return None
+        return cls(me, following.observation(me), node)
+
+    def root_for(self, state: State) -> Node | None:
+        """The kept subtree as the root of the search of `state`, or None if `state` is not
+        the decision it was kept for."""
+        if state.current_player() != self.player or state.observation(self.player) != self.expected:
+            return None
+        self.node.root = True
+        return self.node
 
 
 class MctsBot(Bot):
@@ -149,11 +194,16 @@ class MctsBot(Bot):
         }
         """The search parameters given; the others are the game's (`Knowledge.search_defaults`)."""
         self.settings = SearchSettings()
+        self.kept: KeptTree | None = None
+        """The subtree kept for this bot's next decision (see `KeptTree`)."""
+        self.last_root = Node(mover=0)
+        """The root of the last search."""
         self.last_iterations = 0
         """Iterations run by the last search (0 when the move was forced)."""
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
+        kept, self.kept = self.kept, None
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -161,22 +211,33 @@ class MctsBot(Bot):
         if routine is not None:  # the game's knowledge says search would add little here
             self.last_iterations = 0
             return routine
-        return self.analyse(state).best
+        reused = kept.root_for(state) if kept is not None else None
+        best = self._search(state, reused).best
+        self.kept = KeptTree.after(state, best, self.last_root, self.settings.reuse)
+        return best
 
     def analyse(self, state: State) -> Analysis:
         """Search `state` within the budget; the mover's win chance, each legal action's and the
-        action preferred (the most visited)."""
+        action preferred (the most visited). A fresh search: it reads nothing of earlier ones."""
+        return self._search(state, None)
+
+    def _search(self, state: State, reused: Node | None) -> Analysis:
+        """Search `state`, from `reused` (the subtree of this decision kept from the search of
+        the decision before, see `KeptTree`) or from a new root."""
         me = state.current_player()
         if me < 0:
             raise KafeneioError("mcts analyses a player's decision, not a chance node or the end")
         budget = Budget(self.seconds if self.seconds is not None else math.inf)
         self.settings = SearchSettings.of(knowledge_for(state), self.given)
         legal = state.legal_actions()
-        root = Node(mover=me, root=True)
+        root = reused if reused is not None else Node(mover=me, root=True)
+        self.last_root = root
         iterations = 0
         if len(legal) > 1:
             if self.settings.guide > 0:
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
+            if reused is not None:
+                self._rate_reused(state, root, legal, me)
             limit = self.iterations if self.iterations is not None else math.inf
             while iterations < limit and (iterations == 0 or budget.left()):
                 self._iterate(state, root, me)
@@ -267,14 +328,28 @@ class MctsBot(Bot):
         if len(legal) == 1 or (self.settings.bias == 0 and node.favoured < 0):
             return
         knowledge = knowledge_for(sample)
-        careful = root_priors(knowledge, sample, self.rng) if node.root else None
+        # The root is rated once a decision, with care; every new node inside the tree as
+        # cheaply as the game can (its `node_priors`), else one step ahead on copies.
+        if node.root:
+            found = root_priors(knowledge, sample, self.rng)
+        else:
+            cheap = node_priors(knowledge, sample, self.rng)
+            codes = (a.code for a in legal)
+            found = None if cheap is None else dict(zip(codes, cheap, strict=True))
         node.children_prior = (
-            careful
-            if careful is not None
+            found
+            if found is not None
             else {a.code: knowledge.estimate(after(sample, a, self.rng))[mover] for a in legal}
         )
         if node.favoured in node.children_prior:
             node.children_prior[node.favoured] += self.settings.guide
+
+    def _rate_reused(self, state: State, root: Node, legal: Sequence[Action], me: int) -> None:
+        """Rate a kept subtree's top as a root (with the game's care and the guide) and give
+        its children the new priors."""
+        self._rate(state.determinize(me, self.rng), root, legal, me)
+        for code, child in root.children.items():
+            child.prior = root.children_prior.get(code, child.prior)
 
     def _best_untried(self, untried: list[Action], node: Node) -> Action:
         if not node.children_prior:
