@@ -161,7 +161,8 @@ class MctsBot(Bot):
     thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
     the weight of the one-step prior, `depth` the rollout length before the evaluation cut-off
     (default: the game's), `guide` what the game heuristic's own choice at the root adds to its
-    prior."""
+    prior, `reuse` (default true) whether `choose` starts from the subtree kept from the
+    mover's decision before (`KeptTree`)."""
 
     name = "mcts"
 
@@ -174,6 +175,7 @@ class MctsBot(Bot):
         bias: float | None = None,
         depth: int | None = None,
         guide: float | None = None,
+        reuse: bool | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -181,6 +183,8 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
+        if reuse is not None and not isinstance(reuse, bool):
+            raise KafeneioError(f"mcts: reuse must be true or false, not {reuse!r}")
         for label, number in (("c", c), ("bias", bias), ("guide", guide)):
             if number is not None and (not isinstance(number, int | float) or number < 0):
                 raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
@@ -189,7 +193,10 @@ class MctsBot(Bot):
         self.seconds = seconds if seconds is not None or iterations is not None else DEFAULT_SECONDS
         self.given = {
             name: value
-            for name, value in (("c", c), ("bias", bias), ("depth", depth), ("guide", guide))
+            for name, value in (
+                *(("c", c), ("bias", bias), ("depth", depth), ("guide", guide)),
+                ("reuse", None if reuse is None else float(reuse)),
+            )
             if value is not None
         }
         """The search parameters given; the others are the game's (`Knowledge.search_defaults`)."""

@@ -1,0 +1,155 @@
+"""The search tree: cheap priors for the nodes inside it, and a turn's second decision searched
+from the subtree the first decision's search grew (`KeptTree`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import cast
+
+import pytest
+
+from kafeneio.bots import make_bot
+from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
+from kafeneio.bots.knowledge import after
+from kafeneio.bots.mcts import KeptTree, MctsBot, Node
+from kafeneio.core import CHANCE, State, sample_chance
+from kafeneio.games import get_game
+from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
+from kafeneio.games.cafe.state import CafeState
+
+
+def positions_of(seed: int, decisions: int = 60, bot: str = "heuristic") -> list[CafeState]:
+    """The decisions with a real choice of a two-player game of `bot` seats."""
+    state = cast(CafeState, get_game("cafe").new_state(2, seed=seed))
+    bots = [make_bot(bot, seed), make_bot(bot, seed + 1)]
+    rng = random.Random(seed)
+    found: list[CafeState] = []
+    while not state.is_terminal() and len(found) < decisions:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        if len(state.legal_actions()) > 1:
+            found.append(state.clone())
+        state.apply(bots[player].choose(state))
+    return found
+
+
+def test_cafe_node_priors_order_decisions_as_the_one_step_estimate_on_copies_does() -> None:
+    rng = random.Random(2)
+    positions = positions_of(3)
+    assert any(s.phase == "second" for s in positions)
+    for state in positions:
+        me, legal = state.current_player(), cast(Sequence[CafeAction], state.legal_actions())
+        priors = KNOWLEDGE.node_priors(state, rng)
+        assert len(priors) == len(legal) and all(0.0 <= p <= 1.0 for p in priors)
+        scored = {}
+        for action, prior in zip(legal, priors, strict=True):
+            if action.kind == END:  # scores nothing, keeps the hand: the standing now
+                assert prior == pytest.approx(KNOWLEDGE.estimate(state)[me])
+            if action.kind == PLACE:
+                gain = after(state, action, rng).scores()[me] - state.scores()[me]
+                scored.setdefault(action.card, []).append((gain, prior))
+        for same_card in scored.values():  # the same card leaves the hand: the gain decides
+            for gain, prior in same_card:
+                for other_gain, other_prior in same_card:
+                    if gain > other_gain:
+                        assert prior > other_prior
+
+
+def test_a_bar_seat_that_throws_the_mover_out_has_no_chance() -> None:
+    rng = random.Random(4)
+    found = 0
+    for seed in range(20, 40):
+        for state in positions_of(seed, decisions=200, bot="random"):
+            legal = cast(Sequence[CafeAction], state.legal_actions())
+            bar = [index for index, a in enumerate(legal) if a.kind == BAR]
+            if bar and state.bar_points(legal[bar[0]].card) is None:
+                priors = KNOWLEDGE.node_priors(state, rng)
+                assert all(priors[index] == 0.0 for index in bar)
+                found += 1
+        if found >= 3:
+            return
+    raise AssertionError("no bar seat that throws a player out in 20 games")
+
+
+def test_search_rates_the_nodes_inside_its_tree_with_the_games_cheap_priors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    given: list[int] = []
+
+    def marked(self: CafeKnowledge, state: State, rng: random.Random) -> list[float]:
+        given.append(len(state.legal_actions()))
+        return [0.123] * len(state.legal_actions())
+
+    monkeypatch.setattr(CafeKnowledge, "node_priors", marked)
+    state = positions_of(7)[4]
+    bot = make_bot("mcts:iterations=80:guide=0", 3)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    root = bot.last_root
+    assert given, "inner nodes were rated"
+    assert root.children_prior and set(root.children_prior.values()) != {0.123}
+    inner = [node for node in root.children.values() if node.children_prior]
+    assert inner and all(set(node.children_prior.values()) == {0.123} for node in inner)
+
+
+def first_decision_with_a_second(seed: int) -> CafeState:
+    """A big first decision where a searching bot places a first guest and then has a choice."""
+    for state in positions_of(seed):
+        if state.phase == "turn" and len(state.legal_actions()) > 20:
+            choice = make_bot("mcts:iterations=200", 5).choose(state)
+            second = after(state, choice, random.Random(0))
+            same = second.current_player() == state.current_player()
+            if same and len(second.legal_actions()) > 1:
+                return state
+    raise AssertionError("no big first decision that a second follows")
+
+
+def test_a_turns_second_decision_is_searched_from_the_subtree_the_first_grew() -> None:
+    state = first_decision_with_a_second(9)
+    me = state.current_player()
+    bot = make_bot("mcts:iterations=200", 5)
+    assert isinstance(bot, MctsBot)
+    first = bot.choose(state)
+    grown = bot.last_root.children[first.code]
+    before = sum(child.visits for child in grown.children.values())
+    state.apply(first)
+    assert state.current_player() == me and len(state.legal_actions()) > 1
+    assert bot.kept is not None and bot.kept.node is grown
+    # the bot keeps the mover's observation, never the state with the bag's order
+    assert not any(isinstance(v, State) for v in dataclasses.astuple(bot.kept))
+    bot.choose(state)
+    assert bot.last_root is grown and grown.root
+    assert sum(child.visits for child in grown.children.values()) == before + 200
+
+
+def test_the_kept_subtree_is_not_used_for_another_decision_or_by_analyse() -> None:
+    state = first_decision_with_a_second(9)
+    bot = make_bot("mcts:iterations=120", 5)
+    assert isinstance(bot, MctsBot)
+    first = bot.choose(state)
+    me = state.current_player()
+    other = next(
+        a
+        for a in state.legal_actions()
+        if a != first and after(state, a, random.Random(0)).current_player() == me
+    )
+    elsewhere = state.clone()
+    elsewhere.apply(other)
+    kept = bot.kept
+    assert kept is not None and kept.root_for(elsewhere) is None
+    state.apply(first)
+    bot.analyse(state)  # a fresh search: analysis reads nothing of earlier searches
+    assert bot.last_root is not kept.node and bot.last_root.visits == 120
+
+
+def test_reuse_can_be_switched_off() -> None:
+    state = first_decision_with_a_second(9)
+    bot = make_bot("mcts:iterations=60:reuse=false", 5)
+    assert isinstance(bot, MctsBot)
+    bot.choose(state)
+    assert bot.kept is None
+    assert KeptTree.after(state, state.legal_actions()[0], Node(mover=0), 1.0) is None
