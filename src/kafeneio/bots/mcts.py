@@ -8,16 +8,19 @@ the parent's visits. Every node stores the reward of the player who chose it (ma
 two players). Chance nodes inside the tree are sampled with their real probabilities.
 
 The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
-- progressive bias: a new node rates its actions once by the one-step evaluation for the mover
-  (at the root, by the game's `root_priors` where it has them: Café International rates a
-  turn's first decision by the best whole turn it begins), expands them best first, and adds
+- progressive bias: a new node rates its actions once for the mover (at the root by the game's
+  `root_priors` where it has them: Café International rates a turn's first decision by the
+  best whole turn it begins, else one step ahead on copies; inside the tree by the game's cheap
+  `node_priors` where it has them, else one step ahead), expands them best first, and adds
   ``bias * prior / (visits + 1)`` to their UCB score;
 - rollouts: after the tree, `depth` decisions of the game's cheap rollout policy, and on to a
   position the game calls settled (Souvlaki Wars: the next draft, when the service's gains and
   losses are counted);
 - cut-off: then the game's evaluation (win chances in [0, 1]) is the reward.
 
-Why this variant, and the measurements behind it, are in docs/bots.md.
+A turn's second decision is searched from the subtree the first decision's search grew under
+the action it chose (`KeptTree`). Why this variant, and the measurements behind it, are in
+docs/bots.md.
 """
 
 from __future__ import annotations
