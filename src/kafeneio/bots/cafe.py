@@ -247,7 +247,7 @@ class CafeKnowledge:
     default budget and makes `mcts` leave that choice only where search finds better."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
-    a heuristic one (which looks ahead in sampled worlds) over a second."""
+    a heuristic one (which looks ahead in sampled worlds) nearly a second."""
 
     def evaluate(self, state: State) -> list[float]:
         """Win chances from the fitted race evaluation (`cafe_plan.race_strengths`), the one
