@@ -12,8 +12,8 @@ import pytest
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
-from kafeneio.bots.knowledge import after
-from kafeneio.bots.mcts import KeptTree, MctsBot, Node
+from kafeneio.bots.knowledge import after, knowledge_for
+from kafeneio.bots.mcts import KeptTree, MctsBot, Node, SearchSettings
 from kafeneio.core import CHANCE, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
@@ -153,3 +153,10 @@ def test_reuse_can_be_switched_off() -> None:
     bot.choose(state)
     assert bot.kept is None
     assert KeptTree.after(state, state.legal_actions()[0], Node(mover=0), 1.0) is None
+
+
+def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
+    """Café International measured it; Souvlaki Wars plays as before until it is measured."""
+    assert SearchSettings.of(knowledge_for("cafe"), {}).reuse == 1.0
+    assert SearchSettings.of(knowledge_for("souvlaki"), {}).reuse == 0.0
+    assert SearchSettings.of(knowledge_for("cafe"), {"reuse": 0.0}).reuse == 0.0

@@ -242,7 +242,9 @@ def _tried_gain(state: CafeState, action: CafeAction, rng: random.Random) -> flo
 
 
 class CafeKnowledge:
-    search_defaults: Mapping[str, float] = MappingProxyType({"depth": 8, "guide": 1.0})
+    search_defaults: Mapping[str, float] = MappingProxyType(
+        {"depth": 8, "guide": 1.0, "reuse": 1.0}
+    )
     """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
     default budget and makes `mcts` leave that choice only where search finds better."""
     playout = "greedy"

@@ -84,10 +84,11 @@ class SearchSettings:
     bias: float = 1.0
     depth: int = 8
     guide: float = 0.0
-    reuse: float = 1.0
+    reuse: float = 0.0
     """Whether a decision's search starts from the subtree the search before it grew under
     the action it chose, when the same player decides again with nothing drawn between
-    (a Café turn's second decision): 1 yes, 0 no."""
+    (a Café turn's second decision): 1 yes, 0 no. Off unless the game's defaults turn it on
+    where it was measured (a change of play is measured before it becomes a default)."""
 
     @classmethod
     def of(cls, knowledge: Knowledge, given: dict[str, float]) -> SearchSettings:
@@ -164,8 +165,8 @@ class MctsBot(Bot):
     thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
     the weight of the one-step prior, `depth` the rollout length before the evaluation cut-off
     (default: the game's), `guide` what the game heuristic's own choice at the root adds to its
-    prior, `reuse` (default true) whether `choose` starts from the subtree kept from the
-    mover's decision before (`KeptTree`)."""
+    prior, `reuse` (default: the game's) whether `choose` starts from the subtree kept from
+    the mover's decision before (`KeptTree`)."""
 
     name = "mcts"
 
