@@ -111,7 +111,7 @@ def first_decision_with_a_second(seed: int) -> CafeState:
 def test_a_turns_second_decision_is_searched_from_the_subtree_the_first_grew() -> None:
     state = first_decision_with_a_second(9)
     me = state.current_player()
-    bot = make_bot("mcts:iterations=200", 5)
+    bot = make_bot("mcts:iterations=200:reuse=true", 5)
     assert isinstance(bot, MctsBot)
     first = bot.choose(state)
     grown = bot.last_root.children[first.code]
@@ -128,7 +128,7 @@ def test_a_turns_second_decision_is_searched_from_the_subtree_the_first_grew() -
 
 def test_the_kept_subtree_is_not_used_for_another_decision_or_by_analyse() -> None:
     state = first_decision_with_a_second(9)
-    bot = make_bot("mcts:iterations=120", 5)
+    bot = make_bot("mcts:iterations=120:reuse=true", 5)
     assert isinstance(bot, MctsBot)
     first = bot.choose(state)
     me = state.current_player()
@@ -156,7 +156,10 @@ def test_reuse_can_be_switched_off() -> None:
 
 
 def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
-    """Café International measured it; Souvlaki Wars plays as before until it is measured."""
-    assert SearchSettings.of(knowledge_for("cafe"), {}).reuse == 1.0
-    assert SearchSettings.of(knowledge_for("souvlaki"), {}).reuse == 0.0
-    assert SearchSettings.of(knowledge_for("cafe"), {"reuse": 0.0}).reuse == 0.0
+    """Café International at 3 and 4 players, where it was measured better; Souvlaki Wars plays
+    as before until it is measured."""
+    cafe, souvlaki = knowledge_for("cafe"), knowledge_for("souvlaki")
+    assert [SearchSettings.of(cafe, {}, players).reuse for players in (2, 3, 4)] == [0, 1, 1]
+    assert SearchSettings.of(souvlaki, {}, 4).reuse == 0.0
+    assert SearchSettings.of(cafe, {"reuse": 0.0}, 4).reuse == 0.0
+    assert SearchSettings.of(cafe, {"reuse": 1.0}, 2).reuse == 1.0

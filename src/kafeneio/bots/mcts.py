@@ -91,8 +91,11 @@ class SearchSettings:
     where it was measured (a change of play is measured before it becomes a default)."""
 
     @classmethod
-    def of(cls, knowledge: Knowledge, given: dict[str, float]) -> SearchSettings:
-        found = {**knowledge.search_defaults, **given}
+    def of(cls, knowledge: Knowledge, given: dict[str, float], players: int = 2) -> SearchSettings:
+        """The parameters `given`, else the game's defaults for this many `players` (its
+        optional `search_defaults_by_players`), else its `search_defaults`, else the class's."""
+        by_players = getattr(knowledge, "search_defaults_by_players", {})
+        found = {**knowledge.search_defaults, **by_players.get(players, {}), **given}
         depth = int(found.pop("depth", cls.depth))
         return cls(depth=depth, **{name: float(value) for name, value in found.items()})
 
@@ -239,7 +242,7 @@ class MctsBot(Bot):
         if me < 0:
             raise KafeneioError("mcts analyses a player's decision, not a chance node or the end")
         budget = Budget(self.seconds if self.seconds is not None else math.inf)
-        self.settings = SearchSettings.of(knowledge_for(state), self.given)
+        self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
         legal = state.legal_actions()
         root = reused if reused is not None else Node(mover=me, root=True)
         self.last_root = root
@@ -298,7 +301,7 @@ class MctsBot(Bot):
     def rollout_from(self, state: State) -> list[float]:
         """One rollout and evaluation as the search runs it, from a sample of `state` for its
         current player (for `kafeneio bench`)."""
-        self.settings = SearchSettings.of(knowledge_for(state), self.given)
+        self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
         sample = state.determinize(state.current_player(), self.rng)
         return self._rollout(sample, knowledge_for(state))
 
