@@ -245,6 +245,8 @@ class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType(
         {"depth": 8, "guide": 1.0, "reuse": 1.0}
     )
+    """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
+    default budget and makes `mcts` leave that choice only where search finds better."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
         {2: MappingProxyType({"reuse": 0.0})}
     )
@@ -252,8 +254,6 @@ class CafeKnowledge:
     won 122/200 and 120/200 against the heuristic, without it 130/200; at 4 players the kept
     subtree won 95.5/200 against 84.5/200 without (docs/bots.md). A fresh root gives the
     guide (the heuristic's choice) its full weight at the second decision."""
-    """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
-    default budget and makes `mcts` leave that choice only where search finds better."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
@@ -291,7 +291,6 @@ class CafeKnowledge:
         cafe = cast(CafeState, state)
         me, late = cafe.current_player(), lateness(cafe)
         base = standings(cafe)
-        rivals = [value for player, value in enumerate(base) if player != me]
         joker = card_worth(JOKER_LADY, late)
         priors = []
         legal = cast(Sequence[CafeAction], cafe.legal_actions())
@@ -304,7 +303,8 @@ class CafeKnowledge:
                 standing -= card_worth(action.card, late)
             if kind == SWAP:
                 standing += joker
-            priors.append(1 / (1 + sum(math.exp((r - standing) / TEMPERATURE) for r in rivals)))
+            moved = [*base[:me], standing, *base[me + 1 :]]
+            priors.append(softmax(moved, TEMPERATURE)[me])  # `estimate` of the moved standings
         return priors
 
     def settled(self, state: State) -> bool:
