@@ -14,7 +14,7 @@ from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
 from kafeneio.bots.knowledge import after, knowledge_for
 from kafeneio.bots.mcts import KeptTree, MctsBot, Node, SearchSettings
-from kafeneio.core import CHANCE, State, sample_chance
+from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
 from kafeneio.games.cafe.state import CafeState
@@ -163,3 +163,39 @@ def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
     assert SearchSettings.of(souvlaki, {}, 4).reuse == 0.0
     assert SearchSettings.of(cafe, {"reuse": 0.0}, 4).reuse == 0.0
     assert SearchSettings.of(cafe, {"reuse": 1.0}, 2).reuse == 1.0
+
+
+def big_first_decision(seed: int) -> CafeState:
+    return next(s for s in positions_of(seed) if s.phase == "turn" and len(s.legal_actions()) > 20)
+
+
+def test_width_searches_only_the_best_actions_of_each_node_by_prior() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=300:width=5", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    root = bot.last_root
+    priors = root.children_prior
+    best = sorted(priors.values(), reverse=True)[:5]
+    assert len(root.within) == 5 and sorted((priors[c] for c in root.within), reverse=True) == best
+    assert root.favoured in root.within  # the guide's choice is always searched
+    assert set(root.children) == root.within
+    inner = [n for child in root.children.values() for n in (child, *child.children.values())]
+    narrowed = [node for node in inner if node.within]
+    assert narrowed, "no node inside the tree had more than 5 actions"
+    assert all(set(node.children) <= node.within for node in narrowed)
+
+
+def test_without_a_width_every_action_is_searched() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=300:width=0", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    assert not bot.last_root.within
+    assert len(bot.last_root.children) == len(state.legal_actions())
+
+
+@pytest.mark.parametrize("width", [-1, 2.5, "wide"])
+def test_a_width_that_is_not_a_whole_number_is_refused(width: object) -> None:
+    with pytest.raises(KafeneioError, match="width must be a whole number >= 0"):
+        MctsBot(1, width=width)  # type: ignore[arg-type]

@@ -12,7 +12,8 @@ The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
   `root_priors` where it has them: Café International rates a turn's first decision by the
   best whole turn it begins, else one step ahead on copies; inside the tree by the game's cheap
   `node_priors` where it has them, else one step ahead), expands them best first, and adds
-  ``bias * prior / (visits + 1)`` to their UCB score;
+  ``bias * prior / (visits + 1)`` to their UCB score; with a `width` a node searches only
+  that many of its actions, the best by prior (the guide's choice among them);
 - rollouts: after the tree, `depth` decisions of the game's cheap rollout policy, and on to a
   position the game calls settled (Souvlaki Wars: the next draft, when the service's gains and
   losses are counted);
@@ -25,6 +26,7 @@ docs/bots.md.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -71,6 +73,9 @@ class Node:
     """At the root: the code of the heuristic's choice, whose prior is raised by `guide`."""
     root: bool = False
     """The search's root, whose priors the game may work out with more care (`root_priors`)."""
+    within: frozenset[int] = frozenset()
+    """With a `width`: the codes of the actions this node searches, the best by prior (empty:
+    every legal action)."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else self.prior
@@ -83,6 +88,9 @@ class SearchSettings:
     c: float = 0.7
     bias: float = 1.0
     depth: int = 8
+    width: int = 0
+    """How many of a node's actions are searched, the best by prior (the guide's choice among
+    them); 0: every legal action."""
     guide: float = 0.0
     reuse: float = 0.0
     """Whether a decision's search starts from the subtree the search before it grew under
@@ -97,7 +105,9 @@ class SearchSettings:
         by_players = getattr(knowledge, "search_defaults_by_players", {})
         found = {**knowledge.search_defaults, **by_players.get(players, {}), **given}
         depth = int(found.pop("depth", cls.depth))
-        return cls(depth=depth, **{name: float(value) for name, value in found.items()})
+        width = int(found.pop("width", cls.width))
+        floats = {name: float(value) for name, value in found.items()}
+        return cls(depth=depth, width=width, **floats)
 
 
 class Budget:
@@ -167,9 +177,10 @@ class MctsBot(Bot):
     """ISMCTS with a budget of `iterations`, or `seconds` a decision (default 0.2 s of the search
     thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
     the weight of the one-step prior, `depth` the rollout length before the evaluation cut-off
-    (default: the game's), `guide` what the game heuristic's own choice at the root adds to its
-    prior, `reuse` (default: the game's) whether `choose` starts from the subtree kept from
-    the mover's decision before (`KeptTree`)."""
+    (default: the game's), `width` how many of a node's actions are searched, the best by prior
+    (default: the game's; 0: all), `guide` what the game heuristic's own choice at the root
+    adds to its prior, `reuse` (default: the game's) whether `choose` starts from the subtree
+    kept from the mover's decision before (`KeptTree`)."""
 
     name = "mcts"
 
@@ -181,6 +192,7 @@ class MctsBot(Bot):
         c: float | None = None,
         bias: float | None = None,
         depth: int | None = None,
+        width: int | None = None,
         guide: float | None = None,
         reuse: bool | None = None,
     ) -> None:
@@ -190,6 +202,8 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
+        if width is not None and (not isinstance(width, int) or width < 0):
+            raise KafeneioError(f"mcts: width must be a whole number >= 0, not {width!r}")
         if reuse is not None and not isinstance(reuse, bool):
             raise KafeneioError(f"mcts: reuse must be true or false, not {reuse!r}")
         for label, number in (("c", c), ("bias", bias), ("guide", guide)):
@@ -201,7 +215,8 @@ class MctsBot(Bot):
         self.given = {
             name: value
             for name, value in (
-                *(("c", c), ("bias", bias), ("depth", depth), ("guide", guide)),
+                *(("c", c), ("bias", bias), ("depth", depth), ("width", width)),
+                ("guide", guide),
                 ("reuse", None if reuse is None else float(reuse)),
             )
             if value is not None
@@ -311,6 +326,8 @@ class MctsBot(Bot):
         legal = sample.legal_actions()
         if not node.rated:
             self._rate(sample, node, legal, mover)
+        if node.within:
+            legal = [a for a in legal if a.code in node.within] or legal
         untried: list[Action] = []
         available: list[tuple[Node, Action]] = []
         for action in legal:
@@ -357,6 +374,14 @@ class MctsBot(Bot):
         )
         if node.favoured in node.children_prior:
             node.children_prior[node.favoured] += self.settings.guide
+        node.within = self._within(node.children_prior)
+
+    def _within(self, priors: dict[int, float]) -> frozenset[int]:
+        """The codes of the `width` actions of best prior, or none (search every action)."""
+        width = self.settings.width
+        if not width or len(priors) <= width:
+            return frozenset()
+        return frozenset(heapq.nlargest(width, priors, key=priors.__getitem__))
 
     def _rate_reused(self, state: State, root: Node, legal: Sequence[Action], me: int) -> None:
         """Rate a kept subtree's top as a root (with the game's care and the guide) and give
