@@ -199,3 +199,88 @@ def test_without_a_width_every_action_is_searched() -> None:
 def test_a_width_that_is_not_a_whole_number_is_refused(width: object) -> None:
     with pytest.raises(KafeneioError, match="width must be a whole number >= 0"):
         MctsBot(1, width=width)  # type: ignore[arg-type]
+
+
+def tree_below(root: Node) -> list[Node]:
+    """Every node of a search tree but its root."""
+    found: list[Node] = []
+    waiting = list(root.children.values())
+    while waiting:
+        node = waiting.pop()
+        found.append(node)
+        waiting.extend(node.children.values())
+    return found
+
+
+def test_widening_grows_a_node_by_the_square_root_of_its_visits() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=400:widen=1", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    root = bot.last_root
+    assert len(root.children) == len(state.legal_actions())  # the root is not narrowed
+    inner = tree_below(root)
+    # A node adds a child only while it has fewer than 1 + sqrt(visits before the iteration).
+    assert all(len(node.children) <= 1 + int(max(0, node.visits - 1) ** 0.5) for node in inner)
+    assert any(len(node.children) >= 3 for node in inner), "no node grew past two children"
+
+
+def test_without_widening_a_node_tries_each_action_before_repeating_one() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=400:widen=0", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    crowded = [n for n in tree_below(bot.last_root) if len(n.children) > 1 + n.visits**0.5]
+    assert crowded, "every node was as narrow as widening would keep it"
+
+
+@pytest.mark.parametrize("widen", [-0.5, "wide"])
+def test_a_widening_that_is_not_a_number_of_at_least_0_is_refused(widen: object) -> None:
+    with pytest.raises(KafeneioError, match="widen must be a number >= 0"):
+        MctsBot(1, widen=widen)  # type: ignore[arg-type]
+
+
+def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() -> None:
+    state = big_first_decision(11)
+    me = state.current_player()
+    bot = make_bot("mcts:iterations=300:paired=true", 5)
+    assert isinstance(bot, MctsBot)
+    met: dict[int, list[int]] = {}
+    step = bot._paired_root_step
+
+    def recording(state: State, root: Node, me: int):  # type: ignore[no-untyped-def]
+        sample, child, expanded, rng = step(state, root, me)
+        visit = child.visits  # visits before this one
+        world = bot.worlds[visit].clone()
+        world.apply(sample.history[-1])
+        assert sample.state_key() == world.state_key()  # the visit plays in that world
+        met.setdefault(sample.history[-1].code, []).append(visit)
+        return sample, child, expanded, rng
+
+    bot._paired_root_step = recording  # type: ignore[method-assign]
+    bot.analyse(state)
+    assert len(met) == len(state.legal_actions())
+    assert all(visits == list(range(len(visits))) for visits in met.values())
+    assert min(map(len, met.values())) >= 2
+    assert len(bot.worlds) == max(child.visits for child in bot.last_root.children.values())
+    keys = {str(world.state_key()) for world in bot.worlds}
+    assert len(keys) == len(bot.worlds)  # distinct worlds
+    for world in bot.worlds:  # each a possible world of the mover's information
+        assert world.observation(me) == state.observation(me)
+
+
+def test_without_paired_worlds_every_iteration_draws_a_fresh_world() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=200:paired=false", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    assert bot.worlds == []
+
+
+def test_paired_searches_with_the_same_seed_choose_alike() -> None:
+    state = big_first_decision(12)
+    first, second = (make_bot("mcts:iterations=200:paired=true", 9) for _ in range(2))
+    one, two = (bot.analyse(state.clone()) for bot in (first, second))  # type: ignore[union-attr]
+    assert [(e.action, e.visits, e.win_chance) for e in one.actions] == [
+        (e.action, e.visits, e.win_chance) for e in two.actions
+    ]

@@ -13,11 +13,15 @@ The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
   best whole turn it begins, else one step ahead on copies; inside the tree by the game's cheap
   `node_priors` where it has them, else one step ahead), expands them best first, and adds
   ``bias * prior / (visits + 1)`` to their UCB score; with a `width` a node searches only
-  that many of its actions, the best by prior (the guide's choice among them);
+  that many of its actions, the best by prior (the guide's choice among them); with `widen`
+  a node below the root adds its actions best first as its visits grow (progressive widening);
 - rollouts: after the tree, `depth` decisions of the game's cheap rollout policy, and on to a
   position the game calls settled (Souvlaki Wars: the next draft, when the service's gains and
   losses are counted);
 - cut-off: then the game's evaluation (win chances in [0, 1]) is the reward.
+
+With `paired` worlds, the root's children are compared on common random numbers: the n-th
+visit of each child plays in the search's n-th sampled world, with that world's rollout luck.
 
 A turn's second decision is searched from the subtree the first decision's search grew under
 the action it chose (`KeptTree`). Why this variant, and the measurements behind it, are in
@@ -91,7 +95,16 @@ class SearchSettings:
     width: int = 0
     """How many of a node's actions are searched, the best by prior (the guide's choice among
     them); 0: every legal action."""
+    widen: float = 0.0
+    """Progressive widening below the root: a node reached `n` times searches its
+    ``1 + widen * sqrt(n)`` actions of best prior, adding the next only as its visits grow, so a
+    decision's value is not the mean over every reply tried once; 0: every action at once."""
     guide: float = 0.0
+    paired: float = 0.0
+    """Whether the root's children are compared on paired worlds: the n-th visit of every
+    child of the root plays in the search's n-th world (the same bag, the same rollout luck),
+    so their means differ by the move more than by the draw: 1 yes, 0 no (a fresh world each
+    iteration)."""
     reuse: float = 0.0
     """Whether a decision's search starts from the subtree the search before it grew under
     the action it chose, when the same player decides again with nothing drawn between
@@ -178,9 +191,11 @@ class MctsBot(Bot):
     thread's CPU time), whichever runs out first; `c` is the UCB exploration constant, `bias`
     the weight of the one-step prior, `depth` the rollout length before the evaluation cut-off
     (default: the game's), `width` how many of a node's actions are searched, the best by prior
-    (default: the game's; 0: all), `guide` what the game heuristic's own choice at the root
-    adds to its prior, `reuse` (default: the game's) whether `choose` starts from the subtree
-    kept from the mover's decision before (`KeptTree`)."""
+    (default: the game's; 0: all), `widen` how fast a node below the root adds actions
+    (0: all at once), `guide` what the game heuristic's own choice at the root adds to its
+    prior, `paired` whether the root's children meet the same worlds in the same order,
+    `reuse` (default: the game's) whether `choose` starts from the subtree kept from the
+    mover's decision before (`KeptTree`)."""
 
     name = "mcts"
 
@@ -193,7 +208,9 @@ class MctsBot(Bot):
         bias: float | None = None,
         depth: int | None = None,
         width: int | None = None,
+        widen: float | None = None,
         guide: float | None = None,
+        paired: bool | None = None,
         reuse: bool | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -204,9 +221,10 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
         if width is not None and (not isinstance(width, int) or width < 0):
             raise KafeneioError(f"mcts: width must be a whole number >= 0, not {width!r}")
-        if reuse is not None and not isinstance(reuse, bool):
-            raise KafeneioError(f"mcts: reuse must be true or false, not {reuse!r}")
-        for label, number in (("c", c), ("bias", bias), ("guide", guide)):
+        for label, flag in (("paired", paired), ("reuse", reuse)):
+            if flag is not None and not isinstance(flag, bool):
+                raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
+        for label, number in (("c", c), ("bias", bias), ("widen", widen), ("guide", guide)):
             if number is not None and (not isinstance(number, int | float) or number < 0):
                 raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
         self.rng = random.Random(seed)
@@ -216,7 +234,8 @@ class MctsBot(Bot):
             name: value
             for name, value in (
                 *(("c", c), ("bias", bias), ("depth", depth), ("width", width)),
-                ("guide", guide),
+                *(("widen", widen), ("guide", guide)),
+                ("paired", None if paired is None else float(paired)),
                 ("reuse", None if reuse is None else float(reuse)),
             )
             if value is not None
@@ -229,6 +248,10 @@ class MctsBot(Bot):
         """The root of the last search."""
         self.last_iterations = 0
         """Iterations run by the last search (0 when the move was forced)."""
+        self.worlds: list[State] = []
+        """With `paired` worlds: the worlds of the current search, in the order of their use."""
+        self.world_seed = 0
+        """The seed of the current search's worlds (and of their rollouts' random numbers)."""
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -260,6 +283,8 @@ class MctsBot(Bot):
         self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
         legal = state.legal_actions()
         root = reused if reused is not None else Node(mover=me, root=True)
+        self.worlds = []
+        self.world_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
         iterations = 0
         if len(legal) > 1:
@@ -278,13 +303,17 @@ class MctsBot(Bot):
     # --- one iteration ----------------------------------------------------------------------
     def _iterate(self, state: State, root: Node, me: int) -> None:
         knowledge = knowledge_for(state)
-        sample = state.determinize(me, self.rng)
-        node, path = root, []
-        while not sample.is_terminal():
+        if self.settings.paired:
+            sample, node, expanded, rng = self._paired_root_step(state, root, me)
+            path = [node]
+        else:
+            sample, node, expanded, rng = state.determinize(me, self.rng), root, False, self.rng
+            path = []
+        while not expanded and not sample.is_terminal():
             if sample.current_player() == CHANCE:
-                sample.apply(sample_chance(sample, self.rng))
+                sample.apply(sample_chance(sample, rng))
                 continue
-            routine = None if node is root else routine_action(knowledge, sample, self.rng)
+            routine = None if node is root else routine_action(knowledge, sample, rng)
             if routine is not None:  # no branching at a routine decision below the root
                 sample.apply(routine)
                 continue
@@ -292,25 +321,46 @@ class MctsBot(Bot):
             sample.apply(action)
             path.append(child)
             node = child
-            if expanded:
-                break
-        reward = self._rollout(sample, knowledge)
+        reward = self._rollout(sample, knowledge, rng)
         root.visits += 1
         for visited in path:
             visited.visits += 1
             visited.value += reward[visited.mover]
 
-    def _rollout(self, sample: State, knowledge: Knowledge) -> list[float]:
+    def _paired_root_step(
+        self, state: State, root: Node, me: int
+    ) -> tuple[State, Node, bool, random.Random]:
+        """With `paired` worlds: the root's child to follow (chosen on the first world: the
+        mover's legal actions are the same in every world), and the world of its next visit,
+        the n-th visit of every child meeting the same n-th world, with the action applied;
+        whether the child was just added, and the random numbers of that world's rollout."""
+        child, action, expanded = self._select(self._world(state, me, 0), root)
+        index = child.visits
+        sample = self._world(state, me, index).clone()
+        sample.apply(action)
+        return sample, child, expanded, random.Random(self.world_seed + index)
+
+    def _world(self, state: State, me: int, index: int) -> State:
+        """The `index`-th world of this search (made once: read it, never change it)."""
+        while len(self.worlds) <= index:
+            seed = self.world_seed + len(self.worlds)
+            self.worlds.append(state.determinize(me, random.Random(seed)))
+        return self.worlds[index]
+
+    def _rollout(
+        self, sample: State, knowledge: Knowledge, rng: random.Random | None = None
+    ) -> list[float]:
         """Play `depth` decisions of the rollout policy on `sample` and on to a settled
-        position, then evaluate it."""
+        position, then evaluate it; `rng`: the random numbers to play them with (the bot's)."""
+        rng = rng or self.rng
         depth = self.settings.depth
         for step in range(depth * SETTLING_FACTOR):
             if sample.is_terminal() or (step >= depth and knowledge.settled(sample)):
                 break
             if sample.current_player() == CHANCE:
-                sample.apply(sample_chance(sample, self.rng))
+                sample.apply(sample_chance(sample, rng))
             else:
-                sample.apply(knowledge.rollout(sample, self.rng))
+                sample.apply(knowledge.rollout(sample, rng))
         return knowledge.evaluate(sample)
 
     def rollout_from(self, state: State) -> list[float]:
@@ -337,13 +387,20 @@ class MctsBot(Bot):
             else:
                 child.availability += 1
                 available.append((child, action))
-        if untried:
+        if untried and (not available or self._widens(node)):
             action = self._best_untried(untried, node)
             child = Node(mover=mover, prior=node.children_prior.get(action.code, 0.5))
             node.children[action.code] = child
             return child, action, True
         child, action = max(available, key=lambda pair: self._ucb(pair[0]))
         return child, action, False
+
+    def _widens(self, node: Node) -> bool:
+        """Whether `node` may add a child now (`widen`: progressive widening below the root)."""
+        widen = self.settings.widen
+        if not widen or node.root:
+            return True
+        return len(node.children) < 1 + int(widen * math.sqrt(node.visits))
 
     def _ucb(self, child: Node) -> float:
         visits = child.visits
