@@ -12,6 +12,7 @@ import pytest
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
+from kafeneio.bots.cafe import candidate_turns as cafe_candidate_turns
 from kafeneio.bots.knowledge import after, knowledge_for
 from kafeneio.bots.mcts import KeptTree, MctsBot, Node, SearchSettings
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
@@ -284,3 +285,34 @@ def test_paired_searches_with_the_same_seed_choose_alike() -> None:
     assert [(e.action, e.visits, e.win_chance) for e in one.actions] == [
         (e.action, e.visits, e.win_chance) for e in two.actions
     ]
+
+
+def test_a_focus_searches_only_the_heuristics_best_turns_at_the_root() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=300:focus=6", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    root = bot.last_root
+    ranked = KNOWLEDGE.root_candidates(state, random.Random(1), 6)
+    assert 1 <= len(ranked) <= 6 and len(set(ranked)) == len(ranked)
+    assert root.favoured in root.focus and root.within == root.focus
+    assert set(root.children) == root.focus
+    assert len(root.focus) < len(state.legal_actions())
+    assert not any(node.focus for node in tree_below(root))  # only the root is focused
+
+
+def test_cafe_root_candidates_begin_the_best_turns_by_the_one_turn_judgement() -> None:
+    state = big_first_decision(12)
+    ranked = KNOWLEDGE.root_candidates(state, random.Random(3), 5)
+    rng = random.Random(3)  # the same sample and random numbers, step by step
+    sample = cast(CafeState, state.determinize(state.current_player(), rng))
+    turns = cafe_candidate_turns(sample, rng)[:5]
+    assert ranked == list(dict.fromkeys(turn.decisions[0].code for turn in turns))
+    assert len(turns) == 5 and turns == sorted(turns, key=lambda t: t.value, reverse=True)
+    assert set(ranked) <= {a.code for a in state.legal_actions()}
+
+
+@pytest.mark.parametrize("focus", [-1, 1.5])
+def test_a_focus_that_is_not_a_whole_number_is_refused(focus: object) -> None:
+    with pytest.raises(KafeneioError, match="focus must be a whole number >= 0"):
+        MctsBot(1, focus=focus)  # type: ignore[arg-type]

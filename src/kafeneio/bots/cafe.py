@@ -282,6 +282,18 @@ class CafeKnowledge:
                 priors[code] = chance
         return priors
 
+    def root_candidates(self, state: State, rng: random.Random, count: int) -> list[int]:
+        """The decisions that begin the heuristic's `count` best whole turns by its one-turn
+        judgement (`candidate_turns`: the lead in standing, less what the next player could
+        then score at once), best first, on a sample of the mover's information."""
+        sample = cast(CafeState, state.determinize(state.current_player(), rng))
+        found: list[int] = []
+        for turn in candidate_turns(sample, rng)[:count]:
+            code = turn.decisions[0].code
+            if code not in found:
+                found.append(code)
+        return found
+
     def node_priors(self, state: State, rng: random.Random) -> list[float]:
         """`estimate` after each legal decision, without a copy of the state for each: the
         mover's standing moves by what the decision scores at once (`decision_gains`) and by

@@ -88,6 +88,26 @@ def root_priors(knowledge: Knowledge, state: State, rng: random.Random) -> dict[
     return cast(RootPriorKnowledge, knowledge).root_priors(state, rng)
 
 
+class RootCandidateKnowledge(Protocol):
+    """An optional hook of a game's `Knowledge`: the actions its heuristic ranks best."""
+
+    def root_candidates(self, state: State, rng: random.Random, count: int) -> list[int] | None:
+        """The codes of the current player's actions that begin the heuristic's `count` best
+        plans by its own judgement, best first, or None (no such ranking here)."""
+        ...
+
+
+def root_candidates(
+    knowledge: Knowledge, state: State, rng: random.Random, count: int
+) -> list[int] | None:
+    """The game heuristic's best actions for a search root (`RootCandidateKnowledge`), or None
+    (no hook)."""
+    hook = getattr(knowledge, "root_candidates", None)
+    if hook is None:
+        return None
+    return cast(RootCandidateKnowledge, knowledge).root_candidates(state, rng, count)
+
+
 class NodePriorKnowledge(Protocol):
     """An optional hook of a game's `Knowledge`: cheap priors for the nodes inside a search."""
 

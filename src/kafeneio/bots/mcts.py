@@ -43,6 +43,7 @@ from kafeneio.bots.knowledge import (
     after,
     knowledge_for,
     node_priors,
+    root_candidates,
     root_priors,
     routine_action,
 )
@@ -77,6 +78,9 @@ class Node:
     """At the root: the code of the heuristic's choice, whose prior is raised by `guide`."""
     root: bool = False
     """The search's root, whose priors the game may work out with more care (`root_priors`)."""
+    focus: frozenset[int] = frozenset()
+    """At the root, with a `focus`: the codes of the actions the game's heuristic ranks best
+    (and its choice); the root searches only these (empty: no focus)."""
     within: frozenset[int] = frozenset()
     """With a `width`: the codes of the actions this node searches, the best by prior (empty:
     every legal action)."""
@@ -92,6 +96,9 @@ class SearchSettings:
     c: float = 0.7
     bias: float = 1.0
     depth: int = 8
+    focus: int = 0
+    """At the root: search only the first decisions of the game heuristic's `focus` best whole
+    turns by its own judgement (and its choice); 0: every action."""
     width: int = 0
     """How many of a node's actions are searched, the best by prior (the guide's choice among
     them); 0: every legal action."""
@@ -119,8 +126,9 @@ class SearchSettings:
         found = {**knowledge.search_defaults, **by_players.get(players, {}), **given}
         depth = int(found.pop("depth", cls.depth))
         width = int(found.pop("width", cls.width))
+        focus = int(found.pop("focus", cls.focus))
         floats = {name: float(value) for name, value in found.items()}
-        return cls(depth=depth, width=width, **floats)
+        return cls(depth=depth, width=width, focus=focus, **floats)
 
 
 class Budget:
@@ -208,6 +216,7 @@ class MctsBot(Bot):
         bias: float | None = None,
         depth: int | None = None,
         width: int | None = None,
+        focus: int | None = None,
         widen: float | None = None,
         guide: float | None = None,
         paired: bool | None = None,
@@ -219,8 +228,9 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
-        if width is not None and (not isinstance(width, int) or width < 0):
-            raise KafeneioError(f"mcts: width must be a whole number >= 0, not {width!r}")
+        for label, count in (("width", width), ("focus", focus)):
+            if count is not None and (not isinstance(count, int) or count < 0):
+                raise KafeneioError(f"mcts: {label} must be a whole number >= 0, not {count!r}")
         for label, flag in (("paired", paired), ("reuse", reuse)):
             if flag is not None and not isinstance(flag, bool):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
@@ -234,6 +244,7 @@ class MctsBot(Bot):
             name: value
             for name, value in (
                 *(("c", c), ("bias", bias), ("depth", depth), ("width", width)),
+                ("focus", focus),
                 *(("widen", widen), ("guide", guide)),
                 ("paired", None if paired is None else float(paired)),
                 ("reuse", None if reuse is None else float(reuse)),
@@ -290,6 +301,8 @@ class MctsBot(Bot):
         if len(legal) > 1:
             if self.settings.guide > 0:
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
+            if self.settings.focus:
+                root.focus = self._focus(state, root)
             if reused is not None:
                 self._rate_reused(state, root, legal, me)
             limit = self.iterations if self.iterations is not None else math.inf
@@ -431,7 +444,15 @@ class MctsBot(Bot):
         )
         if node.favoured in node.children_prior:
             node.children_prior[node.favoured] += self.settings.guide
-        node.within = self._within(node.children_prior)
+        node.within = node.focus or self._within(node.children_prior)
+
+    def _focus(self, state: State, root: Node) -> frozenset[int]:
+        """The root's actions by the game heuristic's own ranking (`focus`), with its choice;
+        empty (every action) where the game does not rank them."""
+        codes = root_candidates(knowledge_for(state), state, self.rng, self.settings.focus)
+        if not codes:
+            return frozenset()
+        return frozenset(codes) | ({root.favoured} if root.favoured >= 0 else frozenset())
 
     def _within(self, priors: dict[int, float]) -> frozenset[int]:
         """The codes of the `width` actions of best prior, or none (search every action)."""
