@@ -170,11 +170,17 @@ def big_first_decision(seed: int) -> CafeState:
     return next(s for s in positions_of(seed) if s.phase == "turn" and len(s.legal_actions()) > 20)
 
 
-def test_width_searches_only_the_best_actions_of_each_node_by_prior() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=300:width=5", 5)
+def searched(spec: str, seed: int = 11) -> tuple[CafeState, MctsBot]:
+    """A big first decision of a seeded game, and a bot of `spec` that has just analysed it."""
+    state = big_first_decision(seed)
+    bot = make_bot(spec, 5)
     assert isinstance(bot, MctsBot)
     bot.analyse(state)
+    return state, bot
+
+
+def test_width_searches_only_the_best_actions_of_each_node_by_prior() -> None:
+    _, bot = searched("mcts:iterations=300:width=5")
     root = bot.last_root
     priors = root.children_prior
     best = sorted(priors.values(), reverse=True)[:5]
@@ -188,10 +194,7 @@ def test_width_searches_only_the_best_actions_of_each_node_by_prior() -> None:
 
 
 def test_without_a_width_every_action_is_searched() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=300:width=0", 5)
-    assert isinstance(bot, MctsBot)
-    bot.analyse(state)
+    state, bot = searched("mcts:iterations=300:width=0")
     assert not bot.last_root.within
     assert len(bot.last_root.children) == len(state.legal_actions())
 
@@ -214,10 +217,7 @@ def tree_below(root: Node) -> list[Node]:
 
 
 def test_widening_grows_a_node_by_the_square_root_of_its_visits() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=400:widen=1", 5)
-    assert isinstance(bot, MctsBot)
-    bot.analyse(state)
+    state, bot = searched("mcts:iterations=400:widen=1")
     root = bot.last_root
     assert len(root.children) == len(state.legal_actions())  # the root is not narrowed
     inner = tree_below(root)
@@ -227,10 +227,7 @@ def test_widening_grows_a_node_by_the_square_root_of_its_visits() -> None:
 
 
 def test_without_widening_a_node_tries_each_action_before_repeating_one() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=400:widen=0", 5)
-    assert isinstance(bot, MctsBot)
-    bot.analyse(state)
+    _, bot = searched("mcts:iterations=400:widen=0")
     crowded = [n for n in tree_below(bot.last_root) if len(n.children) > 1 + n.visits**0.5]
     assert crowded, "every node was as narrow as widening would keep it"
 
@@ -271,10 +268,7 @@ def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() 
 
 
 def test_without_paired_worlds_every_iteration_draws_a_fresh_world() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=200:paired=false", 5)
-    assert isinstance(bot, MctsBot)
-    bot.analyse(state)
+    _, bot = searched("mcts:iterations=200:paired=false")
     assert bot.worlds == []
 
 
@@ -288,10 +282,7 @@ def test_paired_searches_with_the_same_seed_choose_alike() -> None:
 
 
 def test_a_focus_searches_only_the_heuristics_best_turns_at_the_root() -> None:
-    state = big_first_decision(11)
-    bot = make_bot("mcts:iterations=300:focus=6", 5)
-    assert isinstance(bot, MctsBot)
-    bot.analyse(state)
+    state, bot = searched("mcts:iterations=300:focus=6")
     root = bot.last_root
     ranked = KNOWLEDGE.root_candidates(state, random.Random(1), 6)
     assert 1 <= len(ranked) <= 6 and len(set(ranked)) == len(ranked)
