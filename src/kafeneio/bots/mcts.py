@@ -295,7 +295,8 @@ class MctsBot(Bot):
         legal = state.legal_actions()
         root = reused if reused is not None else Node(mover=me, root=True)
         self.worlds = []
-        self.world_seed = self.rng.getrandbits(48) << 16
+        if self.settings.paired:  # drawn only then, so that other searches play as before
+            self.world_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
         iterations = 0
         if len(legal) > 1:
