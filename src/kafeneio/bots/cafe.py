@@ -287,12 +287,8 @@ class CafeKnowledge:
         judgement (`candidate_turns`: the lead in standing, less what the next player could
         then score at once), best first, on a sample of the mover's information."""
         sample = cast(CafeState, state.determinize(state.current_player(), rng))
-        found: list[int] = []
-        for turn in candidate_turns(sample, rng)[:count]:
-            code = turn.decisions[0].code
-            if code not in found:
-                found.append(code)
-        return found
+        turns = candidate_turns(sample, rng)[:count]
+        return list(dict.fromkeys(turn.decisions[0].code for turn in turns))  # in rank order
 
     def node_priors(self, state: State, rng: random.Random) -> list[float]:
         """`estimate` after each legal decision, without a copy of the state for each: the

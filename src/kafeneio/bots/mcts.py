@@ -361,12 +361,9 @@ class MctsBot(Bot):
             self.worlds.append(state.determinize(me, random.Random(seed)))
         return self.worlds[index]
 
-    def _rollout(
-        self, sample: State, knowledge: Knowledge, rng: random.Random | None = None
-    ) -> list[float]:
+    def _rollout(self, sample: State, knowledge: Knowledge, rng: random.Random) -> list[float]:
         """Play `depth` decisions of the rollout policy on `sample` and on to a settled
-        position, then evaluate it; `rng`: the random numbers to play them with (the bot's)."""
-        rng = rng or self.rng
+        position, with the random numbers `rng`, then evaluate it."""
         depth = self.settings.depth
         for step in range(depth * SETTLING_FACTOR):
             if sample.is_terminal() or (step >= depth and knowledge.settled(sample)):
@@ -382,7 +379,7 @@ class MctsBot(Bot):
         current player (for `kafeneio bench`)."""
         self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
         sample = state.determinize(state.current_player(), self.rng)
-        return self._rollout(sample, knowledge_for(state))
+        return self._rollout(sample, knowledge_for(state), self.rng)
 
     def _select(self, sample: State, node: Node) -> tuple[Node, Action, bool]:
         """The child to follow in this sample, its action, and whether it was just added."""
