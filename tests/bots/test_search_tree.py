@@ -307,3 +307,65 @@ def test_cafe_root_candidates_begin_the_best_turns_by_the_one_turn_judgement() -
 def test_a_focus_that_is_not_a_whole_number_is_refused(focus: object) -> None:
     with pytest.raises(KafeneioError, match="focus must be a whole number >= 0"):
         MctsBot(1, focus=focus)  # type: ignore[arg-type]
+
+
+def depth_of_tree(root: Node) -> int:
+    """How many decisions deep the tree below `root` goes."""
+    return max((1 + depth_of_tree(child) for child in root.children.values()), default=0)
+
+
+@pytest.mark.parametrize("branch", [1, 2])
+def test_a_branch_limit_stops_the_tree_that_many_decisions_deep(branch: int) -> None:
+    state, bot = searched(f"mcts:iterations=300:branch={branch}")
+    assert len(bot.last_root.children) == len(state.legal_actions())
+    assert depth_of_tree(bot.last_root) == branch
+
+
+def test_without_a_branch_limit_the_tree_grows_deeper_than_two_decisions() -> None:
+    _, bot = searched("mcts:iterations=300:branch=0")
+    assert depth_of_tree(bot.last_root) > 2
+
+
+def test_with_rivals_by_rollout_the_tree_branches_only_at_the_searchers_decisions() -> None:
+    state, bot = searched("mcts:iterations=400:rivals=true")
+    me = state.current_player()
+    inner = tree_below(bot.last_root)
+    assert depth_of_tree(bot.last_root) > 2  # it reaches the searcher's next turn
+    assert all(node.mover == me for node in inner)
+    _, plain = searched("mcts:iterations=400:rivals=false")
+    assert any(node.mover != me for node in tree_below(plain.last_root))
+
+
+def exploration_constants_used(spec: str) -> set[float]:
+    """The exploration constants a search of `spec` scored its children with."""
+    bot = make_bot(spec, 5)
+    assert isinstance(bot, MctsBot)
+    used: set[float] = set()
+    ucb = bot._ucb
+
+    def recording(child: Node, c: float) -> float:
+        used.add(c)
+        return ucb(child, c)
+
+    bot._ucb = recording  # type: ignore[method-assign]
+    bot.analyse(big_first_decision(11))
+    return used
+
+
+def test_the_inner_exploration_constant_is_used_below_the_root_only() -> None:
+    assert exploration_constants_used("mcts:iterations=300:c=0.7:inner_c=0.1") == {0.7, 0.1}
+    assert exploration_constants_used("mcts:iterations=300:c=0.7") == {0.7}  # `c` everywhere
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("branch=-1", "branch must be a whole number >= 0"),
+        ("branch=1.5", "branch must be a whole number >= 0"),
+        ("rivals=1", "rivals must be true or false"),
+        ("inner_c=-0.1", "inner_c must be a number >= 0"),
+    ],
+)
+def test_bad_branch_rivals_or_inner_c_are_refused(spec: str, problem: str) -> None:
+    with pytest.raises(KafeneioError, match=problem):
+        make_bot(f"mcts:{spec}", 1)

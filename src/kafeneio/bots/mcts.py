@@ -22,6 +22,10 @@ The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
 
 With `paired` worlds, the root's children are compared on common random numbers: the n-th
 visit of each child plays in the search's n-th sampled world, with that world's rollout luck.
+The tree's shape below the root can be set too: `inner_c` explores there with its own
+constant, `branch` stops the tree that many decisions deep (1: flat Monte Carlo over the root's
+actions), and with `rivals` the other players decide inside the tree by the rollout policy, so
+that the tree branches only at the searcher's own decisions.
 
 A turn's second decision is searched from the subtree the first decision's search grew under
 the action it chose (`KeptTree`). Why this variant, and the measurements behind it, are in
@@ -94,6 +98,13 @@ class SearchSettings:
     """The search parameters of one decision: those given to the bot, else the game's."""
 
     c: float = 0.7
+    inner_c: float = -1.0
+    """The exploration constant below the root (negative: `c`)."""
+    branch: int = 0
+    """How many decisions deep the tree branches (0: no limit); below, the rollout decides."""
+    rivals: float = 0.0
+    """Whether the other players decide inside the tree by the game's rollout policy (1, no
+    branching at their decisions) or by UCB on their own rewards (0, max^n)."""
     bias: float = 1.0
     depth: int = 8
     focus: int = 0
@@ -127,8 +138,9 @@ class SearchSettings:
         depth = int(found.pop("depth", cls.depth))
         width = int(found.pop("width", cls.width))
         focus = int(found.pop("focus", cls.focus))
+        branch = int(found.pop("branch", cls.branch))
         floats = {name: float(value) for name, value in found.items()}
-        return cls(depth=depth, width=width, focus=focus, **floats)
+        return cls(depth=depth, width=width, focus=focus, branch=branch, **floats)
 
 
 class Budget:
@@ -203,7 +215,9 @@ class MctsBot(Bot):
     (0: all at once), `guide` what the game heuristic's own choice at the root adds to its
     prior, `paired` whether the root's children meet the same worlds in the same order,
     `reuse` (default: the game's) whether `choose` starts from the subtree kept from the
-    mover's decision before (`KeptTree`)."""
+    mover's decision before (`KeptTree`), `inner_c` the exploration constant below the root
+    (default: `c`), `branch` how many decisions deep the tree branches (0: no limit), `rivals`
+    whether the other players decide inside the tree by the rollout policy."""
 
     name = "mcts"
 
@@ -220,7 +234,10 @@ class MctsBot(Bot):
         widen: float | None = None,
         guide: float | None = None,
         paired: bool | None = None,
+        inner_c: float | None = None,
         reuse: bool | None = None,
+        rivals: bool | None = None,
+        branch: int | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -228,13 +245,14 @@ class MctsBot(Bot):
             raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
-        for label, count in (("width", width), ("focus", focus)):
+        for label, count in (("width", width), ("focus", focus), ("branch", branch)):
             if count is not None and (not isinstance(count, int) or count < 0):
                 raise KafeneioError(f"mcts: {label} must be a whole number >= 0, not {count!r}")
-        for label, flag in (("paired", paired), ("reuse", reuse)):
+        for label, flag in (("paired", paired), ("reuse", reuse), ("rivals", rivals)):
             if flag is not None and not isinstance(flag, bool):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
-        for label, number in (("c", c), ("bias", bias), ("widen", widen), ("guide", guide)):
+        numbers = (("c", c), ("inner_c", inner_c), ("bias", bias), ("widen", widen))
+        for label, number in (*numbers, ("guide", guide)):
             if number is not None and (not isinstance(number, int | float) or number < 0):
                 raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
         self.rng = random.Random(seed)
@@ -243,11 +261,12 @@ class MctsBot(Bot):
         self.given = {
             name: value
             for name, value in (
-                *(("c", c), ("bias", bias), ("depth", depth), ("width", width)),
-                ("focus", focus),
+                *(("c", c), ("inner_c", inner_c), ("bias", bias), ("depth", depth)),
+                *(("width", width), ("focus", focus), ("branch", branch)),
                 *(("widen", widen), ("guide", guide)),
                 ("paired", None if paired is None else float(paired)),
                 ("reuse", None if reuse is None else float(reuse)),
+                ("rivals", None if rivals is None else float(rivals)),
             )
             if value is not None
         }
@@ -323,13 +342,17 @@ class MctsBot(Bot):
         else:
             sample, node, expanded, rng = state.determinize(me, self.rng), root, False, self.rng
             path = []
-        while not expanded and not sample.is_terminal():
+        branch = self.settings.branch or math.inf
+        while not expanded and not sample.is_terminal() and len(path) < branch:
             if sample.current_player() == CHANCE:
                 sample.apply(sample_chance(sample, rng))
                 continue
             routine = None if node is root else routine_action(knowledge, sample, rng)
             if routine is not None:  # no branching at a routine decision below the root
                 sample.apply(routine)
+                continue
+            if self.settings.rivals and sample.current_player() != me:  # no rival's branch
+                sample.apply(knowledge.rollout(sample, rng))
                 continue
             child, action, expanded = self._select(sample, node)
             sample.apply(action)
@@ -403,7 +426,8 @@ class MctsBot(Bot):
             child = Node(mover=mover, prior=node.children_prior.get(action.code, 0.5))
             node.children[action.code] = child
             return child, action, True
-        child, action = max(available, key=lambda pair: self._ucb(pair[0]))
+        c = self.settings.c if node.root or self.settings.inner_c < 0 else self.settings.inner_c
+        child, action = max(available, key=lambda pair: self._ucb(pair[0], c))
         return child, action, False
 
     def _widens(self, node: Node) -> bool:
@@ -413,12 +437,12 @@ class MctsBot(Bot):
             return True
         return len(node.children) < 1 + int(widen * math.sqrt(node.visits))
 
-    def _ucb(self, child: Node) -> float:
+    def _ucb(self, child: Node, c: float) -> float:
         visits = child.visits
         settings = self.settings
         if not visits:
             return math.inf
-        explore = settings.c * math.sqrt(math.log(child.availability) / visits)
+        explore = c * math.sqrt(math.log(child.availability) / visits)
         return child.value / visits + explore + settings.bias * child.prior / (visits + 1)
 
     def _rate(self, sample: State, node: Node, legal: Sequence[Action], mover: int) -> None:
