@@ -1,10 +1,11 @@
 """Fit the weights of Café International's evaluation (`bots/cafe_plan.py`, `RaceWeights`).
 
 Plays seeded games (greedy seats; with ``--heuristic-every N`` one heuristic seat in every Nth
-game), records every player's race features (`race_features`) at every turn start, and fits a
-conditional logit of the eventual winner (a shared win is a shared target) by Newton's
-method. Games are split 4:1 into fitting and checking sets; the log loss on the checking set is
-printed for the fitted weights and for the weights in the package now.
+game; with ``--seats a,b,...`` those bots, rotated a seat each game), records every player's
+race features (`race_features`) at every turn start, and fits a conditional logit of the
+eventual winner (a shared win is a shared target) by Newton's method. Games are split 4:1 into
+fitting and checking sets; the log loss on the checking set is printed for the fitted weights
+and for the weights in the package now.
 
     .venv/bin/python scripts/fit_cafe_race.py --games 1000 --players 2 --seed 300000
 """
@@ -28,12 +29,15 @@ NAMES = [field.name for field in dataclasses.fields(RaceWeights)]
 Position = tuple[list[list[float]], list[bool]]
 
 
-def one_game(args: tuple[int, int, int]) -> tuple[list[Position], list[float]]:
-    seed, players, heuristic_every = args
+def one_game(args: tuple[int, int, int, tuple[str, ...]]) -> tuple[list[Position], list[float]]:
+    seed, players, heuristic_every, seats = args
     state = cast(CafeState, get_game("cafe").new_state(players, seed=seed))
     state.quiet()
     kinds = ["greedy"] * players
-    if heuristic_every and seed % heuristic_every == 0:
+    if seats:
+        turn = seed % players
+        kinds = [*seats[turn:], *seats[:turn]]
+    elif heuristic_every and seed % heuristic_every == 0:
         kinds[seed % players] = "heuristic"
     bots = [make_bot(kind, seed * 10 + p) for p, kind in enumerate(kinds)]
     positions: list[Position] = []
@@ -89,9 +93,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=300000)
     parser.add_argument("--heuristic-every", type=int, default=0)
+    parser.add_argument("--seats", default="", help="bots a,b,... (one per player), rotated")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    work = [(args.seed + g, args.players, args.heuristic_every) for g in range(args.games)]
+    seats = tuple(args.seats.split(",")) if args.seats else ()
+    if seats and len(seats) != args.players:
+        parser.error(f"--seats names {len(seats)} bots for {args.players} players")
+    work = [(args.seed + g, args.players, args.heuristic_every, seats) for g in range(args.games)]
     with Pool(args.workers) as pool:
         games = pool.map(one_game, work, chunksize=8)
     cut = args.games * 4 // 5
