@@ -166,6 +166,13 @@ def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
     assert SearchSettings.of(cafe, {"reuse": 1.0}, 2).reuse == 1.0
 
 
+def test_cafe_rollouts_run_longer_only_at_3_players() -> None:
+    cafe, souvlaki = knowledge_for("cafe"), knowledge_for("souvlaki")
+    assert [SearchSettings.of(cafe, {}, players).depth for players in (2, 3, 4)] == [8, 12, 8]
+    assert SearchSettings.of(cafe, {"depth": 8}, 3).depth == 8  # a given depth wins
+    assert SearchSettings.of(souvlaki, {}, 3).depth == 12
+
+
 def big_first_decision(seed: int) -> CafeState:
     return next(s for s in positions_of(seed) if s.phase == "turn" and len(s.legal_actions()) > 20)
 

@@ -248,12 +248,14 @@ class CafeKnowledge:
     """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
     default budget and makes `mcts` leave that choice only where search finds better."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
-        {2: MappingProxyType({"reuse": 0.0})}
+        {2: MappingProxyType({"reuse": 0.0}), 3: MappingProxyType({"depth": 12})}
     )
     """At 2 players a turn's second decision is searched afresh: with the kept subtree `mcts`
     won 122/200 and 120/200 against the heuristic, without it 130/200; at 4 players the kept
     subtree won 95.5/200 against 84.5/200 without (docs/bots.md). A fresh root gives the
-    guide (the heuristic's choice) its full weight at the second decision."""
+    guide (the heuristic's choice) its full weight at the second decision. At 3 players the
+    rollouts run 12 decisions (two rounds) before the cut-off: one `mcts` seat against two
+    heuristic seats won 100.5/201 with 12 and with 16, 92/201 with 8 (docs/bots.md)."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
