@@ -5,9 +5,12 @@ game; with ``--seats a,b,...`` those bots, rotated a seat each game), records ev
 race features (`race_features`) at every turn start, and fits a conditional logit of the
 eventual winner (a shared win is a shared target) by Newton's method. Games are split 4:1 into
 fitting and checking sets; the log loss on the checking set is printed for the fitted weights
-and for the weights in the package now.
+and for the weights in the package now. With ``--search`` the features include the dead cards
+(`dead_cards`), as the search's weights (`SEARCH_WEIGHTS_BY_PLAYERS`) read them.
 
     .venv/bin/python scripts/fit_cafe_race.py --games 1000 --players 2 --seed 300000
+    .venv/bin/python scripts/fit_cafe_race.py --games 700 --players 2 --seed 700000 \
+        --seats heuristic,heuristic --search --workers 2
 """
 
 from __future__ import annotations
@@ -21,7 +24,12 @@ import numpy as np
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import lateness
-from kafeneio.bots.cafe_plan import WEIGHT_VECTORS, RaceWeights, race_features
+from kafeneio.bots.cafe_plan import (
+    SEARCH_WEIGHT_VECTORS,
+    WEIGHT_VECTORS,
+    RaceWeights,
+    race_features,
+)
 from kafeneio.games import get_game
 from kafeneio.games.cafe.state import CafeState
 
@@ -29,8 +37,10 @@ NAMES = [field.name for field in dataclasses.fields(RaceWeights)]
 Position = tuple[list[list[float]], list[bool]]
 
 
-def one_game(args: tuple[int, int, int, tuple[str, ...]]) -> tuple[list[Position], list[float]]:
-    seed, players, heuristic_every, seats = args
+def one_game(
+    args: tuple[int, int, int, tuple[str, ...], bool],
+) -> tuple[list[Position], list[float]]:
+    seed, players, heuristic_every, seats, search = args
     state = cast(CafeState, get_game("cafe").new_state(players, seed=seed))
     state.quiet()
     kinds = ["greedy"] * players
@@ -45,7 +55,7 @@ def one_game(args: tuple[int, int, int, tuple[str, ...]]) -> tuple[list[Position
         player = state.current_player()
         if state.phase == "turn":
             out = [state.is_out(p) for p in range(players)]
-            positions.append((race_features(state, lateness(state)), out))
+            positions.append((race_features(state, lateness(state), dead=search), out))
         state.apply(bots[player].choose(state))
     return positions, state.returns()
 
@@ -95,22 +105,26 @@ def main() -> None:
     parser.add_argument("--heuristic-every", type=int, default=0)
     parser.add_argument("--seats", default="", help="bots a,b,... (one per player), rotated")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--search", action="store_true", help="fit the search's weights")
     args = parser.parse_args()
     seats = tuple(args.seats.split(",")) if args.seats else ()
     if seats and len(seats) != args.players:
         parser.error(f"--seats names {len(seats)} bots for {args.players} players")
-    work = [(args.seed + g, args.players, args.heuristic_every, seats) for g in range(args.games)]
+    work = [
+        (args.seed + g, args.players, args.heuristic_every, seats, args.search)
+        for g in range(args.games)
+    ]
     with Pool(args.workers) as pool:
         games = pool.map(one_game, work, chunksize=8)
     cut = args.games * 4 // 5
     x, out, target = arrays(games[:cut])
     beta = fit(x, out, target)
     cx, cout, ctarget = arrays(games[cut:])
-    now = np.array(WEIGHT_VECTORS[args.players])
+    now = np.array((SEARCH_WEIGHT_VECTORS if args.search else WEIGHT_VECTORS)[args.players])
     print(f"{len(x):,} positions fitted, {len(cx):,} checked ({args.players} players)")
     print(f"log loss, fitted weights:   {log_loss(chances(cx @ beta, cout), ctarget):.4f}")
     print(f"log loss, package weights:  {log_loss(chances(cx @ now, cout), ctarget):.4f}")
-    for name, value in zip(NAMES, beta, strict=True):
+    for name, value in zip(NAMES if args.search else NAMES[:-2], beta, strict=True):
         print(f"    {name}: float = {value:.4f}")
 
 

@@ -10,8 +10,15 @@ from typing import cast
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.bots.cafe import KNOWLEDGE, TEMPERATURE, lateness, standings
-from kafeneio.bots.cafe_plan import WEIGHT_VECTORS, WEIGHTS, race_features, race_strengths
+from kafeneio.bots.cafe import KNOWLEDGE, TEMPERATURE, lateness, lead, outlook, standings
+from kafeneio.bots.cafe_plan import (
+    SEARCH_WEIGHT_VECTORS,
+    SEARCH_WEIGHTS_BY_PLAYERS,
+    WEIGHT_VECTORS,
+    WEIGHTS,
+    race_features,
+    race_strengths,
+)
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import CHANCE, Action, State, sample_chance
 from kafeneio.core.play import play
@@ -70,7 +77,13 @@ def test_a_point_of_lead_counts_more_at_the_end_and_the_hand_target_costs_late()
 def test_the_evaluation_is_a_softmax_of_the_race_strengths_and_the_result_at_the_end() -> None:
     positions, _ = greedy_positions(3)
     state = positions[len(positions) // 2]
-    assert KNOWLEDGE.evaluate(state) == softmax(race_strengths(state, lateness(state)), 1.0)
+    late = lateness(state)
+    assert KNOWLEDGE.evaluate(state) == softmax(
+        race_strengths(state, late, SEARCH_WEIGHT_VECTORS), 1.0
+    )
+    # the heuristic's look-ahead reads its own weights, without the dead cards
+    edge = lead(race_strengths(state, late), 0)
+    assert outlook(state, 0) == 1 / (1 + math.exp(-edge))
     chances = KNOWLEDGE.evaluate(state)
     assert abs(sum(chances) - 1) < 1e-9 and all(0 < c < 1 for c in chances)
     end = positions[-1].clone()
@@ -141,3 +154,13 @@ def test_each_player_count_reads_its_own_fitted_weights() -> None:
             positions += 1
     assert positions > 500
     assert own < two
+
+
+def test_the_search_counts_a_dead_card_against_its_holder_the_more_so_late() -> None:
+    """A card that fits no free chair (`dead_cards`) costs a bar visit or a hand penalty
+    (CI-M.2, CI-E.2) unless the board opens up for it: the search's weights, fitted on
+    heuristic games, count it against its holder late, and more the later it is."""
+    for weights in SEARCH_WEIGHTS_BY_PLAYERS.values():
+        assert weights.dead + weights.dead_late < 0
+        assert weights.dead_late < 0
+        assert len(SEARCH_WEIGHT_VECTORS[2]) == len(WEIGHT_VECTORS[2]) + 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafeneio.bots.cafe_plan import hand_fits, race_features
+from kafeneio.bots.cafe_plan import dead_cards, hand_fits, race_features
 from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
@@ -158,3 +158,37 @@ def test_the_race_features_read_the_hands_fits_as_the_plain_definition_does(
             assert [(row[6], row[7] + row[8]) for row in rows] == expected
             compared += any(ready for _, ready in expected)
     assert compared > 0
+
+
+def plain_dead_cards(state: CafeState, player: int) -> int:
+    """The hand's cards (not jokers) that no free chair of a table of their nation takes by
+    the gender rule (CI-T.2, CI-T.3), from the board's tables."""
+    board = load_board()
+    dead = 0
+    for card in state.hand(player):
+        if is_joker(card):
+            continue
+        chairs = {c for t in board.tables if t.nation == nation_of(card) for c in t.chairs}
+        dead += not any(state.chair(c) < 0 and state.gender_fits(card, c) for c in chairs)
+    return dead
+
+
+@pytest.mark.parametrize("options", [{}, {"dance": True}])
+def test_dead_cards_fit_no_free_chair_and_a_placeable_card_is_never_dead(
+    options: dict[str, object],
+) -> None:
+    found = 0
+    for seed in range(3):
+        for state in random_positions(options, seed, 2 + seed)[::3]:
+            hands = [state.hand(p) for p in range(state.num_players)]
+            dead = dead_cards(state, hands)
+            assert dead == [plain_dead_cards(state, p) for p in range(state.num_players)]
+            rows = race_features(state, 0.5, dead=True)
+            assert [(row[-2], row[-1]) for row in rows] == [(d, d * 0.5) for d in dead]
+            if state.phase == "turn":  # the mover's cards with a legal placement are not dead
+                legal = state.legal_actions()
+                placed = {a.card for a in legal if isinstance(a, CafeAction) and a.kind == PLACE}
+                me = state.current_player()
+                assert dead[me] <= sum(card not in placed for card in state.hand(me))
+            found += sum(dead)
+    assert found > 0

@@ -8,7 +8,8 @@ joker) weighted by how near the game is to its end (the fullest of bar, chairs a
 joker's worth in hand early on (it fits any chair and completes 8-point tables, CI-P.3). Greedy
 play reads the softmax of standings. The search's evaluation is fitted instead: the race
 evaluation of `kafeneio.bots.cafe_plan` (who is nearer an empty hand, whose hand fits the tables
-still able to seat 4 of their nation), which the heuristic's look-ahead reads too.
+still able to seat 4 of their nation, and, for the search, who holds cards that fit no free
+chair), which the heuristic's look-ahead reads too, with its own weights.
 
 The heuristic plays whole turns. It first judges every turn (every first decision with every
 second one, or ``end``) by the mover's lead in standing after it, less most of what the next
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
-from kafeneio.bots.cafe_plan import race_strengths
+from kafeneio.bots.cafe_plan import SEARCH_WEIGHT_VECTORS, race_strengths
 from kafeneio.bots.knowledge import after, softmax
 from kafeneio.core import Action, State
 from kafeneio.games.cafe.actions import BAR, END, NUM_CHAIRS, PASS, PLACE, SWAP, CafeAction
@@ -261,12 +262,13 @@ class CafeKnowledge:
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
 
     def evaluate(self, state: State) -> list[float]:
-        """Win chances from the fitted race evaluation (`cafe_plan.race_strengths`), the one
-        the heuristic's look-ahead reads."""
+        """Win chances from the fitted race evaluation (`cafe_plan.race_strengths`) with the
+        search's weights: the race features the heuristic's look-ahead reads and the hands'
+        dead cards, fitted on games of the heuristic against itself."""
         if state.is_terminal():
             return state.returns()
         cafe = cast(CafeState, state)
-        return softmax(race_strengths(cafe, lateness(cafe)), 1.0)
+        return softmax(race_strengths(cafe, lateness(cafe), SEARCH_WEIGHT_VECTORS), 1.0)
 
     def root_priors(self, state: State, rng: random.Random) -> dict[int, float] | None:
         """At a turn's first decision: each decision rated by `estimate` after the best whole

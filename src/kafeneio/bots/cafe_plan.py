@@ -17,6 +17,13 @@ more and more as the end nears (late is `lateness`, 0 to 1); jokers in hand (at 
 keeping early; at 3 and 4 the fit values them late); the `reach` of the hand (below); and for
 each single-nation table one card short that the hand can complete, more for the player to move
 (who can complete it now) than for the others (whom the mover may forestall or block).
+
+The search reads weights of its own (`SEARCH_WEIGHTS_BY_PLAYERS`), fitted on games of the
+heuristic against itself with two more features: the hand's dead cards (`dead_cards`: cards
+that fit no free chair now, bound for the bar or a hand penalty unless the board opens up),
+and the same × lateness. On games kept apart from the fit they predict the winner better
+(`scripts/fit_cafe_race.py --search`; docs/bots.md); the heuristic's look-ahead keeps its
+weights, so the heuristic plays as before.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from kafeneio.games.cafe.board import (
     NUM_CARD_TYPES,
     load_board,
 )
-from kafeneio.games.cafe.state import CafeState
+from kafeneio.games.cafe.state import GEO, CafeState
+
+CHAIRS_FOR_CARD = GEO.chairs_for_card
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,10 @@ class RaceWeights:
     ready_mover: float = 0.2123
     ready_other: float = 0.1484
     mover: float = 0.0756
+    dead: float = 0.0
+    dead_late: float = 0.0
+    """Per card of the hand (not a joker) that fits no free chair now (`dead_cards`); read
+    only by the search's weights (`SEARCH_WEIGHTS_BY_PLAYERS`)."""
 
 
 WEIGHTS_BY_PLAYERS: Mapping[int, RaceWeights] = MappingProxyType(
@@ -84,6 +97,57 @@ WEIGHTS_BY_PLAYERS: Mapping[int, RaceWeights] = MappingProxyType(
 of 1.2098 on games kept apart from the fit, against 1.1685 with their own; 0.9128 against
 0.8998 at 3): with more rivals a player's score and hand count for more."""
 WEIGHTS = WEIGHTS_BY_PLAYERS[2]
+SEARCH_WEIGHTS_BY_PLAYERS: Mapping[int, RaceWeights] = MappingProxyType(
+    {
+        2: RaceWeights(
+            score=0.0216,
+            score_late=0.0551,
+            target_late=-0.3776,
+            target_late_squared=0.2381,
+            joker=-0.15,
+            joker_late=0.1636,
+            reach=0.0959,
+            ready_mover=0.2681,
+            ready_other=0.2221,
+            mover=0.0858,
+            dead=0.1198,
+            dead_late=-0.8499,
+        ),
+        3: RaceWeights(
+            score=-0.0112,
+            score_late=0.1118,
+            target_late=-0.3294,
+            target_late_squared=0.6562,
+            joker=0.0394,
+            joker_late=-0.1409,
+            reach=0.0785,
+            ready_mover=0.2237,
+            ready_other=0.1737,
+            mover=0.0629,
+            dead=0.2971,
+            dead_late=-1.1309,
+        ),
+        4: RaceWeights(
+            score=0.01,
+            score_late=0.0927,
+            target_late=0.7509,
+            target_late_squared=-0.8147,
+            joker=0.1503,
+            joker_late=-0.3897,
+            reach=0.1465,
+            ready_mover=0.1958,
+            ready_other=0.1143,
+            mover=0.0654,
+            dead=0.0645,
+            dead_late=-0.7108,
+        ),
+    }
+)
+"""The search's weights: the race features and the hands' dead cards, fitted on games of
+`heuristic` seats against each other (`scripts/fit_cafe_race.py --search --seats
+heuristic,...`): at 2 players on all of 700 games from seed 700000, at 3 on 480 of 600 from
+seed 710000, at 4 on 400 of 500 from seed 730000. A dead card costs late: a bar visit or a hand
+penalty (CI-M.2, CI-E.2)."""
 TABLES = tuple((table.nation, table.chairs) for table in load_board().tables)
 LADY, MAN, FOREIGNER = 1, 8, 64
 """What a guest adds to a table's tally (at most 4 guests: a native lady, a native man, a
@@ -161,12 +225,35 @@ def _open_tables(
     return found
 
 
-def race_features(state: CafeState, late: float) -> list[list[float]]:
-    """Each player's features, one for each field of `RaceWeights` in its order, for a state
-    that is not over; `late` is how near the end it is (0 to 1)."""
+def dead_cards(state: CafeState, hands: Sequence[Sequence[int]]) -> list[int]:
+    """For each hand, its cards (not jokers) that fit no free chair now (nation and gender,
+    CI-T.2, CI-T.3): a bar visit or a hand penalty unless the board opens up for them."""
+    seats = state.seats()
+    fits: dict[int, bool] = {}
+    found = []
+    for hand in hands:
+        dead = 0
+        for card in hand:
+            if card >= JOKER_LADY:
+                continue
+            if card not in fits:
+                fits[card] = any(
+                    seats[chair] < 0 and state.gender_fits(card, chair)
+                    for chair in CHAIRS_FOR_CARD[card]
+                )
+            dead += not fits[card]
+        found.append(dead)
+    return found
+
+
+def race_features(state: CafeState, late: float, dead: bool = False) -> list[list[float]]:
+    """Each player's features, one for each field of `RaceWeights` in its order (with `dead`
+    the two of `dead_cards`, else all but those), for a state that is not over; `late` is how
+    near the end it is (0 to 1)."""
     hands = [state.hand(player) for player in range(state.num_players)]
     scores, targets, to_move = state.scores(), state.hand_targets(), state.current_player()
     rows = []
+    deads = dead_cards(state, hands) if dead else None
     for player, (reach, ready) in enumerate(hand_fits(hands, state.bag_counts(), state.seats())):
         score, target = scores[player], targets[player]
         jokers = hands[player].count(JOKER_LADY) + hands[player].count(JOKER_MAN)
@@ -178,22 +265,33 @@ def race_features(state: CafeState, late: float) -> list[list[float]]:
                 *(ready * mover, ready * (1 - mover), mover),
             ]
         )
+        if deads is not None:
+            rows[-1] += [deads[player], deads[player] * late]
     return rows
 
 
+RACE_FIELDS = tuple(field.name for field in fields(RaceWeights))[:-2]
 WEIGHT_VECTORS = {
-    players: tuple(getattr(weights, field.name) for field in fields(RaceWeights))
+    players: tuple(getattr(weights, name) for name in RACE_FIELDS)
     for players, weights in WEIGHTS_BY_PLAYERS.items()
+}
+SEARCH_WEIGHT_VECTORS = {
+    players: tuple(getattr(weights, field.name) for field in fields(RaceWeights))
+    for players, weights in SEARCH_WEIGHTS_BY_PLAYERS.items()
 }
 
 
-def race_strengths(state: CafeState, late: float) -> list[float]:
+def race_strengths(
+    state: CafeState, late: float, vectors: Mapping[int, tuple[float, ...]] = WEIGHT_VECTORS
+) -> list[float]:
     """Each player's strength in log-odds (a player thrown out: far below everyone), for a
-    state that is not over; `late` is how near the end it is (0 to 1)."""
-    vector = WEIGHT_VECTORS[state.num_players]
+    state that is not over; `late` is how near the end it is (0 to 1); by the heuristic's
+    weights, or the search's (`SEARCH_WEIGHT_VECTORS`, which read the dead cards too)."""
+    vector = vectors[state.num_players]
+    rows = race_features(state, late, dead=len(vector) > len(RACE_FIELDS))
     return [
         -100.0 if state.is_out(player) else sum(map(mul, row, vector))
-        for player, row in enumerate(race_features(state, late))
+        for player, row in enumerate(rows)
     ]
 
 
