@@ -271,6 +271,7 @@ def race_features(state: CafeState, late: float, dead: bool = False) -> list[lis
 
 
 RACE_FIELDS = tuple(field.name for field in fields(RaceWeights))[:-2]
+"""The fields the heuristic's weights read: all but the dead cards' two, which come last."""
 WEIGHT_VECTORS = {
     players: tuple(getattr(weights, name) for name in RACE_FIELDS)
     for players, weights in WEIGHTS_BY_PLAYERS.items()
