@@ -25,6 +25,7 @@ import numpy as np
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import lateness
 from kafeneio.bots.cafe_plan import (
+    RACE_FIELDS,
     SEARCH_WEIGHT_VECTORS,
     WEIGHT_VECTORS,
     RaceWeights,
@@ -124,7 +125,7 @@ def main() -> None:
     print(f"{len(x):,} positions fitted, {len(cx):,} checked ({args.players} players)")
     print(f"log loss, fitted weights:   {log_loss(chances(cx @ beta, cout), ctarget):.4f}")
     print(f"log loss, package weights:  {log_loss(chances(cx @ now, cout), ctarget):.4f}")
-    for name, value in zip(NAMES if args.search else NAMES[:-2], beta, strict=True):
+    for name, value in zip(NAMES if args.search else RACE_FIELDS, beta, strict=True):
         print(f"    {name}: float = {value:.4f}")
 
 

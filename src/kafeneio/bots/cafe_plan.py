@@ -228,7 +228,6 @@ def _open_tables(
 def dead_cards(state: CafeState, hands: Sequence[Sequence[int]]) -> list[int]:
     """For each hand, its cards (not jokers) that fit no free chair now (nation and gender,
     CI-T.2, CI-T.3): a bar visit or a hand penalty unless the board opens up for them."""
-    seats = state.seats()
     fits: dict[int, bool] = {}
     found = []
     for hand in hands:
@@ -237,10 +236,7 @@ def dead_cards(state: CafeState, hands: Sequence[Sequence[int]]) -> list[int]:
             if card >= JOKER_LADY:
                 continue
             if card not in fits:
-                fits[card] = any(
-                    seats[chair] < 0 and state.gender_fits(card, chair)
-                    for chair in CHAIRS_FOR_CARD[card]
-                )
+                fits[card] = any(state.fits(card, chair) for chair in CHAIRS_FOR_CARD[card])
             dead += not fits[card]
         found.append(dead)
     return found

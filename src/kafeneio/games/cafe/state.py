@@ -440,6 +440,11 @@ class CafeState(State):
     def gender_fits(self, card: int, chair: int) -> bool:
         return self._gender_fits(card, chair)
 
+    def fits(self, card: int, chair: int) -> bool:
+        """Whether `card` may sit on `chair` now by CI-T.1-T.3 (a free chair, its nation and the
+        gender rule), the placements' own check."""
+        return self._fits(card, chair)
+
     def _phase_name(self) -> str:
         if self._over:
             return "over"
