@@ -1,0 +1,128 @@
+"""Where Café International's search wins and loses against the heuristic, and where their
+choices differ (docs/bots.md, "where the 2-player search wins and loses").
+
+``ends``: 2-player games of a search seat against `heuristic` (seats alternating), each game's
+result and how it ended: an empty hand (CI-D.2, CI-E.1), a full bar, every chair taken, the bag
+run down, or otherwise; and who ended it by emptying their hand.
+
+``differ``: games of the heuristic against itself; at every turn's first decision with a
+choice, what the search would play there instead: how often it agrees, the kinds of decision
+each plays (a table, the bar, a joker exchange; jokers seated), what each scores at once, and
+whether the search's decision begins one of the heuristic's own 12 best whole turns.
+
+    .venv/bin/python scripts/cafe_search_diagnostics.py ends --games 40 --seed 5000
+    .venv/bin/python scripts/cafe_search_diagnostics.py differ --games 6 --seed 9100
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import Counter
+from typing import cast
+
+from kafeneio.bots import make_bot
+from kafeneio.bots.cafe import KNOWLEDGE, candidate_turns, decision_gains
+from kafeneio.core import CHANCE, sample_chance
+from kafeneio.games import get_game
+from kafeneio.games.cafe.actions import BAR, NUM_CHAIRS, PLACE, SWAP, CafeAction
+from kafeneio.games.cafe.board import is_joker
+from kafeneio.games.cafe.state import CafeState
+
+
+def ending(state: CafeState) -> str:
+    """How a finished game ended (CI-E.1; CI-M.3 and CI-M.5 are "other")."""
+    bar, seated, bag = state.filling()
+    hands = [len(state.hand(p)) for p in range(state.num_players)]
+    if bar >= len(state.options.bar_values):
+        return "bar"
+    if seated >= NUM_CHAIRS:
+        return "chairs"
+    if 0 in hands and min(state.hand_targets()) == 0:
+        return "empty hand"
+    return "bag" if bag <= state.options.end_bag else "other"
+
+
+def ends(spec: str, games: int, seed: int) -> None:
+    results: Counter[tuple[str, str]] = Counter()
+    won = 0.0
+    for g in range(games):
+        state = cast(CafeState, get_game("cafe").new_state(2, seed=seed + g))
+        rng = random.Random(seed + g)
+        searcher = g % 2
+        bots = {
+            searcher: make_bot(spec, seed + g),
+            1 - searcher: make_bot("heuristic", seed + g + 7),
+        }
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
+            state.apply(bots[player](state))
+        result = state.returns()[searcher]
+        won += result
+        how = ending(state)
+        if how == "empty hand":
+            how += ", emptied by the " + (
+                "search" if state.hand_targets()[searcher] == 0 else "heuristic"
+            )
+        results[how, "won" if result == 1 else "shared" if result > 0 else "lost"] += 1
+    print(f"{spec} against heuristic: {won:g}/{games}")
+    for (how, outcome), count in sorted(results.items()):
+        print(f"  {how}: {outcome} {count}")
+
+
+def differ(spec: str, games: int, seed: int) -> None:
+    decisions = agree = outside = 0
+    kinds: Counter[tuple[str, str]] = Counter()
+    gains = [0.0, 0.0]
+    for g in range(games):
+        state = cast(CafeState, get_game("cafe").new_state(2, seed=seed + g))
+        rng = random.Random(seed + g)
+        search = make_bot(spec, seed + g)
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            chosen = cast(CafeAction, KNOWLEDGE.policy(state, rng))
+            if len(legal) > 1 and state.phase == "turn":
+                searched = cast(CafeAction, search.choose(state))
+                turns = candidate_turns(state.determinize(player, rng), rng)
+                firsts = {turn.decisions[0].code for turn in turns}
+                gain_of = dict(
+                    zip((a.code for a in legal), decision_gains(state, rng), strict=True)
+                )
+                decisions += 1
+                agree += searched.code == chosen.code
+                outside += searched.code != chosen.code and searched.code not in firsts
+                for who, action in (("search", searched), ("heuristic", chosen)):
+                    kinds[who, action.kind] += 1
+                    kinds[who, "joker seated"] += action.kind == PLACE and is_joker(action.card)
+                gains[0] += gain_of[searched.code]
+                gains[1] += gain_of[chosen.code]
+            state.apply(chosen)
+    print(f"{decisions} first decisions; {spec} chose the heuristic's in {agree}")
+    print(f"  of the {decisions - agree} others, {outside} begin none of its 12 best turns")
+    for kind in (PLACE, BAR, SWAP, "joker seated"):
+        print(f"  {kind}: search {kinds['search', kind]}, heuristic {kinds['heuristic', kind]}")
+    print(
+        f"  points at once, on average: search {gains[0] / decisions:.2f}, "
+        f"heuristic {gains[1] / decisions:.2f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("ends", "differ"))
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--search", default="mcts:iterations=600", help="the search's seat spec")
+    args = parser.parse_args()
+    (ends if args.what == "ends" else differ)(args.search, args.games, args.seed)
+
+
+if __name__ == "__main__":
+    main()
