@@ -156,6 +156,46 @@ def test_reuse_can_be_switched_off() -> None:
     assert KeptTree.after(state, state.legal_actions()[0], Node(mover=0), 1.0) is None
 
 
+def test_with_follow_a_turns_second_decision_is_the_heuristics_choice_without_a_search() -> None:
+    state = first_decision_with_a_second(9)
+    bot = make_bot("mcts:iterations=60:follow=true", 5)
+    assert isinstance(bot, MctsBot)
+    first = bot.choose(state)
+    assert bot.last_iterations == 60 and bot.follows is not None
+    # only the mover's observation is kept, never the state with the bag's order
+    assert not any(isinstance(v, State) for v in dataclasses.astuple(bot.follows))
+    state.apply(first)
+    luck = random.Random()
+    luck.setstate(bot.rng.getstate())
+    expected = KNOWLEDGE.policy(state, luck)  # the heuristic, on the bot's own random numbers
+    assert bot.choose(state) == expected and bot.last_iterations == 0
+
+
+def test_follow_plays_only_the_decision_the_last_one_led_to_and_analyse_searches() -> None:
+    state = first_decision_with_a_second(9)
+    bot = make_bot("mcts:iterations=200:follow=true", 5)
+    assert isinstance(bot, MctsBot)
+    first = bot.choose(state)
+    me = state.current_player()
+    elsewhere = next(
+        following
+        for a in state.legal_actions()
+        if a != first
+        for following in [after(state, a, random.Random(0))]
+        if following.current_player() == me and len(following.legal_actions()) > 1
+    )
+    follows = bot.follows
+    assert follows is not None and not follows.matches(elsewhere)
+    bot.choose(elsewhere)  # not the decision the bot's last one led to: searched
+    assert bot.last_iterations == 200
+    state.apply(first)
+    assert bot.analyse(state).iterations == 200  # analysis always searches
+    without = make_bot("mcts:iterations=200:follow=false", 5)
+    assert isinstance(without, MctsBot)
+    without.choose(state)
+    assert without.follows is None and without.last_iterations == 200
+
+
 def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
     """Café International at 3 and 4 players, where it was measured better; Souvlaki Wars plays
     as before until it is measured."""

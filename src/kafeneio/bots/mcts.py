@@ -28,8 +28,8 @@ actions), and with `rivals` the other players decide inside the tree by the roll
 that the tree branches only at the searcher's own decisions.
 
 A turn's second decision is searched from the subtree the first decision's search grew under
-the action it chose (`KeptTree`). Why this variant, and the measurements behind it, are in
-docs/bots.md.
+the action it chose (`KeptTree`), or with `follow` played by the game's heuristic without a
+search. Why this variant, and the measurements behind it, are in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -128,6 +128,10 @@ class SearchSettings:
     the action it chose, when the same player decides again with nothing drawn between
     (a Café turn's second decision): 1 yes, 0 no. Off unless the game's defaults turn it on
     where it was measured (a change of play is measured before it becomes a default)."""
+    follow: float = 0.0
+    """Whether such a decision (the same player again, nothing drawn or revealed since their
+    last one) is played by the game's heuristic (`Knowledge.policy`) without a search: 1 yes,
+    0 no. It takes the place of `reuse` where both are on."""
 
     @classmethod
     def of(cls, knowledge: Knowledge, given: dict[str, float], players: int = 2) -> SearchSettings:
@@ -173,6 +177,32 @@ class Budget:
 
 
 @dataclass(frozen=True)
+class Continuation:
+    """The decision an action leads to when the same player decides again with nothing drawn
+    or revealed between (a Café turn's second guest): that player, with exactly the
+    observation they had in the searched state once the action was applied. Only the mover's
+    observation is kept, never the state."""
+
+    player: int
+    expected: JSON
+
+    @classmethod
+    def after(cls, state: State, action: Action) -> Continuation | None:
+        """The decision `action` leads to in `state`, if the same player takes it."""
+        me = state.current_player()
+        following = state.clone().quiet()
+        following.apply(action)
+        if following.current_player() != me:
+            return None
+        return cls(me, following.observation(me))
+
+    def matches(self, state: State) -> bool:
+        """Whether `state` is that decision."""
+        player = self.player
+        return state.current_player() == player and state.observation(player) == self.expected
+
+
+@dataclass(frozen=True)
 class KeptTree:
     """The subtree a search grew under the action it chose, kept for the mover's next decision.
     It is valid while that decision is the one the action led to, with nothing drawn or
@@ -180,8 +210,7 @@ class KeptTree:
     searched state once the action was applied. Every sample the subtree saw is then still a
     possible world. Only the mover's observation is kept, never the state."""
 
-    player: int
-    expected: JSON
+    decision: Continuation
     node: Node
 
     @classmethod
@@ -190,17 +219,13 @@ class KeptTree:
         node = root.children.get(action.code)
         if not reuse or node is None or not node.children:
             return None
-        me = state.current_player()
-        following = state.clone().quiet()
-        following.apply(action)
-        if following.current_player() != me:
-            return None
-        return cls(me, following.observation(me), node)
+        decision = Continuation.after(state, action)
+        return None if decision is None else cls(decision, node)
 
     def root_for(self, state: State) -> Node | None:
         """The kept subtree as the root of the search of `state`, or None if `state` is not
         the decision it was kept for."""
-        if state.current_player() != self.player or state.observation(self.player) != self.expected:
+        if not self.decision.matches(state):
             return None
         self.node.root = True
         return self.node
@@ -217,7 +242,8 @@ class MctsBot(Bot):
     `reuse` (default: the game's) whether `choose` starts from the subtree kept from the
     mover's decision before (`KeptTree`), `inner_c` the exploration constant below the root
     (default: `c`), `branch` how many decisions deep the tree branches (0: no limit), `rivals`
-    whether the other players decide inside the tree by the rollout policy."""
+    whether the other players decide inside the tree by the rollout policy, `follow` whether
+    the game's heuristic plays a decision that continues the bot's last one (`Continuation`)."""
 
     name = "mcts"
 
@@ -238,6 +264,7 @@ class MctsBot(Bot):
         reuse: bool | None = None,
         rivals: bool | None = None,
         branch: int | None = None,
+        follow: bool | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -248,7 +275,8 @@ class MctsBot(Bot):
         for label, count in (("width", width), ("focus", focus), ("branch", branch)):
             if count is not None and (not isinstance(count, int) or count < 0):
                 raise KafeneioError(f"mcts: {label} must be a whole number >= 0, not {count!r}")
-        for label, flag in (("paired", paired), ("reuse", reuse), ("rivals", rivals)):
+        flags = (("paired", paired), ("reuse", reuse), ("rivals", rivals), ("follow", follow))
+        for label, flag in flags:
             if flag is not None and not isinstance(flag, bool):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
         numbers = (("c", c), ("inner_c", inner_c), ("bias", bias), ("widen", widen))
@@ -267,6 +295,7 @@ class MctsBot(Bot):
                 ("paired", None if paired is None else float(paired)),
                 ("reuse", None if reuse is None else float(reuse)),
                 ("rivals", None if rivals is None else float(rivals)),
+                ("follow", None if follow is None else float(follow)),
             )
             if value is not None
         }
@@ -274,6 +303,9 @@ class MctsBot(Bot):
         self.settings = SearchSettings()
         self.kept: KeptTree | None = None
         """The subtree kept for this bot's next decision (see `KeptTree`)."""
+        self.follows: Continuation | None = None
+        """With `follow`: the decision this bot's last one leads to, which the game's heuristic
+        plays without a search."""
         self.last_root = Node(mover=0)
         """The root of the last search."""
         self.last_iterations = 0
@@ -284,19 +316,33 @@ class MctsBot(Bot):
         """The seed of the current search's worlds (and of their rollouts' random numbers)."""
 
     def choose(self, state: State) -> Action:
-        legal = state.legal_actions()
         kept, self.kept = self.kept, None
+        follows, self.follows = self.follows, None
+        action = self._unsearched(state, follows)
+        if action is not None:
+            self.last_iterations = 0
+        else:
+            reused = kept.root_for(state) if kept is not None else None
+            action = self._search(state, reused).best
+            self.kept = KeptTree.after(state, action, self.last_root, self.settings.reuse)
+        if SearchSettings.of(knowledge_for(state), self.given, state.num_players).follow:
+            self.follows = Continuation.after(state, action)
+        return action
+
+    def _unsearched(self, state: State, follows: Continuation | None) -> Action | None:
+        """The action to play without a search, if any: the only legal one, the game's routine
+        choice, or with `follow` the game heuristic's choice where this decision continues the
+        bot's last one."""
+        legal = state.legal_actions()
         if len(legal) == 1:
-            self.last_iterations = 0
             return legal[0]
-        routine = routine_action(knowledge_for(state), state, self.rng)
+        knowledge = knowledge_for(state)
+        routine = routine_action(knowledge, state, self.rng)
         if routine is not None:  # the game's knowledge says search would add little here
-            self.last_iterations = 0
             return routine
-        reused = kept.root_for(state) if kept is not None else None
-        best = self._search(state, reused).best
-        self.kept = KeptTree.after(state, best, self.last_root, self.settings.reuse)
-        return best
+        if follows is not None and follows.matches(state):
+            return knowledge.policy(state, self.rng)
+        return None
 
     def analyse(self, state: State) -> Analysis:
         """Search `state` within the budget; the mover's win chance, each legal action's and the
