@@ -318,15 +318,20 @@ class MctsBot(Bot):
     def choose(self, state: State) -> Action:
         kept, self.kept = self.kept, None
         follows, self.follows = self.follows, None
+        self._set_settings(state)
         action = self._unsearched(state, follows)
-        if action is not None:
-            self.last_iterations = 0
-        else:
+        searched = action is None
+        if action is None:
             reused = kept.root_for(state) if kept is not None else None
             action = self._search(state, reused).best
-            self.kept = KeptTree.after(state, action, self.last_root, self.settings.reuse)
-        if SearchSettings.of(knowledge_for(state), self.given, state.num_players).follow:
+        else:
+            self.last_iterations = 0
+        # Both recognise the next decision alike (`Continuation`) and `follow` plays it
+        # unsearched, so with `follow` a kept subtree would never be read: keep one or the other.
+        if self.settings.follow:
             self.follows = Continuation.after(state, action)
+        elif searched:
+            self.kept = KeptTree.after(state, action, self.last_root, self.settings.reuse)
         return action
 
     def _unsearched(self, state: State, follows: Continuation | None) -> Action | None:
@@ -347,7 +352,12 @@ class MctsBot(Bot):
     def analyse(self, state: State) -> Analysis:
         """Search `state` within the budget; the mover's win chance, each legal action's and the
         action preferred (the most visited). A fresh search: it reads nothing of earlier ones."""
+        self._set_settings(state)
         return self._search(state, None)
+
+    def _set_settings(self, state: State) -> None:
+        """The search parameters for `state`: those given, else the game's for its players."""
+        self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
 
     def _search(self, state: State, reused: Node | None) -> Analysis:
         """Search `state`, from `reused` (the subtree of this decision kept from the search of
@@ -356,7 +366,6 @@ class MctsBot(Bot):
         if me < 0:
             raise KafeneioError("mcts analyses a player's decision, not a chance node or the end")
         budget = Budget(self.seconds if self.seconds is not None else math.inf)
-        self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
         legal = state.legal_actions()
         root = reused if reused is not None else Node(mover=me, root=True)
         self.worlds = []
@@ -446,7 +455,7 @@ class MctsBot(Bot):
     def rollout_from(self, state: State) -> list[float]:
         """One rollout and evaluation as the search runs it, from a sample of `state` for its
         current player (for `kafeneio bench`)."""
-        self.settings = SearchSettings.of(knowledge_for(state), self.given, state.num_players)
+        self._set_settings(state)
         sample = state.determinize(state.current_player(), self.rng)
         return self._rollout(sample, knowledge_for(state), self.rng)
 
