@@ -3,7 +3,9 @@ choices differ (docs/bots.md, "where the 2-player search wins and loses").
 
 ``ends``: 2-player games of a search seat against `heuristic` (seats alternating), each game's
 result and how it ended: an empty hand (CI-D.2, CI-E.1), a full bar, every chair taken, the bag
-run down, or otherwise; and who ended it by emptying their hand.
+run down, or otherwise; who ended it by emptying their hand; and who was first down to a hand
+target of 1 (four single-nation tables completed, one card held), with the results of those
+games: where the race is decided.
 
 ``differ``: games of the heuristic against itself; at every turn's first decision with a
 choice, what the search would play there instead: how often it agrees, the kinds of decision
@@ -45,6 +47,7 @@ def ending(state: CafeState) -> str:
 
 def ends(spec: str, games: int, seed: int) -> None:
     results: Counter[tuple[str, str]] = Counter()
+    races: Counter[tuple[str, str]] = Counter()
     won = 0.0
     for g in range(games):
         state = cast(CafeState, get_game("cafe").new_state(2, seed=seed + g))
@@ -54,12 +57,15 @@ def ends(spec: str, games: int, seed: int) -> None:
             searcher: make_bot(spec, seed + g),
             1 - searcher: make_bot("heuristic", seed + g + 7),
         }
+        first_down = "neither"
         while not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
                 state.apply(sample_chance(state, rng))
                 continue
             state.apply(bots[player](state))
+            if first_down == "neither":
+                first_down = first_to_target_one(state, searcher)
         result = state.returns()[searcher]
         won += result
         how = ending(state)
@@ -67,10 +73,24 @@ def ends(spec: str, games: int, seed: int) -> None:
             how += ", emptied by the " + (
                 "search" if state.hand_targets()[searcher] == 0 else "heuristic"
             )
-        results[how, "won" if result == 1 else "shared" if result > 0 else "lost"] += 1
+        outcome = "won" if result == 1 else "shared" if result > 0 else "lost"
+        results[how, outcome] += 1
+        races[first_down, outcome] += 1
     print(f"{spec} against heuristic: {won:g}/{games}")
     for (how, outcome), count in sorted(results.items()):
         print(f"  {how}: {outcome} {count}")
+    print("first down to a hand target of 1 (the search's result):")
+    for (who, outcome), count in sorted(races.items()):
+        print(f"  {who}: {outcome} {count}")
+
+
+def first_to_target_one(state: CafeState, searcher: int) -> str:
+    """Who is down to a hand target of 1 or less: "search", "heuristic", "neither" (or
+    "both", which one decision cannot bring about: only its mover's target falls)."""
+    down = [p for p, target in enumerate(state.hand_targets()) if target <= 1]
+    if len(down) != 1:
+        return "neither" if not down else "both"
+    return "search" if down[0] == searcher else "heuristic"
 
 
 def differ(spec: str, games: int, seed: int) -> None:
