@@ -15,7 +15,7 @@ from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
 from kafeneio.bots.cafe import candidate_turns as cafe_candidate_turns
 from kafeneio.bots.knowledge import after, knowledge_for
 from kafeneio.bots.mcts import KeptTree, MctsBot, Node, SearchSettings
-from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
 from kafeneio.games.cafe.state import CafeState
@@ -109,6 +109,19 @@ def first_decision_with_a_second(seed: int) -> CafeState:
     raise AssertionError("no big first decision that a second follows")
 
 
+def another_second_decision(state: CafeState, first: Action) -> State:
+    """The mover's second decision after a first action other than `first`, with a choice: a
+    decision that the bot's last one (`first`) did not lead to."""
+    me = state.current_player()
+    return next(
+        following
+        for a in state.legal_actions()
+        if a != first
+        for following in [after(state, a, random.Random(0))]
+        if following.current_player() == me and len(following.legal_actions()) > 1
+    )
+
+
 def test_a_turns_second_decision_is_searched_from_the_subtree_the_first_grew() -> None:
     state = first_decision_with_a_second(9)
     me = state.current_player()
@@ -132,14 +145,7 @@ def test_the_kept_subtree_is_not_used_for_another_decision_or_by_analyse() -> No
     bot = make_bot("mcts:iterations=120:reuse=true", 5)
     assert isinstance(bot, MctsBot)
     first = bot.choose(state)
-    me = state.current_player()
-    other = next(
-        a
-        for a in state.legal_actions()
-        if a != first and after(state, a, random.Random(0)).current_player() == me
-    )
-    elsewhere = state.clone()
-    elsewhere.apply(other)
+    elsewhere = another_second_decision(state, first)
     kept = bot.kept
     assert kept is not None and kept.root_for(elsewhere) is None
     state.apply(first)
@@ -176,14 +182,7 @@ def test_follow_plays_only_the_decision_the_last_one_led_to_and_analyse_searches
     bot = make_bot("mcts:iterations=200:follow=true", 5)
     assert isinstance(bot, MctsBot)
     first = bot.choose(state)
-    me = state.current_player()
-    elsewhere = next(
-        following
-        for a in state.legal_actions()
-        if a != first
-        for following in [after(state, a, random.Random(0))]
-        if following.current_player() == me and len(following.legal_actions()) > 1
-    )
+    elsewhere = another_second_decision(state, first)
     follows = bot.follows
     assert follows is not None and not follows.matches(elsewhere)
     bot.choose(elsewhere)  # not the decision the bot's last one led to: searched
