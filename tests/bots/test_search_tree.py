@@ -205,6 +205,13 @@ def test_reuse_is_on_only_where_the_game_turns_it_on() -> None:
     assert SearchSettings.of(cafe, {"reuse": 1.0}, 2).reuse == 1.0
 
 
+def test_cafe_explores_less_only_at_2_players() -> None:
+    cafe, souvlaki = knowledge_for("cafe"), knowledge_for("souvlaki")
+    assert [SearchSettings.of(cafe, {}, players).c for players in (2, 3, 4)] == [0.3, 0.7, 0.7]
+    assert SearchSettings.of(cafe, {"c": 0.7}, 2).c == 0.7  # a given constant wins
+    assert SearchSettings.of(souvlaki, {}, 2).c == SearchSettings.of(souvlaki, {}, 3).c
+
+
 def test_cafe_rollouts_run_longer_only_at_3_players() -> None:
     cafe, souvlaki = knowledge_for("cafe"), knowledge_for("souvlaki")
     assert [SearchSettings.of(cafe, {}, players).depth for players in (2, 3, 4)] == [8, 12, 8]
