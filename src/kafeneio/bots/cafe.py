@@ -258,8 +258,8 @@ class CafeKnowledge:
     rollouts run 12 decisions (two rounds) before the cut-off: one `mcts` seat against two
     heuristic seats won 100.5/201 with 12 and with 16, 92/201 with 8 (docs/bots.md). At 2
     players the exploration constant is 0.3: the win chances of a root's best children differ
-    by hundredths, and with 0.7 exploration outweighed them; 0.3 won 268/400 against the
-    heuristic, 0.7 259/400 on the same deals (at 3 players 0.4 did worse than 0.7)."""
+    by hundredths, and with 0.7 exploration outweighed them; 0.3 won 389.5/600 against the
+    heuristic, 0.7 369/600 on the same deals (at 3 players 0.4 did worse than 0.7)."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
