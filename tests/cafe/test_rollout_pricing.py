@@ -10,8 +10,15 @@ from kafeneio.bots.cafe_plan import dead_cards, hand_fits, race_features
 from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
-from kafeneio.games.cafe.actions import BAR, PLACE, CafeAction, action_space
-from kafeneio.games.cafe.board import JOKER_LADY, JOKER_MAN, is_joker, load_board, nation_of
+from kafeneio.games.cafe.actions import BAR, NUM_CHAIRS, PLACE, CafeAction, action_space
+from kafeneio.games.cafe.board import (
+    JOKER_LADY,
+    JOKER_MAN,
+    NUM_CARD_TYPES,
+    is_joker,
+    load_board,
+    nation_of,
+)
 
 from .test_placement_points import random_positions
 
@@ -192,3 +199,43 @@ def test_dead_cards_fit_no_free_chair_and_a_placeable_card_is_never_dead(
                 assert dead[me] <= sum(card not in placed for card in state.hand(me))
             found += sum(dead)
     assert found > 0
+
+
+@pytest.mark.rule("CI-T.3")
+@pytest.mark.parametrize("options", [{}, {"dance": True, "joker_native_both": False}])
+def test_fitting_chairs_are_the_chairs_where_each_card_fits(options: dict[str, object]) -> None:
+    checked = 0
+    for seed in range(2):
+        for state in random_positions(options, seed, 2 + seed)[::4]:
+            for card in range(NUM_CARD_TYPES):
+                mask = state.fitting_chairs(card)
+                fitting = {chair for chair in range(NUM_CHAIRS) if mask >> chair & 1}
+                assert fitting == {c for c in range(NUM_CHAIRS) if state.fits(card, c)}
+                checked += bool(fitting)
+            assert mask >> NUM_CHAIRS == 0
+    assert checked > 0
+
+
+@pytest.mark.parametrize("card", [-1, 26, "ESf", None])
+def test_fitting_chairs_of_a_card_that_is_not_a_guest_is_refused(card: object) -> None:
+    state = get_game("cafe").new_state(2, seed=1)
+    with pytest.raises(KafeneioError, match="not a guest card"):
+        state.fitting_chairs(card)  # type: ignore[arg-type]
+
+
+def test_partly_seated_tables_are_those_with_a_guest_and_a_free_chair_and_fits_read_only_them() -> (
+    None
+):
+    board = load_board()
+    compared = 0
+    for seed in range(2):
+        for state in random_positions({}, seed, 2 + seed)[::3]:
+            mask = state.partly_seated_tables()
+            for table in board.tables:
+                guests = sum(state.chair(chair) >= 0 for chair in table.chairs)
+                assert bool(mask >> table.index & 1) == (0 < guests < 4)
+            hands = [state.hand(p) for p in range(state.num_players)]
+            every = hand_fits(hands, state.bag_counts(), state.seats())
+            assert hand_fits(hands, state.bag_counts(), state.seats(), mask) == every
+            compared += bool(mask)
+    assert compared > 0

@@ -39,9 +39,7 @@ from kafeneio.games.cafe.board import (
     NUM_CARD_TYPES,
     load_board,
 )
-from kafeneio.games.cafe.state import GEO, CafeState
-
-CHAIRS_FOR_CARD = GEO.chairs_for_card
+from kafeneio.games.cafe.state import CafeState
 
 
 @dataclass(frozen=True)
@@ -166,10 +164,14 @@ def _tally_of(nation: int) -> tuple[int, ...]:
 
 TABLE_TALLIES = tuple((nation, chairs, _tally_of(nation)) for nation, chairs in TABLES)
 """Per table: its nation, its 4 chairs and the tally of each card type there."""
+ALL_TABLES = (1 << len(TABLES)) - 1
 
 
 def hand_fits(
-    hands: Sequence[Sequence[int]], bag_counts: list[int], seats: Sequence[int]
+    hands: Sequence[Sequence[int]],
+    bag_counts: list[int],
+    seats: Sequence[int],
+    candidates: int = ALL_TABLES,
 ) -> list[tuple[float, int]]:
     """How each player's hand fits the tables that can still seat 4 of their nation, from the
     players' `hands`, how many cards of each type the bag holds and the card on each chair
@@ -178,12 +180,14 @@ def hand_fits(
     missing ladies and men (or jokers of that gender) are still unplaced, in the bag or in some
     hand. Each player's pair is (reach, ready): for each such table with guests, the missing
     guests the hand holds, weighted by the share of the table already seated (a card for a
-    table of 3 counts 3/4); and the tables of 3 the hand can complete with one card."""
+    table of 3 counts 3/4); and the tables of 3 the hand can complete with one card. Only the
+    tables of the mask `candidates` are read (table t is bit t; the state's
+    `partly_seated_tables`: an empty table or a full one adds nothing)."""
     unplaced = list(bag_counts)
     for hand in hands:
         for card in hand:
             unplaced[card] += 1
-    tables = _open_tables(seats, unplaced)
+    tables = _open_tables(seats, unplaced, candidates)
     found = []
     for hand in hands:
         count = _counts(hand)
@@ -201,14 +205,17 @@ def hand_fits(
 
 
 def _open_tables(
-    seats: Sequence[int], unplaced: list[int]
+    seats: Sequence[int], unplaced: list[int], candidates: int
 ) -> list[tuple[int, int, int, int, float, bool]]:
-    """The tables with guests that can still seat 4 of their nation (no foreigner, and enough
-    of the missing ladies and men still `unplaced`), in table order: the card types of their
-    nation's lady and man, the ladies and men missing, the share of the table seated and
-    whether it is one card short."""
+    """The tables of the mask `candidates` with guests that can still seat 4 of their nation
+    (no foreigner, and enough of the missing ladies and men still `unplaced`), in table
+    order: the card types of their nation's lady and man, the ladies and men missing, the
+    share of the table seated and whether it is one card short."""
     found = []
-    for nation, (one, two, three, four), tally_of in TABLE_TALLIES:
+    while candidates:
+        bit = candidates & -candidates
+        candidates ^= bit
+        nation, (one, two, three, four), tally_of = TABLE_TALLIES[bit.bit_length() - 1]
         tally = tally_of[seats[one]] + tally_of[seats[two]] + tally_of[seats[three]]
         tally += tally_of[seats[four]]
         if not tally or tally >= FOREIGNER:  # no guest yet, or no longer for natives only
@@ -228,7 +235,7 @@ def _open_tables(
 def dead_cards(state: CafeState, hands: Sequence[Sequence[int]]) -> list[int]:
     """For each hand, its cards (not jokers) that fit no free chair now (nation and gender,
     CI-T.2, CI-T.3): a bar visit or a hand penalty unless the board opens up for them."""
-    fits: dict[int, bool] = {}
+    fits: dict[int, int] = {}
     found = []
     for hand in hands:
         dead = 0
@@ -236,7 +243,7 @@ def dead_cards(state: CafeState, hands: Sequence[Sequence[int]]) -> list[int]:
             if card >= JOKER_LADY:
                 continue
             if card not in fits:
-                fits[card] = any(state.fits(card, chair) for chair in CHAIRS_FOR_CARD[card])
+                fits[card] = state.fitting_chairs(card)
             dead += not fits[card]
         found.append(dead)
     return found
@@ -250,7 +257,8 @@ def race_features(state: CafeState, late: float, dead: bool = False) -> list[lis
     scores, targets, to_move = state.scores(), state.hand_targets(), state.current_player()
     rows = []
     deads = dead_cards(state, hands) if dead else None
-    for player, (reach, ready) in enumerate(hand_fits(hands, state.bag_counts(), state.seats())):
+    fits = hand_fits(hands, state.bag_counts(), state.seats(), state.partly_seated_tables())
+    for player, (reach, ready) in enumerate(fits):
         score, target = scores[player], targets[player]
         jokers = hands[player].count(JOKER_LADY) + hands[player].count(JOKER_MAN)
         mover = float(player == to_move)

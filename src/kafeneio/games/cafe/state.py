@@ -445,6 +445,21 @@ class CafeState(State):
         gender rule), the placements' own check."""
         return self._fits(card, chair)
 
+    def partly_seated_tables(self) -> int:
+        """The tables with a guest and a free chair, as a mask (table t is bit t). A table
+        seats at most 2 of each gender (CI-T.3), so it is full when it has 2 of both."""
+        ladies, men = self._present
+        return (ladies | men) ^ (self._pairs[0] & self._pairs[1])
+
+    def fitting_chairs(self, card: int) -> int:
+        """Every chair where `card` may sit now by CI-T.1-T.3, as a mask (chair c is bit c): the
+        chairs where `fits` holds, found for all chairs at once on the masks move generation
+        keeps, so that bots may ask it of every card of every hand."""
+        if not (isinstance(card, int) and 0 <= card < NUM_CARD_TYPES):
+            raise KafeneioError(f"fitting_chairs: {card!r} is not a guest card")
+        fits_gender = (self._at_once or self._board_starts())[2 + (card & 1)]
+        return fits_gender & MASKS.card_chairs[card]
+
     def _phase_name(self) -> str:
         if self._over:
             return "over"
