@@ -66,7 +66,9 @@ def test_each_bot_plays_whole_games(game_name: str, players: int, bot: str) -> N
 
 
 @pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
-@pytest.mark.parametrize("bot", ["greedy", "heuristic", "mcts:iterations=30"])
+@pytest.mark.parametrize(
+    "bot", ["greedy", "heuristic", "mcts:iterations=30", "mcts:iterations=30:luck=true"]
+)
 def test_a_bot_chooses_the_same_whatever_the_hidden_cards(game_name: str, bot: str) -> None:
     """Two worlds with the same observation for the mover (the true one and a sample of it):
     the same seed gives the same choice, so the choice reads nothing hidden."""

@@ -299,8 +299,8 @@ def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() 
     met: dict[int, list[int]] = {}
     step = bot._paired_root_step
 
-    def recording(state: State, root: Node, me: int):  # type: ignore[no-untyped-def]
-        sample, child, expanded, rng = step(state, root, me)
+    def recording(state: State, root: Node, me: int, *luck):  # type: ignore[no-untyped-def]
+        sample, child, expanded, rng = step(state, root, me, *luck)
         visit = child.visits  # visits before this one
         world = bot.worlds[visit].clone()
         world.apply(sample.history[-1])

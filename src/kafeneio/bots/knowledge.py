@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol, cast
 
@@ -196,3 +196,41 @@ def knowledge_for(state_or_name: State | str) -> Knowledge:
         found: Knowledge = importlib.import_module(module).KNOWLEDGE if module else ScoreKnowledge()
         _LOADED[name] = found
     return _LOADED[name]
+
+
+class LuckTally(Protocol):
+    """How lucky each player's draws have been so far in one sampled world of a search."""
+
+    def before(self, state: State, mover: int) -> None:
+        """Note `state` before `mover`'s decision is applied to it."""
+        ...
+
+    def after(self, state: State, mover: int, action: Action) -> None:
+        """Count the draws of `action`, `mover`'s decision just applied to `state`."""
+        ...
+
+    def mark(self) -> object:
+        """The tally as it stands, for `correction` to count only the draws after it."""
+        ...
+
+    def correction(self, player: int, since: object) -> float:
+        """What the draws since `since` (a `mark`) added to `player`'s reward by luck alone: a
+        sum whose expectation is 0 however the world was sampled and played."""
+        ...
+
+
+class LuckKnowledge(Protocol):
+    """An optional hook of a game's `Knowledge`: a control variate for search rewards."""
+
+    def luck(self, state: State, me: int) -> Callable[[], LuckTally] | None:
+        """A maker of a fresh `LuckTally` for each world sampled in the search of `state` by
+        `me`, or None (no luck measured here)."""
+        ...
+
+
+def luck_meter(knowledge: Knowledge, state: State, me: int) -> Callable[[], LuckTally] | None:
+    """The game's luck tally maker for a search of `state` (`LuckKnowledge`), or None."""
+    hook = getattr(knowledge, "luck", None)
+    if hook is None:
+        return None
+    return cast(LuckKnowledge, knowledge).luck(state, me)

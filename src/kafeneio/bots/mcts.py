@@ -29,7 +29,9 @@ that the tree branches only at the searcher's own decisions.
 
 A turn's second decision is searched from the subtree the first decision's search grew under
 the action it chose (`KeptTree`), or with `follow` played by the game's heuristic without a
-search. Why this variant, and the measurements behind it, are in docs/bots.md.
+search. With `luck`, each reward is corrected by the luck of the draws in its sampled world
+(the game's `luck` hook), a control variate whose expectation is 0: a node's mean stays what it
+was and spreads less. Why this variant, and the measurements behind it, are in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -38,14 +40,16 @@ import heapq
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.knowledge import (
     Knowledge,
+    LuckTally,
     after,
     knowledge_for,
+    luck_meter,
     node_priors,
     root_candidates,
     root_priors,
@@ -128,6 +132,9 @@ class SearchSettings:
     the action it chose, when the same player decides again with nothing drawn between
     (a Café turn's second decision): 1 yes, 0 no. Off unless the game's defaults turn it on
     where it was measured (a change of play is measured before it becomes a default)."""
+    luck: float = 0.0
+    """Whether each reward is corrected by the luck of the draws in its sampled world (the
+    game's `luck` hook): 1 yes, 0 no."""
     follow: float = 0.0
     """Whether such a decision (the same player again, nothing drawn or revealed since their
     last one) is played by the game's heuristic (`Knowledge.policy`) without a search: 1 yes,
@@ -243,7 +250,8 @@ class MctsBot(Bot):
     mover's decision before (`KeptTree`), `inner_c` the exploration constant below the root
     (default: `c`), `branch` how many decisions deep the tree branches (0: no limit), `rivals`
     whether the other players decide inside the tree by the rollout policy, `follow` whether
-    the game's heuristic plays a decision that continues the bot's last one (`Continuation`)."""
+    the game's heuristic plays a decision that continues the bot's last one (`Continuation`),
+    `luck` whether rewards are corrected by the luck of the draws (the game's `luck` hook)."""
 
     name = "mcts"
 
@@ -265,6 +273,7 @@ class MctsBot(Bot):
         rivals: bool | None = None,
         branch: int | None = None,
         follow: bool | None = None,
+        luck: bool | None = None,
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
@@ -275,7 +284,13 @@ class MctsBot(Bot):
         for label, count in (("width", width), ("focus", focus), ("branch", branch)):
             if count is not None and (not isinstance(count, int) or count < 0):
                 raise KafeneioError(f"mcts: {label} must be a whole number >= 0, not {count!r}")
-        flags = (("paired", paired), ("reuse", reuse), ("rivals", rivals), ("follow", follow))
+        flags = (
+            ("paired", paired),
+            ("reuse", reuse),
+            ("rivals", rivals),
+            ("follow", follow),
+            ("luck", luck),
+        )
         for label, flag in flags:
             if flag is not None and not isinstance(flag, bool):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
@@ -296,6 +311,7 @@ class MctsBot(Bot):
                 ("reuse", None if reuse is None else float(reuse)),
                 ("rivals", None if rivals is None else float(rivals)),
                 ("follow", None if follow is None else float(follow)),
+                ("luck", None if luck is None else float(luck)),
             )
             if value is not None
         }
@@ -312,6 +328,8 @@ class MctsBot(Bot):
         """Iterations run by the last search (0 when the move was forced)."""
         self.worlds: list[State] = []
         """With `paired` worlds: the worlds of the current search, in the order of their use."""
+        self.tally: Callable[[], LuckTally] | None = None
+        """With `luck`: the maker of each sampled world's luck tally in the current search."""
         self.world_seed = 0
         """The seed of the current search's worlds (and of their rollouts' random numbers)."""
 
@@ -372,6 +390,7 @@ class MctsBot(Bot):
         if self.settings.paired:  # drawn only then, so that other searches play as before
             self.world_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
+        self.tally = luck_meter(knowledge_for(state), state, me) if self.settings.luck else None
         iterations = 0
         if len(legal) > 1:
             if self.settings.guide > 0:
@@ -391,8 +410,10 @@ class MctsBot(Bot):
     # --- one iteration ----------------------------------------------------------------------
     def _iterate(self, state: State, root: Node, me: int) -> None:
         knowledge = knowledge_for(state)
+        tally = self.tally() if self.tally is not None else None
+        marks: list[object] = []
         if self.settings.paired:
-            sample, node, expanded, rng = self._paired_root_step(state, root, me)
+            sample, node, expanded, rng = self._paired_root_step(state, root, me, tally, marks)
             path = [node]
         else:
             sample, node, expanded, rng = state.determinize(me, self.rng), root, False, self.rng
@@ -400,36 +421,49 @@ class MctsBot(Bot):
         branch = self.settings.branch or math.inf
         while not expanded and not sample.is_terminal() and len(path) < branch:
             if sample.current_player() == CHANCE:
-                sample.apply(sample_chance(sample, rng))
+                _apply(sample, sample_chance(sample, rng), tally)
                 continue
             routine = None if node is root else routine_action(knowledge, sample, rng)
             if routine is not None:  # no branching at a routine decision below the root
-                sample.apply(routine)
+                _apply(sample, routine, tally)
                 continue
             if self.settings.rivals and sample.current_player() != me:  # no rival's branch
-                sample.apply(knowledge.rollout(sample, rng))
+                _apply(sample, knowledge.rollout(sample, rng), tally)
                 continue
             child, action, expanded = self._select(sample, node)
-            sample.apply(action)
+            if tally is not None:
+                marks.append(tally.mark())
+            _apply(sample, action, tally)
             path.append(child)
             node = child
-        reward = self._rollout(sample, knowledge, rng)
+        reward = self._rollout(sample, knowledge, rng, tally)
         root.visits += 1
-        for visited in path:
+        for index, visited in enumerate(path):
             visited.visits += 1
-            visited.value += reward[visited.mover]
+            gained = reward[visited.mover]
+            if tally is not None:  # only the luck of the draws after the node's own decision
+                gained -= tally.correction(visited.mover, marks[index])
+            visited.value += gained
 
     def _paired_root_step(
-        self, state: State, root: Node, me: int
+        self,
+        state: State,
+        root: Node,
+        me: int,
+        tally: LuckTally | None,
+        marks: list[object],
     ) -> tuple[State, Node, bool, random.Random]:
         """With `paired` worlds: the root's child to follow (chosen on the first world: the
         mover's legal actions are the same in every world), and the world of its next visit,
-        the n-th visit of every child meeting the same n-th world, with the action applied;
-        whether the child was just added, and the random numbers of that world's rollout."""
+        the n-th visit of every child meeting the same n-th world, with the action applied
+        (its draws counted in `tally`, marked before in `marks`); whether the child was just
+        added, and the random numbers of that world's rollout."""
         child, action, expanded = self._select(self._world(state, me, 0), root)
         index = child.visits
         sample = self._world(state, me, index).clone()
-        sample.apply(action)
+        if tally is not None:
+            marks.append(tally.mark())
+        _apply(sample, action, tally)
         return sample, child, expanded, random.Random(self.world_seed + index)
 
     def _world(self, state: State, me: int, index: int) -> State:
@@ -439,25 +473,37 @@ class MctsBot(Bot):
             self.worlds.append(state.determinize(me, random.Random(seed)))
         return self.worlds[index]
 
-    def _rollout(self, sample: State, knowledge: Knowledge, rng: random.Random) -> list[float]:
+    def _rollout(
+        self,
+        sample: State,
+        knowledge: Knowledge,
+        rng: random.Random,
+        tally: LuckTally | None = None,
+    ) -> list[float]:
         """Play `depth` decisions of the rollout policy on `sample` and on to a settled
-        position, with the random numbers `rng`, then evaluate it."""
+        position, with the random numbers `rng` (counting the draws' luck in `tally`), then
+        evaluate it."""
         depth = self.settings.depth
         for step in range(depth * SETTLING_FACTOR):
             if sample.is_terminal() or (step >= depth and knowledge.settled(sample)):
                 break
             if sample.current_player() == CHANCE:
-                sample.apply(sample_chance(sample, rng))
+                _apply(sample, sample_chance(sample, rng), tally)
             else:
-                sample.apply(knowledge.rollout(sample, rng))
+                _apply(sample, knowledge.rollout(sample, rng), tally)
         return knowledge.evaluate(sample)
 
-    def rollout_from(self, state: State) -> list[float]:
+    def rollout_from(
+        self, state: State, first: Action | None = None, tally: LuckTally | None = None
+    ) -> list[float]:
         """One rollout and evaluation as the search runs it, from a sample of `state` for its
-        current player (for `kafeneio bench`)."""
+        current player (for `kafeneio bench`), after the decision `first` if given, counting
+        the draws' luck in `tally` if given (for `scripts/fit_cafe_luck.py`)."""
         self._set_settings(state)
         sample = state.determinize(state.current_player(), self.rng)
-        return self._rollout(sample, knowledge_for(state), self.rng)
+        if first is not None:
+            _apply(sample, first, tally)
+        return self._rollout(sample, knowledge_for(state), self.rng, tally)
 
     def _select(self, sample: State, node: Node) -> tuple[Node, Action, bool]:
         """The child to follow in this sample, its action, and whether it was just added."""
@@ -566,7 +612,9 @@ class MctsBot(Bot):
         for action in legal:
             child = root.children.get(action.code)
             if child is not None and child.visits:
-                estimates.append(ActionEstimate(action, child.mean(), child.visits))
+                # a mean corrected for luck may stray a little outside [0, 1]
+                chance = min(1.0, max(0.0, child.mean()))
+                estimates.append(ActionEstimate(action, chance, child.visits))
             else:  # never searched: the one-step evaluation on a sample stands in
                 sample = state.determinize(me, self.rng)
                 guess = knowledge.estimate(after(sample, action, self.rng))[me]
@@ -574,3 +622,17 @@ class MctsBot(Bot):
         estimates.sort(key=lambda e: (e.visits, e.win_chance), reverse=True)
         best = estimates[0]
         return Analysis(me, best.win_chance, best.action, estimates, iterations, seconds)
+
+
+def _apply(sample: State, action: Action, tally: LuckTally | None) -> None:
+    """Apply `action` to `sample`, counting the luck of any draw in `tally`."""
+    if tally is None:
+        sample.apply(action)
+        return
+    mover = sample.current_player()
+    if mover < 0:
+        sample.apply(action)
+        return
+    tally.before(sample, mover)
+    sample.apply(action)
+    tally.after(sample, mover, action)

@@ -216,7 +216,7 @@ def bench_search(
     bot = make_bot(spec, seed)
     if not isinstance(bot, MctsBot):
         raise KafeneioError(f"bench --bot times a search bot (mcts), not {spec!r}")
-    states = _searchable_positions(game, players, positions, seed)
+    states = searchable_positions(game, players, positions, seed)
     iterations, seconds = 0, 0.0
     for state in states:
         # the search's budget is its thread's CPU time: so is this, on a busy machine too
@@ -237,7 +237,7 @@ def bench_search(
     )
 
 
-def _searchable_positions(game: Game, players: int, count: int, seed: int) -> list[State]:
+def searchable_positions(game: Game, players: int, count: int, seed: int) -> list[State]:
     """Positions with a real choice, 20 to 60 decisions into games of heuristic bots."""
     from kafeneio.bots import make_bot
 
