@@ -107,23 +107,27 @@ def test_a_search_with_luck_weighed_at_nothing_searches_as_without(
 ) -> None:
     monkeypatch.setattr(cafe_bots, "LUCK_WEIGHTS_BY_PLAYERS", {2: (0.0,) * 4})
     for state in positions(2, 2, 9):
-        plain = MctsBot(3, iterations=150).analyse(state)
+        plain = MctsBot(3, iterations=150, luck=False).analyse(state)
         with_luck = MctsBot(3, iterations=150, luck=True).analyse(state)
         assert with_luck.actions == plain.actions
 
 
 def test_a_search_with_luck_moves_its_estimates_and_keeps_them_win_chances() -> None:
     state = positions(2, 1, 9)[0]
-    plain = MctsBot(3, iterations=300).analyse(state)
+    plain = MctsBot(3, iterations=300, luck=False).analyse(state)
     with_luck = MctsBot(3, iterations=300, luck=True).analyse(state)
     assert [e.win_chance for e in with_luck.actions] != [e.win_chance for e in plain.actions]
     assert all(0.0 <= e.win_chance <= 1.0 for e in with_luck.actions)
 
 
-def test_luck_is_off_unless_asked_for() -> None:
-    state = positions(2, 1, 9)[0]
-    assert SearchSettings.of(KNOWLEDGE, {}, 2).luck == 0.0
-    assert SearchSettings.of(KNOWLEDGE, {"luck": 1.0}, 2).luck == 1.0
+def test_cafe_corrects_for_luck_by_default_at_2_and_3_players() -> None:
+    """Where it was measured in games against the heuristic (docs/bots.md)."""
+    assert SearchSettings.of(KNOWLEDGE, {}, 2).luck == 1.0
+    assert SearchSettings.of(KNOWLEDGE, {}, 3).luck == 1.0
+    assert SearchSettings.of(KNOWLEDGE, {}, 4).luck == 0.0
+    assert SearchSettings.of(KNOWLEDGE, {"luck": 0.0}, 2).luck == 0.0
+    assert SearchSettings.of(KNOWLEDGE, {"luck": 1.0}, 4).luck == 1.0
+    state = positions(3, 1, 9)[0]
     make_bot("mcts:iterations=20:luck=true", 1).choose(state)  # a seat may ask for it
 
 
@@ -173,6 +177,6 @@ def test_each_node_is_corrected_by_the_luck_after_its_own_decision_only() -> Non
 
 def test_luck_counts_in_paired_worlds_too() -> None:
     state = positions(2, 1, 9)[0]
-    plain = MctsBot(3, iterations=200, paired=True).analyse(state)
+    plain = MctsBot(3, iterations=200, paired=True, luck=False).analyse(state)
     with_luck = MctsBot(3, iterations=200, paired=True, luck=True).analyse(state)
     assert [e.win_chance for e in with_luck.actions] != [e.win_chance for e in plain.actions]
