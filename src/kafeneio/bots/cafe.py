@@ -265,7 +265,8 @@ class CafeKnowledge:
     heuristic, 0.7 369/600 on the same deals (at 3 players 0.4 did worse than 0.7). At 2 and
     3 players each reward is corrected for the luck of the draws (`CafeLuck`): the same mean
     with a third less variance, for about 15% of the iterations; in games it won a little more
-    than without at both counts (docs/bots.md). At 4 players it was not run in games."""
+    than without at 2 players and as much at 3 (docs/bots.md). At 4 players it was not run in
+    games."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
