@@ -166,7 +166,7 @@ def test_each_node_is_corrected_by_the_luck_after_its_own_decision_only() -> Non
     for action in state.legal_actions():  # every root child tried once: the next goes deeper
         root.children[action.code] = Node(mover=root.mover, visits=1, value=0.5)
     root.rated = True
-    bot.tally = CountingTally
+    bot.new_tally = CountingTally
     bot._iterate(state, root, root.mover)
     child = next(c for c in root.children.values() if c.visits == 2)
     grandchild = next(iter(child.children.values()))

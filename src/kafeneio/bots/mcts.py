@@ -328,7 +328,7 @@ class MctsBot(Bot):
         """Iterations run by the last search (0 when the move was forced)."""
         self.worlds: list[State] = []
         """With `paired` worlds: the worlds of the current search, in the order of their use."""
-        self.tally: Callable[[], LuckTally] | None = None
+        self.new_tally: Callable[[], LuckTally] | None = None
         """With `luck`: the maker of each sampled world's luck tally in the current search."""
         self.world_seed = 0
         """The seed of the current search's worlds (and of their rollouts' random numbers)."""
@@ -390,7 +390,7 @@ class MctsBot(Bot):
         if self.settings.paired:  # drawn only then, so that other searches play as before
             self.world_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
-        self.tally = luck_meter(knowledge_for(state), state, me) if self.settings.luck else None
+        self.new_tally = luck_meter(knowledge_for(state), state, me) if self.settings.luck else None
         iterations = 0
         if len(legal) > 1:
             if self.settings.guide > 0:
@@ -410,7 +410,7 @@ class MctsBot(Bot):
     # --- one iteration ----------------------------------------------------------------------
     def _iterate(self, state: State, root: Node, me: int) -> None:
         knowledge = knowledge_for(state)
-        tally = self.tally() if self.tally is not None else None
+        tally = self.new_tally() if self.new_tally is not None else None
         marks: list[object] = []
         if self.settings.paired:
             sample, node, expanded, rng = self._paired_root_step(state, root, me, tally, marks)
