@@ -17,24 +17,25 @@ the positions kept apart from the fit (one in five).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 import numpy as np
 
-from kafeneio.bots.cafe import cafe_luck
+from kafeneio.bots.cafe import CafeLuck, cafe_luck
 from kafeneio.bots.mcts import MctsBot
 from kafeneio.core import Action, State
 from kafeneio.games import get_game
 from kafeneio.sim.bench import searchable_positions
 
 
-def one_world(bot: MctsBot, state: State, action: Action) -> list[float]:
+def one_world(
+    bot: MctsBot, state: State, action: Action, new_tally: Callable[[], CafeLuck]
+) -> list[float]:
     """The reward of the mover after `action` in one sampled world played on as the search
-    plays it, and the luck of the draws there: the mover's own (a card that fits, a joker) and
-    the other players' summed."""
+    plays it, and the luck of the draws there (a tally from `new_tally`): the mover's own (a
+    card that fits, a joker) and the other players' summed."""
     me = state.current_player()
-    maker = cafe_luck(state, me, weights=(0.0, 0.0, 0.0, 0.0))
-    assert maker is not None
-    tally = maker()
+    tally = new_tally()
     reward = bot.rollout_from(state, action, tally)[me]
     luck = tally.luck
     own_fit, own_joker = luck[2 * me], luck[2 * me + 1]
@@ -54,8 +55,10 @@ def main() -> None:
     bot = MctsBot(args.seed)
     groups: list[tuple[int, np.ndarray]] = []
     for index, state in enumerate(states):
+        new_tally = cafe_luck(state, state.current_player(), weights=(0.0, 0.0, 0.0, 0.0))
+        assert new_tally is not None
         for action in state.legal_actions()[: args.decisions]:
-            rows = [one_world(bot, state, action) for _ in range(args.worlds)]
+            rows = [one_world(bot, state, action, new_tally) for _ in range(args.worlds)]
             block = np.array(rows)
             groups.append((index, block - block.mean(axis=0)))
     fit = [block for index, block in groups if index % 5]

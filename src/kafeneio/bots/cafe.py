@@ -529,7 +529,7 @@ class CafeLuck:
     a draw is seen as the bag shrinking, and what it took as the cards new in the mover's hand
     (only a player's own decisions change their hand)."""
 
-    __slots__ = ("fits", "good", "hands", "jokers", "luck", "size", "weights")
+    __slots__ = ("fits", "good", "held", "jokers", "luck", "size", "weights")
 
     def __init__(
         self,
@@ -540,8 +540,8 @@ class CafeLuck:
     ) -> None:
         self.fits = fits
         self.weights = weights
-        self.hands: list[list[int] | None] = [None] * players
-        """Each player's hand after their last decision, once seen."""
+        self.held: list[int] = []
+        """The mover's hand before the decision being applied."""
         self.good = sum(n for card, n in enumerate(counts) if fits[card])
         self.jokers = counts[JOKER_LADY] + counts[JOKER_LADY + 1]
         self.size = sum(counts)
@@ -549,17 +549,13 @@ class CafeLuck:
         """Each player's luck: a card that fits (2p), a joker (2p + 1)."""
 
     def before(self, state: State, mover: int) -> None:
-        if self.hands[mover] is None:
-            self.hands[mover] = cast(CafeState, state).hand(mover)
+        self.held = cast(CafeState, state).hand(mover)
 
     def after(self, state: State, mover: int, action: Action) -> None:
         cafe = cast(CafeState, state)
-        hand = cafe.hand(mover)
-        held = self.hands[mover]
-        self.hands[mover] = hand
-        if cafe.filling()[2] >= self.size or held is None:
-            return
-        drawn = list(hand)
+        if cafe.filling()[2] >= self.size:
+            return  # nothing drawn
+        held, drawn = self.held, cafe.hand(mover)
         decision = cast(CafeAction, action)
         if decision.kind in (PLACE, BAR):
             held.remove(decision.card)  # the guest left the hand

@@ -431,9 +431,7 @@ class MctsBot(Bot):
                 _apply(sample, knowledge.rollout(sample, rng), tally)
                 continue
             child, action, expanded = self._select(sample, node)
-            if tally is not None:
-                marks.append(tally.mark())
-            _apply(sample, action, tally)
+            _apply_marked(sample, action, tally, marks)
             path.append(child)
             node = child
         reward = self._rollout(sample, knowledge, rng, tally)
@@ -461,9 +459,7 @@ class MctsBot(Bot):
         child, action, expanded = self._select(self._world(state, me, 0), root)
         index = child.visits
         sample = self._world(state, me, index).clone()
-        if tally is not None:
-            marks.append(tally.mark())
-        _apply(sample, action, tally)
+        _apply_marked(sample, action, tally, marks)
         return sample, child, expanded, random.Random(self.world_seed + index)
 
     def _world(self, state: State, me: int, index: int) -> State:
@@ -636,3 +632,13 @@ def _apply(sample: State, action: Action, tally: LuckTally | None) -> None:
     tally.before(sample, mover)
     sample.apply(action)
     tally.after(sample, mover, action)
+
+
+def _apply_marked(
+    sample: State, action: Action, tally: LuckTally | None, marks: list[object]
+) -> None:
+    """Apply the decision of a node of the tree to `sample`, first marking `tally` in `marks`
+    so that the node is corrected only by the luck of the draws from its decision on."""
+    if tally is not None:
+        marks.append(tally.mark())
+    _apply(sample, action, tally)
