@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import pytest
@@ -19,6 +19,8 @@ from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
 from kafeneio.games.cafe.state import CafeState
+
+from .draw_toy import BETS, DrawGame
 
 
 def positions_of(seed: int, decisions: int = 60, bot: str = "heuristic") -> list[CafeState]:
@@ -320,6 +322,52 @@ def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() 
         assert world.observation(me) == state.observation(me)
 
 
+def test_paired_worlds_compare_root_children_with_the_most_visited_on_the_worlds_both_met() -> None:
+    # `high` beats `low` by 5 chances in 100, and the hidden number decides both bets alike in
+    # 95 worlds of 100: compared world by world the better bet shows at once, while each mean
+    # apart still spreads by about 0.5 / sqrt(40) = 0.08 after 80 iterations.
+    game = DrawGame()
+    spec = "mcts:iterations=80:c=0.3:paired={}"
+    right = {
+        paired: sum(
+            make_bot(spec.format(paired), seed).choose(game.new_state(2, seed=seed)) == BETS[0]
+            for seed in range(60)
+        )
+        for paired in ("true", "false")
+    }
+    assert right["true"] >= 59
+    assert right["false"] <= 50  # the toy needs the pairing: without it the bets look alike
+
+
+def test_a_paired_root_child_is_valued_as_the_leader_plus_its_lead_where_both_met() -> None:
+    state = big_first_decision(11)
+    bot = make_bot("mcts:iterations=300:paired=true", 5)
+    assert isinstance(bot, MctsBot)
+    bot.analyse(state)
+    children = bot.last_root.children.values()
+    leader = bot.leader
+    assert leader is not None and leader.visits == max(child.visits for child in children)
+    for child in children:
+        assert child.by_world is not None and len(child.by_world) == child.visits + 1
+        assert child.by_world[-1] == pytest.approx(child.value)
+        if child is not leader:
+            assert leader.by_world is not None
+            lead = (child.value - leader.by_world[child.visits]) / child.visits
+            assert bot._root_mean(child) == pytest.approx(leader.mean() + lead)
+
+
+def test_a_kept_subtree_compares_its_root_children_by_their_means_alone() -> None:
+    # its children met the worlds of the search before, in no common order
+    state = first_decision_with_a_second(8)
+    bot = make_bot("mcts:iterations=200:paired=true:reuse=true", 5)
+    assert isinstance(bot, MctsBot)
+    state.apply(bot.choose(state))
+    assert bot.pairing and bot.leader is not None
+    bot.choose(state)
+    assert bot.last_root.root and bot.last_root.visits > 200  # the kept subtree
+    assert not bot.pairing and bot.leader is None
+
+
 def test_without_paired_worlds_every_iteration_draws_a_fresh_world() -> None:
     _, bot = searched("mcts:iterations=200:paired=false")
     assert bot.worlds == []
@@ -396,9 +444,9 @@ def exploration_constants_used(spec: str) -> set[float]:
     used: set[float] = set()
     ucb = bot._ucb
 
-    def recording(child: Node, c: float) -> float:
+    def recording(child: Node, c: float, *mean: Callable[[Node], float]) -> float:
         used.add(c)
-        return ucb(child, c)
+        return ucb(child, c, *mean)
 
     bot._ucb = recording  # type: ignore[method-assign]
     bot.analyse(big_first_decision(11))

@@ -21,7 +21,9 @@ The game's bot module (`kafeneio.bots.knowledge`) guides the search three ways:
 - cut-off: then the game's evaluation (win chances in [0, 1]) is the reward.
 
 With `paired` worlds, the root's children are compared on common random numbers: the n-th
-visit of each child plays in the search's n-th sampled world, with that world's rollout luck.
+visit of each child plays in the search's n-th sampled world, with that world's rollout luck,
+and each child is valued as the most visited child's mean plus its lead over that child in the
+worlds both met.
 The tree's shape below the root can be set too: `inner_c` explores there with its own
 constant, `branch` stops the tree that many decisions deep (1: flat Monte Carlo over the root's
 actions), and with `rivals` the other players decide inside the tree by the rollout policy, so
@@ -92,6 +94,10 @@ class Node:
     within: frozenset[int] = frozenset()
     """With a `width`: the codes of the actions this node searches, the best by prior (empty:
     every legal action)."""
+    by_world: list[float] | None = None
+    """With `paired` worlds, at a child of a fresh root: the running sums of its rewards visit
+    by visit (the n-th entry sums the first n, met in the search's first n worlds), so that
+    another child can be compared with it on the worlds both met."""
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else self.prior
@@ -125,7 +131,8 @@ class SearchSettings:
     paired: float = 0.0
     """Whether the root's children are compared on paired worlds: the n-th visit of every
     child of the root plays in the search's n-th world (the same bag, the same rollout luck),
-    so their means differ by the move more than by the draw: 1 yes, 0 no (a fresh world each
+    and a child is valued by its lead over the most visited child in the worlds both met, so
+    that the draw's luck, common to both, drops out: 1 yes, 0 no (a fresh world each
     iteration)."""
     reuse: float = 0.0
     """Whether a decision's search starts from the subtree the search before it grew under
@@ -332,6 +339,11 @@ class MctsBot(Bot):
         """With `luck`: the maker of each sampled world's luck tally in the current search."""
         self.world_seed = 0
         """The seed of the current search's worlds (and of their rollouts' random numbers)."""
+        self.pairing = False
+        """Whether the current search compares the root's children on paired worlds."""
+        self.leader: Node | None = None
+        """With `paired` worlds on a fresh root: its most visited child, which every other
+        child is compared with on the worlds both met (see `_root_mean`)."""
 
     def choose(self, state: State) -> Action:
         kept, self.kept = self.kept, None
@@ -387,6 +399,9 @@ class MctsBot(Bot):
         legal = state.legal_actions()
         root = reused if reused is not None else Node(mover=me, root=True)
         self.worlds = []
+        self.leader = None
+        # a kept subtree's children met other worlds, in no common order: compare only means
+        self.pairing = bool(self.settings.paired) and reused is None
         if self.settings.paired:  # drawn only then, so that other searches play as before
             self.world_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
@@ -442,6 +457,19 @@ class MctsBot(Bot):
             if tally is not None:  # only the luck of the draws after the node's own decision
                 gained -= tally.correction(visited.mover, marks[index])
             visited.value += gained
+        if self.pairing:
+            self._note_world(path[0])
+
+    def _note_world(self, child: Node) -> None:
+        """Keep the running sum by world of `child` (a child of a fresh root with `paired`
+        worlds, just visited), and which child of the root is the most visited."""
+        if child.visits == 1:
+            child.by_world = [0.0]
+        if child.by_world is None:
+            return
+        child.by_world.append(child.value)
+        if self.leader is None or child.visits > self.leader.visits:
+            self.leader = child
 
     def _paired_root_step(
         self,
@@ -524,7 +552,8 @@ class MctsBot(Bot):
             node.children[action.code] = child
             return child, action, True
         c = self.settings.c if node.root or self.settings.inner_c < 0 else self.settings.inner_c
-        child, action = max(available, key=lambda pair: self._ucb(pair[0], c))
+        mean = self._root_mean if node.root and self.leader is not None else Node.mean
+        child, action = max(available, key=lambda pair: self._ucb(pair[0], c, mean))
         return child, action, False
 
     def _widens(self, node: Node) -> bool:
@@ -534,13 +563,24 @@ class MctsBot(Bot):
             return True
         return len(node.children) < 1 + int(widen * math.sqrt(node.visits))
 
-    def _ucb(self, child: Node, c: float) -> float:
+    def _ucb(self, child: Node, c: float, mean: Callable[[Node], float] = Node.mean) -> float:
         visits = child.visits
         settings = self.settings
         if not visits:
             return math.inf
         explore = c * math.sqrt(math.log(child.availability) / visits)
-        return child.value / visits + explore + settings.bias * child.prior / (visits + 1)
+        return mean(child) + explore + settings.bias * child.prior / (visits + 1)
+
+    def _root_mean(self, child: Node) -> float:
+        """With `paired` worlds: a root child's value as the most visited child's mean plus the
+        child's lead over it in the worlds both met (its first `visits`). Each world's draws
+        sway every child alike, so the lead is far less noisy than the two means apart."""
+        leader = self.leader
+        if leader is None or child is leader or child.by_world is None:
+            return child.mean()
+        assert leader.by_world is not None and child.visits < len(leader.by_world)
+        lead = (child.value - leader.by_world[child.visits]) / child.visits
+        return leader.mean() + lead
 
     def _rate(self, sample: State, node: Node, legal: Sequence[Action], mover: int) -> None:
         """The one-step evaluation of each legal action for the mover (the progressive bias)."""
