@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 import pytest
@@ -444,9 +444,9 @@ def exploration_constants_used(spec: str) -> set[float]:
     used: set[float] = set()
     ucb = bot._ucb
 
-    def recording(child: Node, c: float, *mean: Callable[[Node], float]) -> float:
+    def recording(child: Node, c: float) -> float:
         used.add(c)
-        return ucb(child, c, *mean)
+        return ucb(child, c)
 
     bot._ucb = recording  # type: ignore[method-assign]
     bot.analyse(big_first_decision(11))

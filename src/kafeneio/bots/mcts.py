@@ -552,8 +552,8 @@ class MctsBot(Bot):
             node.children[action.code] = child
             return child, action, True
         c = self.settings.c if node.root or self.settings.inner_c < 0 else self.settings.inner_c
-        mean = self._root_mean if node.root and self.leader is not None else Node.mean
-        child, action = max(available, key=lambda pair: self._ucb(pair[0], c, mean))
+        score = self._paired_ucb if node.root and self.leader is not None else self._ucb
+        child, action = max(available, key=lambda pair: score(pair[0], c))
         return child, action, False
 
     def _widens(self, node: Node) -> bool:
@@ -563,13 +563,20 @@ class MctsBot(Bot):
             return True
         return len(node.children) < 1 + int(widen * math.sqrt(node.visits))
 
-    def _ucb(self, child: Node, c: float, mean: Callable[[Node], float] = Node.mean) -> float:
+    def _ucb(self, child: Node, c: float) -> float:
         visits = child.visits
         settings = self.settings
         if not visits:
             return math.inf
         explore = c * math.sqrt(math.log(child.availability) / visits)
-        return mean(child) + explore + settings.bias * child.prior / (visits + 1)
+        return child.value / visits + explore + settings.bias * child.prior / (visits + 1)
+
+    def _paired_ucb(self, child: Node, c: float) -> float:
+        """`_ucb` with a root child's mean read as `_root_mean` (with `paired` worlds)."""
+        visits = child.visits
+        if not visits:
+            return math.inf
+        return self._ucb(child, c) - child.value / visits + self._root_mean(child)
 
     def _root_mean(self, child: Node) -> float:
         """With `paired` worlds: a root child's value as the most visited child's mean plus the
