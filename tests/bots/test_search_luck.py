@@ -120,13 +120,11 @@ def test_a_search_with_luck_moves_its_estimates_and_keeps_them_win_chances() -> 
     assert all(0.0 <= e.win_chance <= 1.0 for e in with_luck.actions)
 
 
-def test_cafe_corrects_for_luck_by_default_at_2_and_3_players() -> None:
-    """Where it was measured in games against the heuristic (docs/bots.md)."""
-    assert SearchSettings.of(KNOWLEDGE, {}, 2).luck == 1.0
-    assert SearchSettings.of(KNOWLEDGE, {}, 3).luck == 1.0
-    assert SearchSettings.of(KNOWLEDGE, {}, 4).luck == 0.0
+def test_cafe_corrects_for_luck_by_default_at_every_player_count() -> None:
+    """Measured in games against the heuristic at 2, 3 and 4 players (docs/bots.md)."""
+    assert [SearchSettings.of(KNOWLEDGE, {}, players).luck for players in (2, 3, 4)] == [1.0] * 3
     assert SearchSettings.of(KNOWLEDGE, {"luck": 0.0}, 2).luck == 0.0
-    assert SearchSettings.of(KNOWLEDGE, {"luck": 1.0}, 4).luck == 1.0
+    assert SearchSettings.of(KNOWLEDGE, {"luck": 0.0}, 4).luck == 0.0
     state = positions(3, 1, 9)[0]
     make_bot("mcts:iterations=20:luck=true", 1).choose(state)  # a seat may ask for it
 

@@ -244,14 +244,17 @@ def _tried_gain(state: CafeState, action: CafeAction, rng: random.Random) -> flo
 
 class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType(
-        {"depth": 8, "guide": 1.0, "reuse": 1.0}
+        {"depth": 8, "guide": 1.0, "reuse": 1.0, "luck": 1.0}
     )
     """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
-    default budget and makes `mcts` leave that choice only where search finds better."""
+    default budget and makes `mcts` leave that choice only where search finds better. Each
+    reward is corrected for the luck of the draws (`CafeLuck`): the same mean with a third less
+    variance, for about 15% of the iterations; in games against the heuristic it won a little
+    more than without at 2 and 4 players and as much at 3 (docs/bots.md)."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
         {
-            2: MappingProxyType({"reuse": 0.0, "c": 0.3, "luck": 1.0}),
-            3: MappingProxyType({"depth": 12, "luck": 1.0}),
+            2: MappingProxyType({"reuse": 0.0, "c": 0.3}),
+            3: MappingProxyType({"depth": 12}),
         }
     )
     """At 2 players a turn's second decision is searched afresh: with the kept subtree `mcts`
@@ -262,11 +265,7 @@ class CafeKnowledge:
     heuristic seats won 100.5/201 with 12 and with 16, 92/201 with 8 (docs/bots.md). At 2
     players the exploration constant is 0.3: the win chances of a root's best children differ
     by hundredths, and with 0.7 exploration outweighed them; 0.3 won 389.5/600 against the
-    heuristic, 0.7 369/600 on the same deals (at 3 players 0.4 did worse than 0.7). At 2 and
-    3 players each reward is corrected for the luck of the draws (`CafeLuck`): the same mean
-    with a third less variance, for about 15% of the iterations; in games it won a little more
-    than without at 2 players and as much at 3 (docs/bots.md). At 4 players it was not run in
-    games."""
+    heuristic, 0.7 369/600 on the same deals (at 3 players 0.4 did worse than 0.7)."""
     playout = "greedy"
     """Flat analysis finishes its samples with greedy seats: a greedy game costs about 14 ms,
     a heuristic one (which looks ahead in sampled worlds) nearly a second."""
