@@ -20,8 +20,6 @@ from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, END, PLACE, CafeAction
 from kafeneio.games.cafe.state import CafeState
 
-from .draw_toy import BETS, DrawGame
-
 
 def positions_of(seed: int, decisions: int = 60, bot: str = "heuristic") -> list[CafeState]:
     """The decisions with a real choice of a two-player game of `bot` seats."""
@@ -320,23 +318,6 @@ def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() 
     assert len(keys) == len(bot.worlds)  # distinct worlds
     for world in bot.worlds:  # each a possible world of the mover's information
         assert world.observation(me) == state.observation(me)
-
-
-def test_paired_worlds_compare_root_children_with_the_most_visited_on_the_worlds_both_met() -> None:
-    # `high` beats `low` by 5 chances in 100, and the hidden number decides both bets alike in
-    # 95 worlds of 100: compared world by world the better bet shows at once, while each mean
-    # apart still spreads by about 0.5 / sqrt(40) = 0.08 after 80 iterations.
-    game = DrawGame()
-    spec = "mcts:iterations=80:c=0.3:paired={}"
-    right = {
-        paired: sum(
-            make_bot(spec.format(paired), seed).choose(game.new_state(2, seed=seed)) == BETS[0]
-            for seed in range(60)
-        )
-        for paired in ("true", "false")
-    }
-    assert right["true"] >= 59
-    assert right["false"] <= 50  # the toy needs the pairing: without it the bets look alike
 
 
 def test_a_paired_root_child_is_valued_as_the_leader_plus_its_lead_where_both_met() -> None:

@@ -1,4 +1,5 @@
-"""A toy game with a known answer, to check estimators against exact win chances.
+"""Toy games with a known answer, to check estimators against exact win chances (and
+`DrawGame` below, to check that paired worlds cancel the luck two moves share).
 
 Player 2 holds one hidden card from 0..2, dealt by the seed. Player 1 either names the card
 (`guess0`..`guess2`: a win if right) or `coin`s: a chance node, won with probability `COIN`.
@@ -103,4 +104,62 @@ class ToyState(State):
         other = self.clone()
         if player != 1:
             other.card = rng.randrange(3)
+        return other
+
+
+HIGH, LOW = 55, 50
+BETS = [Action(0, "high"), Action(1, "low")]
+
+
+class DrawGame(ToyGame):
+    """A toy where the draw decides far more than the move, to check paired worlds.
+
+    A number from 0 to 99, dealt by the seed, lies hidden from the player to move (player 1 of
+    two, index 0), who bets `high` (a win if the number is below `HIGH`) or `low` (a win below
+    `LOW`). `high` is the better bet
+    by 5 chances in 100, but in 95 worlds of 100 both bets win or both lose: compared world by
+    world the two differ only where the number falls between the two bounds."""
+
+    info = GameInfo(
+        name="draw",
+        title="Draw",
+        min_players=2,
+        max_players=2,
+        num_distinct_actions=len(BETS),
+        rule_prefix="DRAW",
+        max_game_length=1,
+    )
+
+    def make_state(
+        self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
+    ) -> DrawState:
+        return DrawState(self, num_players, seed, setup)
+
+    def parse_action(self, text: str) -> Action:
+        return next(a for a in BETS if a.notation == text)
+
+    def decode_action(self, code: int) -> Action:
+        return BETS[code]
+
+
+class DrawState(ToyState):
+    """`card` is the hidden number; the toy's coin is never flipped."""
+
+    def __init__(
+        self, game: ToyGame, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
+    ) -> None:
+        super().__init__(game, num_players, seed, setup)
+        self.card = random.Random(seed).randrange(100)
+
+    def _generate(self) -> Iterable[Action]:
+        return [] if self.result is not None else BETS
+
+    def _perform(self, action: Action) -> None:
+        bound = HIGH if action == BETS[0] else LOW
+        self.result = (0,) if self.card < bound else (1,)
+
+    def _determinize(self, player: int, rng: random.Random) -> DrawState:
+        other = self.clone()
+        if player != 1:
+            other.card = rng.randrange(100)
         return other
