@@ -252,10 +252,7 @@ class CafeKnowledge:
     variance, for about 15% of the iterations; in games against the heuristic it won a little
     more than without at 2 and 4 players and as much at 3 (docs/bots.md)."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
-        {
-            2: MappingProxyType({"reuse": 0.0, "c": 0.3}),
-            3: MappingProxyType({"depth": 12}),
-        }
+        {2: MappingProxyType({"reuse": 0.0, "c": 0.3}), 3: MappingProxyType({"depth": 12})}
     )
     """At 2 players a turn's second decision is searched afresh: with the kept subtree `mcts`
     won 122/200 and 120/200 against the heuristic, without it 130/200; at 4 players the kept

@@ -462,11 +462,10 @@ class MctsBot(Bot):
 
     def _note_world(self, child: Node) -> None:
         """Keep the running sum by world of `child` (a child of a fresh root with `paired`
-        worlds, just visited), and which child of the root is the most visited."""
-        if child.visits == 1:
+        worlds, just visited: every visit of it is counted here), and which child of the root
+        is the most visited."""
+        if child.by_world is None:  # its first visit
             child.by_world = [0.0]
-        if child.by_world is None:
-            return
         child.by_world.append(child.value)
         if self.leader is None or child.visits > self.leader.visits:
             self.leader = child
@@ -581,11 +580,10 @@ class MctsBot(Bot):
     def _root_mean(self, child: Node) -> float:
         """With `paired` worlds: a root child's value as the most visited child's mean plus the
         child's lead over it in the worlds both met (its first `visits`). Each world's draws
-        sway every child alike, so the lead is far less noisy than the two means apart."""
+        sway every child alike, so the lead is far less noisy than the two means apart. (The
+        leader's own lead over itself is 0.)"""
         leader = self.leader
-        if leader is None or child is leader or child.by_world is None:
-            return child.mean()
-        assert leader.by_world is not None and child.visits < len(leader.by_world)
+        assert leader is not None and leader.by_world is not None
         lead = (child.value - leader.by_world[child.visits]) / child.visits
         return leader.mean() + lead
 
