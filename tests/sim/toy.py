@@ -36,6 +36,8 @@ class ToyGame(Game):
         max_game_length=2,
     )
     options_class = RulesOptions
+    actions = ACTIONS
+    """Every action, by code (a toy built on this one names its own)."""
 
     def make_state(
         self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
@@ -43,10 +45,10 @@ class ToyGame(Game):
         return ToyState(self, num_players, seed, setup)
 
     def parse_action(self, text: str) -> Action:
-        return next(a for a in ACTIONS if a.notation == text)
+        return next(a for a in self.actions if a.notation == text)
 
     def decode_action(self, code: int) -> Action:
-        return ACTIONS[code]
+        return self.actions[code]
 
     def _render(self, state: State, viewer: int) -> str:
         return "toy"
@@ -116,9 +118,9 @@ class DrawGame(ToyGame):
 
     A number from 0 to 99, dealt by the seed, lies hidden from the player to move (player 1 of
     two, index 0), who bets `high` (a win if the number is below `HIGH`) or `low` (a win below
-    `LOW`). `high` is the better bet
-    by 5 chances in 100, but in 95 worlds of 100 both bets win or both lose: compared world by
-    world the two differ only where the number falls between the two bounds."""
+    `LOW`). `high` is the better bet by 5 chances in 100, but in 95 worlds of 100 both bets
+    win or both lose: compared world by world the two differ only where the number falls
+    between the two bounds."""
 
     info = GameInfo(
         name="draw",
@@ -129,17 +131,12 @@ class DrawGame(ToyGame):
         rule_prefix="DRAW",
         max_game_length=1,
     )
+    actions = BETS
 
     def make_state(
         self, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> DrawState:
         return DrawState(self, num_players, seed, setup)
-
-    def parse_action(self, text: str) -> Action:
-        return next(a for a in BETS if a.notation == text)
-
-    def decode_action(self, code: int) -> Action:
-        return BETS[code]
 
 
 class DrawState(ToyState):
