@@ -246,11 +246,12 @@ class CafeKnowledge:
     search_defaults: Mapping[str, float] = MappingProxyType(
         {"depth": 8, "guide": 1.0, "reuse": 1.0, "luck": 1.0}
     )
-    """Search starts from the heuristic's own choice (`guide`): it costs an eighth of the
-    default budget and makes `mcts` leave that choice only where search finds better. Each
-    reward is corrected for the luck of the draws (`CafeLuck`): the same mean with a third less
-    variance, for about 15% of the iterations; in games against the heuristic it won a little
-    more than without at 2 and 4 players and as much at 3 (docs/bots.md)."""
+    """Search starts from the heuristic's own choice (`guide`): it costs about a sixteenth of
+    the default budget on average (up to a fifth at the largest decisions) and makes `mcts`
+    leave that choice only where search finds better. Each reward is corrected for the luck
+    of the draws (`CafeLuck`): the same mean with a third less variance, for about 15% of the
+    iterations; in games against the heuristic it won a little more than without at 2 and 4
+    players and as much at 3 (docs/bots.md)."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
         {2: MappingProxyType({"reuse": 0.0, "c": 0.3}), 3: MappingProxyType({"depth": 12})}
     )
