@@ -12,8 +12,18 @@ choice, what the search would play there instead: how often it agrees, the kinds
 each plays (a table, the bar, a joker exchange; jokers seated), what each scores at once, and
 whether the search's decision begins one of the heuristic's own 12 best whole turns.
 
+``departures``: 2-player games of the heuristic against itself; at one decision in four with a
+choice, the search (`--search`, at its default budget unless the spec names one) and its guide
+(the heuristic's own choice, which the search starts from); where the search departs from it,
+a longer search without the guide (`--reference` CPU seconds) rates both decisions: how often it
+prefers the departure, and by how much win chance on average. The reference is a search of the
+same kind, so it shares the search's view of the game: read it as whether the search's
+departures hold up with more time, not as the truth.
+
     .venv/bin/python scripts/cafe_search_diagnostics.py ends --games 40 --seed 5000
     .venv/bin/python scripts/cafe_search_diagnostics.py differ --games 6 --seed 9100
+    .venv/bin/python scripts/cafe_search_diagnostics.py departures --search mcts \
+        --games 8 --seed 700 --reference 3
 """
 
 from __future__ import annotations
@@ -25,7 +35,8 @@ from typing import cast
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.cafe import KNOWLEDGE, candidate_turns, decision_gains
-from kafeneio.core import CHANCE, sample_chance
+from kafeneio.bots.mcts import MctsBot
+from kafeneio.core import CHANCE, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.games.cafe.actions import BAR, NUM_CHAIRS, PLACE, SWAP, CafeAction
 from kafeneio.games.cafe.board import is_joker
@@ -134,14 +145,63 @@ def differ(spec: str, games: int, seed: int) -> None:
     )
 
 
+def departures(spec: str, games: int, seed: int, reference: float) -> None:
+    rng = random.Random(seed)
+    decisions = 0
+    gains: list[float] = []
+    by_width: dict[str, list[float]] = {}
+    for g in range(games):
+        state = get_game("cafe").new_state(2, seed=seed + g)
+        players = [make_bot("heuristic", seed + g + p) for p in range(2)]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < 0.25:
+                decisions += 1
+                gain = departure_gain(state, spec, seed + decisions, reference)
+                if gain is not None:
+                    gains.append(gain)
+                    width = "2-4" if len(legal) < 5 else "5-14" if len(legal) < 15 else "15+"
+                    by_width.setdefault(width, []).append(gain)
+            state.apply(players[state.current_player()](state))
+    print(f"{decisions} decisions; {spec} departed from its guide in {len(gains)}")
+    for label in ("2-4", "5-14", "15+", "all"):
+        found = gains if label == "all" else by_width.get(label, [])
+        if found:
+            better = sum(gain > 0 for gain in found)
+            mean = sum(found) / len(found)
+            print(
+                f"  {label} legal moves: the reference prefers {better} of {len(found)} "
+                f"departures; win chance gained on average {mean:+.4f}"
+            )
+
+
+def departure_gain(state: State, spec: str, seed: int, reference: float) -> float | None:
+    """The reference's estimate of the search's choice less that of its guide's, or None
+    where the search kept to its guide."""
+    search = cast(MctsBot, make_bot(spec, seed))
+    chosen = search.analyse(state).best.code
+    guided = search.last_root.favoured
+    if chosen == guided or guided < 0:
+        return None
+    judge = cast(MctsBot, make_bot("mcts", seed + 1, seconds=reference, guide=0.0))
+    rated = {e.action.code: e.win_chance for e in judge.analyse(state).actions}
+    return rated[chosen] - rated[guided]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("ends", "differ"))
+    parser.add_argument("what", choices=("ends", "differ", "departures"))
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--search", default="mcts:iterations=600", help="the search's seat spec")
+    parser.add_argument(
+        "--reference", type=float, default=3.0, help="departures: the reference's CPU seconds"
+    )
     args = parser.parse_args()
-    (ends if args.what == "ends" else differ)(args.search, args.games, args.seed)
+    if args.what == "departures":
+        departures(args.search, args.games, args.seed, args.reference)
+    else:
+        (ends if args.what == "ends" else differ)(args.search, args.games, args.seed)
 
 
 if __name__ == "__main__":
