@@ -58,12 +58,14 @@ class ToyState(State):
     card: int
     flipping: bool
     result: tuple[int, ...] | None
+    hidden_range = 3
+    """The hidden card is dealt (and sampled again) from 0 to this less 1."""
 
     def __init__(
         self, game: ToyGame, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
     ) -> None:
         self._init_base(game, num_players, seed, setup)
-        self.card = random.Random(seed).randrange(3)
+        self.card = random.Random(seed).randrange(self.hidden_range)
         self.flipping = False
         self.result = None
 
@@ -105,7 +107,7 @@ class ToyState(State):
     def _determinize(self, player: int, rng: random.Random) -> ToyState:
         other = self.clone()
         if player != 1:
-            other.card = rng.randrange(3)
+            other.card = rng.randrange(self.hidden_range)
         return other
 
 
@@ -142,11 +144,7 @@ class DrawGame(ToyGame):
 class DrawState(ToyState):
     """`card` is the hidden number; the toy's coin is never flipped."""
 
-    def __init__(
-        self, game: ToyGame, num_players: int, seed: int | None, setup: Mapping[str, Any] | None
-    ) -> None:
-        super().__init__(game, num_players, seed, setup)
-        self.card = random.Random(seed).randrange(100)
+    hidden_range = 100
 
     def _generate(self) -> Iterable[Action]:
         return [] if self.result is not None else BETS
@@ -154,9 +152,3 @@ class DrawState(ToyState):
     def _perform(self, action: Action) -> None:
         bound = HIGH if action == BETS[0] else LOW
         self.result = (0,) if self.card < bound else (1,)
-
-    def _determinize(self, player: int, rng: random.Random) -> DrawState:
-        other = self.clone()
-        if player != 1:
-            other.card = rng.randrange(100)
-        return other
