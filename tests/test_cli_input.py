@@ -196,6 +196,18 @@ def test_version_and_flags_in_help() -> None:
     assert "--no-quiet" not in play_help and "--force" in play_help
 
 
+def test_the_command_list_gives_each_command_its_docstrings_first_paragraph_unbroken() -> None:
+    """The summaries `kafeneio --help` lists keep no line break of the docstring's, which Rich
+    would print as a break in mid-sentence."""
+    listed = run("--help").stdout
+    for group in (cli.app, cli.cards_app):
+        for command in group.registered_commands:
+            assert command.callback and command.short_help and "\n" not in command.short_help
+            doc = command.callback.__doc__ or ""
+            assert command.short_help == " ".join(doc.split("\n\n")[0].split())
+    assert "clone and determinize" in " ".join(listed.replace("│", " ").split())
+
+
 def test_games_says_what_every_option_does_and_its_values() -> None:
     result = run("games")
     assert result.exit_code == 0

@@ -780,3 +780,17 @@ def serve_command(
 
 
 sim_commands.register(app)
+
+
+def one_line_summaries(*apps: typer.Typer) -> None:
+    """Give every command the first paragraph of its docstring, on one line, as the summary
+    that `kafeneio --help` lists: in Rich's help the docstring's own line breaks would
+    otherwise break the summaries mid-sentence."""
+    for group in apps:
+        for command in group.registered_commands:
+            summary = (command.callback.__doc__ or "") if command.callback else ""
+            if command.short_help is None and summary:
+                command.short_help = " ".join(summary.split("\n\n", 1)[0].split())
+
+
+one_line_summaries(app, cards_app)
