@@ -206,6 +206,8 @@ def test_the_command_list_gives_each_command_its_docstrings_first_paragraph_unbr
             doc = command.callback.__doc__ or ""
             assert command.short_help == " ".join(doc.split("\n\n")[0].split())
     assert "clone and determinize" in " ".join(listed.replace("│", " ").split())
+    for command in ("analyse", "replay"):  # named as the issue and the README name it
+        assert f" {command} [OPTIONS] {{RECORD}}" in run(command, "--help").stdout
 
 
 def test_games_says_what_every_option_does_and_its_values() -> None:

@@ -516,7 +516,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
 @app.command()
 @guarded
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     as_json: Annotated[
         bool,
         typer.Option(

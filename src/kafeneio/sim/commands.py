@@ -339,7 +339,7 @@ def print_tournament(result: TournamentReport) -> None:
 
 # --- analyse ----------------------------------------------------------------------------------
 def analyse_command(
-    record: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     budget: Annotated[float, typer.Option(help="Seconds of thought for each decision.")] = 1.0,
     iterations: Annotated[
         int | None,
