@@ -193,7 +193,8 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     )
     assert shown.exit_code == 0, shown.output
     assert "biggest mistakes" in shown.stdout
-    page = (tmp_path / "r" / "report.html").read_text()
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert f"<h1>Analysis of a game of {get_game(data['game']).info.title}</h1>" in page
     assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]
     assert json.loads((tmp_path / "r" / "results.json").read_text())["decisions"]
     bad = tmp_path / "bad.json"

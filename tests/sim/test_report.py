@@ -30,6 +30,7 @@ def test_a_simulation_report_embeds_its_plots_and_writes_the_results(tmp_path: P
     pictures = images(page)
     assert len(pictures) == 3 and all(p.startswith(b"\x89PNG") for p in pictures)
     assert "http" not in page.replace("data:image", "")  # nothing to fetch: self-contained
+    assert "<h1>Simulation — Souvlaki Wars: 4 games, 2 players</h1>" in page  # the game's title
     for heading in ("By bot", "By seat", "By shop", "Game length", "95% interval"):
         assert heading in page
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
@@ -44,6 +45,8 @@ def test_a_tournament_report_shows_the_ratings(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert len(images(page)) == 2 and "Head to head" in page and "Ratings" in page
+    assert "<h1>Café International tournament: random, greedy</h1>" in page
+    assert "Café International round robin, 4 games a pairing" in result.output
     assert json.loads((tmp_path / "results.json").read_text())["ratings"]
 
 

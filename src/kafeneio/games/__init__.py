@@ -37,6 +37,11 @@ def get_game(name: str, options: Options | None = None) -> Game:
     return game_from_parts(name, options or {}, {})
 
 
+def title_of(name: str) -> str:
+    """The title of the game called `name`, as people know it (``cafe``: Café International)."""
+    return get_game(name).info.title
+
+
 def game_from_parts(name: str, options: Options, data: Options) -> Game:
     """The game `name` with its options and record data (see `Game.record_data`)."""
     if not isinstance(name, str) or name.lower() not in GAMES:

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from kafeneio.core import KafeneioError
 from kafeneio.core.record import read_record_file
+from kafeneio.games import title_of
 from kafeneio.sim import report as reports
 from kafeneio.sim.analysis import Budget, GameAnalysis, analyse_game, count_decisions
 from kafeneio.sim.runner import Backend, check_seats, lineup
@@ -267,7 +268,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
 
 
 def print_simulation(result: SimulationReport) -> None:
-    heading = f"{result.game}: {result.games} games, {result.players} players"
+    heading = f"{title_of(result.game)}: {result.games} games, {result.players} players"
     console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
     console.print(tally_table("by seat", "seat", result.by_seat))
     if result.by_role:
@@ -321,7 +322,8 @@ def _count_groups(bots: int, players: int) -> int:
 
 
 def print_tournament(result: TournamentReport) -> None:
-    table = Table(title=f"{result.game} round robin, {result.games_per_pairing} games a pairing")
+    title = f"{title_of(result.game)} round robin, {result.games_per_pairing} games a pairing"
+    table = Table(title=title)
     for header in ("bot", "rating", "95% interval"):
         table.add_column(header, justify="left" if header == "bot" else "right")
     for rating in result.ratings:
@@ -385,7 +387,8 @@ def analyse_command(
 
 def print_analysis(result: GameAnalysis) -> None:
     names = reports.player_names(result)
-    table = Table(title=f"{result.game}: {len(result.decisions)} decisions, by {result.analyser}")
+    title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
+    table = Table(title=title)
     numbers = {"#", "before", "after", "lost ± margin"}
     for header in ("#", "player", "played", "preferred", "before", "after", "lost ± margin"):
         table.add_column(header, justify="right" if header in numbers else "left")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kafeneio.core import KafeneioError
+from kafeneio.games import title_of
 from kafeneio.sim import plots
 from kafeneio.sim.analysis import GameAnalysis
 from kafeneio.sim.simulate import SimulationReport, Tally
@@ -81,7 +82,7 @@ def command_line(parts: Sequence[str]) -> str:
 
 # --- simulate ---------------------------------------------------------------------------------
 def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
-    title = f"{report.game}: {report.games} games, {report.players} players"
+    title = f"{title_of(report.game)}: {report.games} games, {report.players} players"
     lengths = report.lengths
     dealt = "shops dealt at random" if report.by_role and report.deal_roles else "roles as set"
     panels = [("by seat", report.by_seat), ("by shop", report.by_role)]
@@ -141,7 +142,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
 
 # --- tournament -------------------------------------------------------------------------------
 def tournament(report: TournamentReport, directory: Path, command: Sequence[str]) -> Path:
-    title = f"{report.game} tournament: {', '.join(report.bots)}"
+    title = f"{title_of(report.game)} tournament: {', '.join(report.bots)}"
     ratings = report.ratings
     matrix = [
         [name] + [f"{v:.3f}" if v is not None else "—" for v in row]
@@ -190,7 +191,7 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
             ys.append(1.0 / len(result.winners) if player in result.winners else 0.0)
         curves.append((name, xs, ys))
         lost.append((name, [d.ply for d in own], [d.lost for d in own]))
-    title = f"Analysis of a {result.game} game"
+    title = f"Analysis of a game of {title_of(result.game)}"
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
