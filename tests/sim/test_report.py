@@ -57,3 +57,14 @@ def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path)
     args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", str(blocker)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "cannot write the report" in result.output
+
+
+def test_overlaid_histograms_share_their_bins_across_every_series() -> None:
+    from kafeneio.sim.plots import histogram_bins
+
+    apart = [-43.0, -21.0, -1.0, 51.0, 55.0, 59.0]  # two bots' scores, far apart
+    edges = histogram_bins(apart, integer=True)
+    assert len(edges) == 31 and edges[0] == -43 and edges[-1] == 59
+    assert histogram_bins([3, 5, 9], integer=True) == [x - 0.5 for x in range(3, 11)]
+    assert histogram_bins([0.25, 0.75], integer=False)[::15] == [0.25, 0.5, 0.75]
+    assert histogram_bins([4.0], integer=False) == [3.5, 4.5]

@@ -7,6 +7,7 @@ report is asked for.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +39,14 @@ def png(figure: Any) -> bytes:
     return buffer.getvalue()
 
 
+def counted_in_games(axis: Any) -> None:
+    """Label `axis`'s y axis as a count of games, its ticks whole numbers."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_ylabel("games")
+    axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None) -> bytes:
     """One panel per group (by bot, by seat, by shop): win rates with their 95% intervals."""
     plt = pyplot()
@@ -66,19 +75,27 @@ def distributions(
     """Overlaid histograms, one per named series."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(6.4, 3.2))
-    values = [v for _, data in series for v in data]
-    low, high = (min(values), max(values)) if values else (0, 1)
-    bins: Any = 30
-    if integer and high - low < 60:
-        bins = [x - 0.5 for x in range(int(low), int(high) + 2)]
+    bins = histogram_bins([v for _, data in series for v in data], integer)
     for index, (name, data) in enumerate(series):
         axis.hist(data, bins=bins, alpha=0.55, label=name, color=COLOURS[index % len(COLOURS)])
     axis.set_xlabel(xlabel)
-    axis.set_ylabel("games")
+    counted_in_games(axis)
     axis.set_title(title)
     if len(series) > 1:
         axis.legend(fontsize=8)
     return png(figure)
+
+
+def histogram_bins(values: Sequence[float], integer: bool) -> list[float]:
+    """Bin edges over all of `values`, for every series of one histogram alike (a bin count
+    alone would span each series' own range): one bin a whole number where there are fewer
+    than 60 of them, else 30 equal bins."""
+    low, high = (min(values), max(values)) if values else (0, 1)
+    if integer and high - low < 60:
+        return [x - 0.5 for x in range(math.floor(low), math.floor(high) + 2)]
+    if high == low:
+        return [low - 0.5, high + 0.5]
+    return [low + (high - low) * k / 30 for k in range(31)]
 
 
 def lengths(turns: Sequence[int], rounds: Sequence[int]) -> bytes:
@@ -90,7 +107,7 @@ def lengths(turns: Sequence[int], rounds: Sequence[int]) -> bytes:
         bins: Any = [x - 0.5 for x in range(low, high + 2)] if high - low < 60 else 30
         axis.hist(data, bins=bins, color=COLOURS[0], alpha=0.8)
         axis.set_xlabel(name)
-        axis.set_ylabel("games")
+        counted_in_games(axis)
         axis.set_title(f"Game length in {name}")
     return png(figure)
 
