@@ -103,9 +103,7 @@ def lengths(turns: Sequence[int], rounds: Sequence[int]) -> bytes:
     plt = pyplot()
     figure, axes = plt.subplots(1, 2, figsize=(9.6, 3.0))
     for axis, (name, data) in zip(axes, (("turns", turns), ("rounds", rounds)), strict=True):
-        low, high = (min(data), max(data)) if data else (0, 1)
-        bins: Any = [x - 0.5 for x in range(low, high + 2)] if high - low < 60 else 30
-        axis.hist(data, bins=bins, color=COLOURS[0], alpha=0.8)
+        axis.hist(data, bins=histogram_bins(data, integer=True), color=COLOURS[0], alpha=0.8)
         axis.set_xlabel(name)
         counted_in_games(axis)
         axis.set_title(f"Game length in {name}")
