@@ -35,7 +35,8 @@ def tie_broken_by(kinds: frozenset[str], fewest: bool) -> Policy:
         if len(legal) == 1:
             return legal[0]
         gains = decision_gains(state, rng, ROLLOUT_JOKER_COST)
-        best = [action for action, gain in zip(legal, gains, strict=True) if gain == max(gains)]
+        top = max(gains)
+        best = [action for action, gain in zip(legal, gains, strict=True) if gain == top]
         fitting = {
             action.card: state.fitting_chairs(action.card).bit_count()
             for action in best
