@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -37,8 +38,10 @@ def get_game(name: str, options: Options | None = None) -> Game:
     return game_from_parts(name, options or {}, {})
 
 
+@functools.cache
 def title_of(name: str) -> str:
-    """The title of the game called `name`, as people know it (``cafe``: Café International)."""
+    """The title of the game called `name`, as people know it (``cafe``: Café International);
+    made once a name, since a title does not depend on the options."""
     return get_game(name).info.title
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -25,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
 from kafeneio.core.options import RulesOptions
-from kafeneio.games import GAMES, get_game, load_record
+from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
     ActionRequest,
@@ -344,11 +343,6 @@ def _option_info(kind: type[RulesOptions], name: str, default: Any) -> OptionInf
     if isinstance(default, list):
         return OptionInfo(name=name, default=default, type="ints")
     return OptionInfo(name=name, default=default, type="text")
-
-
-@functools.cache
-def title_of(game: str) -> str:
-    return get_game(game).info.title
 
 
 def _summary(hub: Hub, stored: StoredGame, ply: int) -> GameSummary:
