@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from kafeneio.bots.cafe import KNOWLEDGE, ROLLOUT_JOKER_COST, decision_gains
+from kafeneio.bots.cafe import KNOWLEDGE, best_decisions
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeAction, CafeState
 from kafeneio.games.cafe.actions import BAR, PLACE
@@ -34,9 +34,7 @@ def tie_broken_by(kinds: frozenset[str], fewest: bool) -> Policy:
         legal = cast(Sequence[CafeAction], state.legal_actions())
         if len(legal) == 1:
             return legal[0]
-        gains = decision_gains(state, rng, ROLLOUT_JOKER_COST)
-        top = max(gains)
-        best = [action for action, gain in zip(legal, gains, strict=True) if gain == top]
+        best = best_decisions(state, rng)
         fitting = {
             action.card: state.fitting_chairs(action.card).bit_count()
             for action in best
@@ -65,9 +63,10 @@ def package_rollout(state: CafeState, rng: random.Random) -> CafeAction:
 def duel(variant: Policy, games: int, players: int, seed: int) -> float:
     """The variant's wins over `games` games, its seat rotating."""
     rng = random.Random(seed)
+    game = get_game("cafe")
     wins = 0.0
     for index in range(games):
-        state = cast(CafeState, get_game("cafe").new_state(players, seed=seed + index))
+        state = cast(CafeState, game.new_state(players, seed=seed + index))
         seat = index % players
         while not state.is_terminal():
             mover = state.current_player()

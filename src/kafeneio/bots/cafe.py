@@ -358,10 +358,16 @@ class CafeKnowledge:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        gains = decision_gains(cast(CafeState, state), rng, ROLLOUT_JOKER_COST)
-        top = max(gains)
-        best = [action for action, gain in zip(legal, gains, strict=True) if gain == top]
-        return rng.choice(best)
+        return rng.choice(best_decisions(cast(CafeState, state), rng))
+
+
+def best_decisions(state: CafeState, rng: random.Random) -> list[CafeAction]:
+    """The legal decisions that score most at once, as the rollout prices them (a joker costs
+    `ROLLOUT_JOKER_COST`), every one of a tie kept: the rollout plays one of them at random."""
+    legal = cast(Sequence[CafeAction], state.legal_actions())
+    gains = decision_gains(state, rng, ROLLOUT_JOKER_COST)
+    top = max(gains)
+    return [action for action, gain in zip(legal, gains, strict=True) if gain == top]
 
 
 KNOWLEDGE = CafeKnowledge()
