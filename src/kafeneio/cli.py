@@ -29,7 +29,6 @@ from rich.table import Table
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
-from kafeneio.bots.mcts import MctsBot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import RecordError, shown
 from kafeneio.core.events import Event
@@ -39,6 +38,7 @@ from kafeneio.core.record import read_record_file
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
+from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
 
@@ -57,8 +57,6 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves      the legal moves, with what each scores    board   show the board again
   hint       the search bot's suggestion for you       help    this text
   rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
-HINT_SECONDS = 1.0
-"""How long the `hint` command lets the search bot think."""
 MAX_BENCH_SECONDS = 3600.0
 MAX_WORKERS = 64
 FLAG = ""
@@ -454,8 +452,7 @@ def _rule_text(game: Game, rule_id: str) -> str:
 
 def _hint(state: State) -> str:
     """What the search bot would play for the player to move, from that player's own view."""
-    bot = MctsBot(state.ply, seconds=HINT_SECONDS)
-    analysis = bot.analyse(state)
+    analysis = hint(state, seed=state.ply, budget=Budget(HINT_SECONDS))
     chance = round(100 * analysis.win_chance)
     return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)"
 

@@ -24,7 +24,9 @@ from kafeneio.sim.analysis import (
     analyse_game,
     analyse_position,
     analyser_for,
+    hint,
     judge,
+    with_budget,
 )
 from kafeneio.sim.runner import make_seat_bot
 
@@ -226,3 +228,28 @@ def test_paired_worlds_compare_root_children_on_the_worlds_both_met() -> None:
     }
     assert right["true"] >= 59
     assert right["false"] <= 50  # the toy needs the pairing: without it the bets look alike
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_a_hint_is_the_same_whatever_the_mover_cannot_see(game_name: str) -> None:
+    state = mid_game(game_name, 8)
+    mover = state.current_player()
+    first = hint(state, seed=3, budget=Budget(None, 40))
+    assert first.player == mover and first.best in state.legal_actions()
+    assert first.iterations == 40
+    for world in range(3):
+        # the bag's order (and in Souvlaki the other hands and the decks) drawn again
+        other = state.determinize(mover, random.Random(world))
+        assert other != state and other.observation(mover) == state.observation(mover)
+        again = hint(other, seed=3, budget=Budget(None, 40))
+        assert replace(again, seconds=0) == replace(first, seconds=0)
+
+
+def test_a_search_bot_analyses_with_the_budget_given_unless_its_spec_has_one() -> None:
+    assert with_budget("mcts", Budget(0.5)) == "mcts:seconds=0.5"
+    assert with_budget("mcts:c=0.4", Budget(None, 30)) == "mcts:c=0.4:iterations=30"
+    assert with_budget("mcts:iterations=7", Budget(2.0)) == "mcts:iterations=7"
+    assert with_budget("heuristic", Budget(1.0)) == "heuristic"  # no budget to give
+    state = mid_game("cafe", 6)
+    analysis = analyser_for("mcts", Budget(None, 25)).analyse(state)
+    assert analysis.iterations == 25

@@ -105,6 +105,12 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert "Africa" in page.inner_text(".cafe-board")  # the nation's name, not only its colour
     wait_turn_or_end(page)
     assert page.title().startswith("▶ Your turn")
+    page.click("#hint-button")  # against a bot, the seat to move may ask the search bot
+    page.wait_for_selector("#hint-move")
+    suggested = page.inner_text("#hint-move")
+    assert "chance to win at about" in page.inner_text("#hint")
+    click_and_wait(page, "#hint-play")
+    assert suggested in page.inner_text("#log")
     play_to_the_end(page, cafe_turn)
     result = page.inner_text("#result")
     assert "The game ends" in result and "points" in result

@@ -35,6 +35,9 @@ from kafeneio.server.models import (
     GameInfoOut,
     GameSummary,
     GameView,
+    Hint,
+    HintRequest,
+    MoveChance,
     OptionInfo,
     ReplayStep,
     SeatLink,
@@ -48,6 +51,7 @@ from kafeneio.server.sessions import (
     takes_budget,
 )
 from kafeneio.server.store import SeatSpec, Store, StoredGame
+from kafeneio.sim.analysis import Budget
 
 WEB = Path(str(resources.files("kafeneio.web")))
 STATUS_OF = {
@@ -55,6 +59,7 @@ STATUS_OF = {
     "bad-token": 403,
     "spectator": 403,
     "not-your-turn": 403,
+    "no-hints": 403,
     "stale": 409,
     "game-over": 409,
     "rematch-exists": 409,
@@ -63,19 +68,23 @@ STATUS_OF = {
     "bad-request": 422,
 }
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
+HINT_MOVES = 5
+"""How many of the search's best moves a hint lists."""
 
 
 def create_app(
     db_url: str,
     bot_pause: float = 0.6,
     card_sets: dict[str, str] | None = None,
+    hint_budget: Budget | None = None,
 ) -> FastAPI:
-    """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving."""
+    """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving; a
+    hint thinks for `hint_budget` (default: the analysis module's)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        hub = Hub(store, bot_pause=bot_pause, card_sets=card_sets)
+        hub = Hub(store, bot_pause=bot_pause, card_sets=card_sets, hint_budget=hint_budget)
         hub.load_unfinished()
         hub.start_bots()
         app.state.hub = hub
@@ -209,6 +218,33 @@ def _add_api(app: FastAPI) -> None:
         seat = hub.join(session, x_seat_token)
         await hub.act(session, seat, body.ply, body.action)
         return hub.view(session, seat)
+
+    @app.post("/api/games/{game_id}/hint", response_model=Hint, responses=ERRORS)
+    async def post_hint(
+        game_id: str, body: HintRequest, request: Request, x_seat_token: TokenHeader = None
+    ) -> Hint:
+        """The search bot's suggestion for the seat of the token, to move at `ply`, from that
+        seat's own information (games against bots only). Asked again, the same answer."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        seat = hub.join(session, x_seat_token)
+        analysis = await hub.hint(session, seat, body.ply)
+        return Hint(
+            ply=body.ply,
+            player=analysis.player,
+            best=analysis.best.notation,
+            win_chance=round(analysis.win_chance, 4),
+            moves=[
+                MoveChance(
+                    notation=entry.action.notation,
+                    win_chance=round(entry.win_chance, 4),
+                    visits=entry.visits,
+                )
+                for entry in analysis.actions[:HINT_MOVES]
+            ],
+            iterations=analysis.iterations,
+            seconds=round(analysis.seconds, 3),
+        )
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:

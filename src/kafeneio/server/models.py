@@ -48,6 +48,30 @@ class ActionRequest(BaseModel):
     action: str = Field(max_length=200, description="the action in the game's notation")
 
 
+class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ply: int = Field(ge=0, description="the number of the state the hint is for (the current one)")
+
+
+class MoveChance(BaseModel):
+    notation: str
+    win_chance: float = Field(description="the mover's estimated chance to win after this move")
+    visits: int = Field(description="search iterations through this move (0: a one-step guess)")
+
+
+class Hint(BaseModel):
+    """The search bot's suggestion for the seat to move, from that seat's own information."""
+
+    ply: int
+    player: int
+    best: str = Field(description="the suggested move, in the game's notation")
+    win_chance: float = Field(description="the mover's estimated chance to win, 0 to 1")
+    moves: list[MoveChance] = Field(description="the moves the search rates best, best first")
+    iterations: int
+    seconds: float
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str
@@ -88,6 +112,7 @@ class GameView(BaseModel):
     seats: list[SeatInfo]
     to_move: int | None
     your_turn: bool
+    hints: bool = Field(description="whether this viewer may ask for a hint now")
     over: bool
     observation: dict[str, Any]
     legal: list[LegalMove]

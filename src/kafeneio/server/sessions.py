@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafeneio.bots import BOTS, make_bot
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import Analysis, Bot
 from kafeneio.core import CHANCE, Action, Game, KafeneioError, State, sample_chance
 from kafeneio.games import game_from_parts, load_record
 from kafeneio.server.contract import Step, Viewer, log_entry, observation
@@ -37,6 +37,7 @@ from kafeneio.server.store import (
     now,
     token_matches,
 )
+from kafeneio.sim.analysis import Budget, hint
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -154,6 +155,9 @@ class GameSession:
     bot_task: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from checking an action until it is applied: one decision at a time."""
+    hint: tuple[int, asyncio.Future[Analysis]] | None = None
+    """The hint of the current decision (its ply and the search's answer, pending or done):
+    asked again, it is given again, not searched again."""
 
     @property
     def id(self) -> str:
@@ -195,6 +199,17 @@ class GameSession:
     def connected(self, seat: int) -> bool:
         return any(watcher.viewer == seat for watcher in self.watchers)
 
+    def hints_for(self, viewer: Viewer) -> bool:
+        """Whether `viewer` may ask for a hint now: a seat, to move, in a game that is not
+        over, against bots only (a hint in a game between people would help one of them)."""
+        seats = self.stored.seats
+        return (
+            viewer is not None
+            and not self.state.is_terminal()
+            and self.state.current_player() == viewer
+            and all(seat.kind == "bot" for index, seat in enumerate(seats) if index != viewer)
+        )
+
     def bot_to_move(self) -> int | None:
         player = self.state.current_player()
         if 0 <= player < len(self.stored.seats) and self.stored.seats[player].kind == "bot":
@@ -211,9 +226,12 @@ class Hub:
         bot_pause: float = 0.6,
         executor: Executor | None = None,
         card_sets: dict[str, str] | None = None,
+        hint_budget: Budget | None = None,
     ) -> None:
         self.store = store
         self.bot_pause = bot_pause
+        self.hint_budget = hint_budget
+        """How long a hint thinks (None: the analysis module's default)."""
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
         self.card_sets = card_sets or {}
         self.sessions: dict[str, GameSession] = {}
@@ -355,6 +373,32 @@ class Hub:
         except KafeneioError as err:
             raise ActionRefused("illegal", str(err)) from None
 
+    # --- hints ------------------------------------------------------------------------------
+    async def hint(self, session: GameSession, seat: Viewer, ply: int) -> Analysis:
+        """The search bot's suggestion for `seat`, to move at `ply`, from that seat's own
+        information; refused with a reason when the seat may not ask (`hints_for`) or the game
+        has moved on. The search runs beside the bots, on a copy of the state."""
+        if seat is None:
+            raise ActionRefused("spectator", "a spectator cannot ask for a hint")
+        if ply != session.ply:
+            raise ActionRefused(
+                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
+            )
+        if not session.hints_for(seat):
+            state = session.state
+            if state.is_terminal():
+                raise ActionRefused("game-over", "the game is over")
+            if state.current_player() != seat:
+                raise ActionRefused("not-your-turn", "a hint is for the player to move")
+            raise ActionRefused("no-hints", "hints are only given in games against bots")
+        if session.hint is None or session.hint[0] != ply:
+            seed = derived_seed(session.stored.seed, "hint", ply)
+            copy = session.state.clone()
+            loop = asyncio.get_running_loop()
+            pending = loop.run_in_executor(self.executor, hint, copy, seed, self.hint_budget)
+            session.hint = (ply, pending)
+        return await asyncio.shield(session.hint[1])
+
     async def _commit(self, session: GameSession, notation: str, mover: int) -> None:
         """Write, then apply: an action is acknowledged only once it is stored."""
         try:
@@ -434,6 +478,7 @@ class Hub:
             "seats": self.seats(session),
             "to_move": player if player >= 0 else None,
             "your_turn": yours,
+            "hints": session.hints_for(viewer),
             "over": over,
             "observation": observation(state, viewer),
             "legal": self.legal(session) if yours else [],

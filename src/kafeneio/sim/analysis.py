@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from kafeneio.bots import BOTS, bot_parameters
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.knowledge import knowledge_for, playout_bot
+from kafeneio.bots.spec import parse_seat
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
@@ -43,6 +45,10 @@ SHRINK = 2.0
 """Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
 """The share of the budget that a decision with one legal action gets in a game's analysis."""
+HINT_BOT = "mcts"
+"""The bot whose analysis a hint gives: the strongest player of both games."""
+HINT_SECONDS = 1.0
+"""How long a hint thinks by default (the terminal's and the web app's)."""
 
 
 class Analyser(Protocol):
@@ -197,14 +203,35 @@ def check_decision(state: State) -> int:
 
 def analyser_for(name: str, budget: Budget, seed: int = 0) -> Analyser:
     """`flat` (flat Monte Carlo, games finished by the game's playout bot), or a bot that
-    offers ``analyse``."""
+    offers ``analyse``, thinking for `budget` unless its spec gives a budget of its own
+    (``mcts:iterations=300``)."""
     if name == "flat":
         return FlatMonteCarlo(seed, budget)
-    bot: Bot = make_seat_bot(name, seed)
+    bot: Bot = make_seat_bot(with_budget(name, budget), seed)
     if not callable(getattr(bot, "analyse", None)):
         raise KafeneioError(f"bot {name!r} cannot analyse a position; use flat or a search bot")
     analyse: Callable[[State], Analysis] = getattr(bot, "analyse")  # noqa: B009
     return _BotAnalyser(analyse)
+
+
+def with_budget(spec: str, budget: Budget) -> str:
+    """The seat spec `spec` with `budget` as its ``seconds`` and ``iterations``, where the bot
+    takes them and the spec gives neither."""
+    name, params = parse_seat(spec)
+    if name not in BOTS or {"seconds", "iterations"} & set(params):
+        return spec
+    takes = bot_parameters(name)
+    given = (("seconds", budget.seconds), ("iterations", budget.iterations))
+    extra = "".join(f":{key}={value}" for key, value in given if value is not None and key in takes)
+    return spec + extra
+
+
+def hint(state: State, seed: int = 0, budget: Budget | None = None) -> Analysis:
+    """What the search bot (`HINT_BOT`) suggests to the player to move, from their own
+    information only, thinking for `budget` (default `HINT_SECONDS`): the terminal's ``hint``
+    command and the web app's hint both ask this."""
+    thinker = analyser_for(HINT_BOT, budget or Budget(HINT_SECONDS), seed)
+    return analyse_position(state, thinker)
 
 
 @dataclass(frozen=True)

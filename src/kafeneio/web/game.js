@@ -11,6 +11,8 @@ const { token } = linkParams();
 let view = null;
 let socket = null;
 let retry = 500;
+let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
+let asking = false;
 
 function showMessage(text, kind = "error") {
   const box = document.getElementById("message");
@@ -71,6 +73,7 @@ function render() {
   banner.classList.toggle("yours", yours);
   banner.textContent = bannerText(view);
   renderSeats();
+  renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
   renderResult(renderer);
   renderer.render(document.getElementById("board"), view, { send, interactive: yours });
@@ -84,6 +87,46 @@ function bannerText(v) {
   if (seat.kind === "bot") return `${seatName(v.seats, v.to_move)} (bot) is thinking…`;
   if (!seat.joined) return `Waiting for ${seatName(v.seats, v.to_move)} to open their link.`;
   return `Waiting for ${seatName(v.seats, v.to_move)}.`;
+}
+
+// A hint: the search bot's suggestion for this seat's decision, from this seat's own view.
+// The server gives hints only to the seat to move in a game against bots (view.hints).
+function renderHint() {
+  const button = document.getElementById("hint-button");
+  button.classList.toggle("hidden", !view.hints);
+  button.disabled = asking;
+  button.textContent = asking ? "Thinking…" : "Hint";
+  const box = document.getElementById("hint");
+  if (!hint || hint.ply !== view.ply || !view.your_turn) {
+    hint = null;
+    box.classList.add("hidden");
+    return;
+  }
+  const percent = (chance) => `${Math.round(100 * chance)}%`;
+  const { best, win_chance: chance, moves } = hint.data;
+  const also = moves.filter((move) => move.notation !== best).slice(0, 3);
+  box.replaceChildren(
+    el("div", {}, "The bot would play ", el("code", { class: "notation", id: "hint-move" }, best),
+      ` and puts your chance to win at about ${percent(chance)}. `,
+      el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
+    also.length ? el("div", { class: "also" }, "Also considered: ",
+      also.flatMap((move, i) => [i ? ", " : "", el("code", { class: "notation" }, move.notation), ` (${percent(move.win_chance)})`])) : null);
+  box.className = "message info hint";
+}
+
+async function askHint() {
+  const ply = view.ply;
+  asking = true;
+  renderHint();
+  try {
+    const data = await api(`/api/games/${gameId}/hint`, { method: "POST", body: { ply }, token });
+    hint = { ply, data };
+  } catch (error) {
+    if (error.code !== "stale") showMessage(error.message);  // stale: the game moved on
+  } finally {
+    asking = false;
+    if (view) renderHint();
+  }
 }
 
 function renderSeats() {
@@ -135,4 +178,5 @@ async function downloadRecord() {
 }
 
 document.getElementById("download").addEventListener("click", downloadRecord);
+document.getElementById("hint-button").addEventListener("click", askHint);
 connect();

@@ -1,0 +1,89 @@
+"""Hints in the web app: the search bot's suggestion for the seat to move, asked over the API,
+from that seat's own information, in games against bots only; every refusal changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kafeneio.server.app import create_app
+from kafeneio.sim.analysis import Budget
+from server.conftest import create, token_of, wait_for
+from server.test_api import act, view
+
+HINT_BUDGET = Budget(None, 40)
+"""A budget in iterations: the same hint on every machine, and quick."""
+
+
+@pytest.fixture
+def slow_bots(tmp_path: Path) -> Iterator[TestClient]:
+    """A server whose bots wait a minute before moving, so a bot's turn can be looked at."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with TestClient(create_app(url, bot_pause=60.0, hint_budget=HINT_BUDGET)) as test_client:
+        yield test_client
+
+
+def ask(client: TestClient, game_id: str, token: str | None, ply: int) -> Any:
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.post(f"/api/games/{game_id}/hint", json={"ply": ply}, headers=headers)
+
+
+@pytest.mark.parametrize(("game", "seat"), [("cafe", 0), ("souvlaki", 1)])  # who moves first
+def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_again(
+    slow_bots: TestClient, game: str, seat: int
+) -> None:
+    created = create(slow_bots, game, ["human", "mcts"] if seat == 0 else ["mcts", "human"])
+    token = token_of(created, seat)
+    current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
+    assert current["hints"] is True
+    response = ask(slow_bots, created["id"], token, current["ply"])
+    assert response.status_code == 200, response.text
+    hint = response.json()
+    legal = {move["notation"] for move in current["legal"]}
+    assert hint["ply"] == current["ply"] and hint["player"] == seat
+    assert hint["best"] in legal and 0 <= hint["win_chance"] <= 1
+    listed = [move["notation"] for move in hint["moves"]]
+    assert listed[0] == hint["best"] and set(listed) <= legal
+    assert len(listed) == min(5, len(legal))
+    assert hint["iterations"] == HINT_BUDGET.iterations or len(legal) == 1
+    again = ask(slow_bots, created["id"], token, current["ply"]).json()
+    assert again == hint  # given again, not searched again
+    assert view(slow_bots, created["id"], token)["ply"] == current["ply"]  # nothing played
+
+
+def test_hints_are_refused_to_spectators_stale_clients_and_out_of_turn(
+    slow_bots: TestClient,
+) -> None:
+    created = create(slow_bots, "cafe", ["human", "random"])
+    game_id, token = created["id"], token_of(created, 0)
+    current = view(slow_bots, game_id, token)
+    ply = current["ply"]
+    assert ask(slow_bots, game_id, None, ply).json()["error"] == "spectator"
+    assert ask(slow_bots, game_id, "not-a-token", ply).status_code == 403
+    stale = ask(slow_bots, game_id, token, ply + 3)
+    assert stale.status_code == 409 and stale.json()["error"] == "stale"
+    bad = slow_bots.post(f"/api/games/{game_id}/hint", json={"ply": -1}, headers={})
+    assert bad.status_code == 422
+    # a Café turn is one or two guests, then the bot's turn (it waits a minute here)
+    while view(slow_bots, game_id, token)["your_turn"]:
+        now = view(slow_bots, game_id, token)
+        assert act(slow_bots, game_id, token, now["ply"], now["legal"][0]["notation"]).is_success
+    theirs = view(slow_bots, game_id, token)
+    assert theirs["hints"] is False
+    refused = ask(slow_bots, game_id, token, theirs["ply"])
+    assert refused.status_code == 403 and refused.json()["error"] == "not-your-turn"
+    assert view(slow_bots, game_id, token)["ply"] == theirs["ply"]
+
+
+def test_no_hints_in_a_game_between_people(slow_bots: TestClient) -> None:
+    created = create(slow_bots, "cafe", ["human", "human"])
+    game_id, token = created["id"], token_of(created, 0)
+    current = view(slow_bots, game_id, token)
+    assert current["your_turn"] and current["hints"] is False
+    refused = ask(slow_bots, game_id, token, current["ply"])
+    assert refused.status_code == 403 and refused.json()["error"] == "no-hints"
+    assert "against bots" in refused.json()["message"]
