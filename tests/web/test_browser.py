@@ -128,6 +128,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#last")
     page.wait_for_function("!document.querySelector('#position').textContent.startsWith('move 1 ')")
     assert page.locator("#log li").count() == len(record["actions"])
+    page.click("#analyse")  # the search bot goes through every decision, in the background
+    page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
+    assert page.locator(".chance-chart polyline").count() == 2
+    assert "lost" in page.inner_text("#analysis")
+    page.click("#first")
+    now = "document.querySelector('#analysis-now').textContent"
+    page.wait_for_function(f"{now}.includes('to move')")
+    assert "chance to win" in page.inner_text("#analysis-now")
     page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
     page.click("#rematch")
     page.wait_for_url(lambda url: "/game/" in url and link.split("#")[0] not in url)

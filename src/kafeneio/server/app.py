@@ -28,6 +28,7 @@ from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
     ActionRequest,
+    AnalysisView,
     Catalog,
     Created,
     CreateGame,
@@ -43,7 +44,9 @@ from kafeneio.server.models import (
     SeatLink,
 )
 from kafeneio.server.sessions import (
+    ANALYSIS_BUDGET,
     ActionRefused,
+    AnalysisJob,
     GameSession,
     Hub,
     Watcher,
@@ -77,14 +80,22 @@ def create_app(
     bot_pause: float = 0.6,
     card_sets: dict[str, str] | None = None,
     hint_budget: Budget | None = None,
+    analysis_budget: Budget = ANALYSIS_BUDGET,
 ) -> FastAPI:
     """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving; a
-    hint thinks for `hint_budget` (default: the analysis module's)."""
+    hint thinks for `hint_budget` (default: the analysis module's), the analysis of a finished
+    game for `analysis_budget` a decision."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        hub = Hub(store, bot_pause=bot_pause, card_sets=card_sets, hint_budget=hint_budget)
+        hub = Hub(
+            store,
+            bot_pause=bot_pause,
+            card_sets=card_sets,
+            hint_budget=hint_budget,
+            analysis_budget=analysis_budget,
+        )
         hub.load_unfinished()
         hub.start_bots()
         app.state.hub = hub
@@ -245,6 +256,21 @@ def _add_api(app: FastAPI) -> None:
             iterations=analysis.iterations,
             seconds=round(analysis.seconds, 3),
         )
+
+    @app.post("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
+    async def start_analysis(game_id: str, request: Request) -> AnalysisView:
+        """Analyse a finished game in the background (once: asked again, where it stands)."""
+        hub = hub_of(request)
+        return _analysis_view(hub.analyse(hub.get(game_id)))
+
+    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
+    async def get_analysis(game_id: str, request: Request) -> AnalysisView:
+        """The analysis of a finished game: not asked for yet, under way, or done."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        if not session.state.is_terminal():
+            raise ActionRefused("not-over", "a game can be analysed once it is over")
+        return _analysis_view(hub.analysis_of(session))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
@@ -408,6 +434,15 @@ def _created(session: GameSession, tokens: dict[int, str]) -> Created:
             )
             for seat, token in sorted(tokens.items())
         ],
+    )
+
+
+def _analysis_view(job: AnalysisJob | None) -> AnalysisView:
+    if job is None:
+        return AnalysisView(status="none", done=0, total=0, analysis=None)
+    status: Any = job.status
+    return AnalysisView(
+        status=status, done=job.done, total=job.total, analysis=job.result, message=job.failed
     )
 
 

@@ -72,6 +72,19 @@ class Hint(BaseModel):
     seconds: float
 
 
+class AnalysisView(BaseModel):
+    """The analysis of a finished game: asked for, under way, or done."""
+
+    status: Literal["none", "running", "done", "failed"]
+    done: int = Field(description="decisions analysed so far")
+    total: int = Field(description="decisions to analyse")
+    analysis: dict[str, Any] | None = Field(
+        description="when done: every decision (mover, played, preferred, win chance before and "
+        "after, loss and its margin), each player's biggest mistakes and total loss"
+    )
+    message: str | None = None
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str

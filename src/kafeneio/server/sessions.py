@@ -37,7 +37,7 @@ from kafeneio.server.store import (
     now,
     token_matches,
 )
-from kafeneio.sim.analysis import Budget, hint
+from kafeneio.sim.analysis import HINT_BOT, Budget, analyse_game, count_decisions, hint
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -92,6 +92,30 @@ class Watcher:
         self.ready.clear()
         messages, self.pending = self.pending, []
         return messages
+
+
+ANALYSIS_BUDGET = Budget(None, 200)
+"""What the analysis of a finished game gives each decision: search iterations, so that the same
+game gets the same analysis every time (a tenth of a second a Café decision, a fifth a
+Souvlaki one)."""
+
+
+@dataclass
+class AnalysisJob:
+    """The analysis of a finished game, worked out once in the background (`Hub.analyse`)."""
+
+    total: int
+    """The decisions to analyse."""
+    done: int = 0
+    result: dict[str, Any] | None = None
+    failed: str | None = None
+
+    @property
+    def status(self) -> str:
+        return "failed" if self.failed else "done" if self.result is not None else "running"
+
+    def advance(self, count: int) -> None:
+        self.done += count
 
 
 def derived_seed(seed: int, *parts: object) -> int:
@@ -227,11 +251,18 @@ class Hub:
         executor: Executor | None = None,
         card_sets: dict[str, str] | None = None,
         hint_budget: Budget | None = None,
+        analysis_budget: Budget = ANALYSIS_BUDGET,
     ) -> None:
         self.store = store
         self.bot_pause = bot_pause
         self.hint_budget = hint_budget
         """How long a hint thinks (None: the analysis module's default)."""
+        self.analysis_budget = analysis_budget
+        self.analyses: dict[str, AnalysisJob] = {}
+        """The analyses of finished games asked for since the start (made again after a
+        restart, the same: their budget is in iterations)."""
+        self.analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
+        """One analysis at a time, beside the bots' threads."""
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
         self.card_sets = card_sets or {}
         self.sessions: dict[str, GameSession] = {}
@@ -399,6 +430,31 @@ class Hub:
             session.hint = (ply, pending)
         return await asyncio.shield(session.hint[1])
 
+    # --- the analysis of a finished game -----------------------------------------------------
+    def analyse(self, session: GameSession) -> AnalysisJob:
+        """The analysis of a finished game (every decision from its mover's own information,
+        by the hint's search bot), started in the background if it has not been yet."""
+        if not session.state.is_terminal():
+            raise ActionRefused("not-over", "a game can be analysed once it is over")
+        job = self.analyses.get(session.id)
+        if job is None:
+            record = self.full_record(session)
+            job = self.analyses[session.id] = AnalysisJob(total=count_decisions(record))
+            self.analyst.submit(self._analyse, record, job)
+        return job
+
+    def analysis_of(self, session: GameSession) -> AnalysisJob | None:
+        """The analysis of `session` asked for so far, if any."""
+        return self.analyses.get(session.id)
+
+    def _analyse(self, record: dict[str, Any], job: AnalysisJob) -> None:
+        try:
+            result = analyse_game(record, HINT_BOT, self.analysis_budget, progress=job.advance)
+            job.result = result.to_dict()
+        except Exception as err:  # shown to whoever asks; the server goes on
+            LOG.exception("the analysis of a game failed")
+            job.failed = str(err) or type(err).__name__
+
     async def _commit(self, session: GameSession, notation: str, mover: int) -> None:
         """Write, then apply: an action is acknowledged only once it is stored."""
         try:
@@ -536,4 +592,5 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.analyst.shutdown(wait=False, cancel_futures=True)
         await self.writer.close()

@@ -25,6 +25,7 @@ async function show(target) {
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
   renderLog(document.getElementById("log"), step.log, game.seats);
+  renderNow();
   document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` }, seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"))));
 }
 
@@ -46,12 +47,117 @@ async function start() {
       if (e.key === "ArrowRight") show(ply + 1);
     });
     total = game.ply;
+    document.getElementById("analyse").addEventListener("click", () => follow("POST"));
     await show(0);
+    await follow("GET");  // an analysis asked for before is shown at once
   } catch (error) {
     const box = document.getElementById("message");
     box.textContent = error.message;
     box.classList.remove("hidden");
   }
+}
+
+// --- the analysis: asked of the server once, followed until done, then drawn ------------------
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+const percent = (chance) => `${Math.round(100 * chance)}%`;
+let analysis = null;
+
+async function follow(method) {
+  const button = document.getElementById("analyse");
+  const status = document.getElementById("analysis-status");
+  try {
+    let state = await api(`/api/games/${gameId}/analysis`, { method });
+    if (state.status === "none") return;
+    button.disabled = true;
+    while (state.status === "running") {
+      status.textContent = `Analysing… ${state.done} of ${state.total} decisions`;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      state = await api(`/api/games/${gameId}/analysis`);
+    }
+    if (state.status === "failed") throw new Error(`The analysis failed: ${state.message}`);
+    analysis = state.analysis;
+    button.classList.add("hidden");
+    status.textContent = "Each player's chance to win as they saw it at each of their decisions (by the search bot, from their own view). Click the chart or a mistake to go to that position.";
+    renderAnalysis();
+  } catch (error) {
+    button.disabled = false;
+    status.textContent = error.message;
+  }
+}
+
+function renderAnalysis() {
+  const players = game.seats.length;
+  const legend = el("div", { class: "legend" }, game.seats.map((s) => el("span", {},
+    el("span", { class: "swatch", style: `background:${COLOURS[s.seat]}` }), seatName(game.seats, s.seat))));
+  const lost = el("div", { class: "mistakes" }, game.seats.map((s) => {
+    const worst = analysis.mistakes[s.seat];
+    return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
+      ` lost ${analysis.total_lost[s.seat].toFixed(2)} of win chance in all; `,
+      worst.length ? ["biggest mistakes: ", worst.map((d) => el("button", {
+        type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => show(d.ply),
+        title: `played ${d.played}; the bot prefers ${d.best}`,
+      }, `move ${d.ply + 1}: ${d.played} (−${d.lost.toFixed(2)})`))] : "no clear mistake.");
+  }));
+  document.getElementById("analysis").replaceChildren(chart(players), legend, lost);
+  renderNow();
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function chart(players) {
+  const [width, height, left, top] = [1000, 200, 34, 8];
+  const x = (ply) => left + (width - left - 8) * (total ? ply / total : 0);
+  const y = (chance) => top + (height - top - 20) * (1 - chance);
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
+  for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
+    root.append(svg("line", { class: "grid", x1: left, x2: width - 8, y1: y(chance), y2: y(chance) }));
+    const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
+    label.textContent = percent(chance);
+    root.append(label);
+  }
+  const { winners } = analysis;
+  for (let player = 0; player < players; player += 1) {
+    // a step at each of the player's decisions, ending at the result
+    const points = [];
+    let last = null;
+    for (const d of analysis.decisions.filter((entry) => entry.player === player)) {
+      if (last !== null) points.push([x(d.ply), y(last)]);
+      points.push([x(d.ply), y(d.before)]);
+      last = d.before;
+    }
+    const result = winners.includes(player) ? 1 / winners.length : 0;
+    if (last !== null) points.push([x(total), y(last)], [x(total), y(result)]);
+    root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "data-player": player }));
+  }
+  root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: top, y2: height - 20 }));
+  root.addEventListener("click", (event) => {
+    const box = root.getBoundingClientRect();
+    const at = ((event.clientX - box.left) / box.width * width - left) / (width - left - 8);
+    show(Math.round(Math.max(0, Math.min(1, at)) * total));
+  });
+  return root;
+}
+
+function renderNow() {
+  const line = document.getElementById("analysis-now");
+  if (!analysis) return;
+  const marker = document.getElementById("chart-now");
+  if (marker) {
+    const x = 34 + (1000 - 34 - 8) * (total ? ply / total : 0);
+    marker.setAttribute("x1", x);
+    marker.setAttribute("x2", x);
+  }
+  const d = analysis.decisions.find((entry) => entry.ply === ply);
+  if (!d) { line.textContent = ply >= total ? "The game is over." : "Chance decides here."; return; }
+  const who = seatName(game.seats, d.player);
+  const verdict = d.best === d.played ? "the move the bot prefers" : `the bot prefers ${d.best} (${percent(d.after + d.lost)})`;
+  line.replaceChildren(el("strong", {}, `${who} to move`), `: chance to win ${percent(d.before)}; played `,
+    el("code", { class: "notation" }, d.played), ` (${percent(d.after)}), ${verdict}${d.lost > d.margin ? " — a clear mistake" : ""}.`);
 }
 
 start();

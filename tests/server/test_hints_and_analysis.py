@@ -1,5 +1,6 @@
-"""Hints in the web app: the search bot's suggestion for the seat to move, asked over the API,
-from that seat's own information, in games against bots only; every refusal changes nothing."""
+"""Hints and analyses in the web app: the search bot's suggestion for the seat to move, from that
+seat's own information, in games against bots only (every refusal changes nothing); and the
+analysis of a finished game, made once in the background by the call `kafeneio analyse` makes."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kafeneio.server.app import create_app
-from kafeneio.sim.analysis import Budget
+from kafeneio.sim.analysis import Budget, analyse_game, count_decisions
 from server.conftest import create, token_of, wait_for
-from server.test_api import act, view
+from server.test_api import SHORT_CAFE, act, view
 
 HINT_BUDGET = Budget(None, 40)
 """A budget in iterations: the same hint on every machine, and quick."""
@@ -87,3 +88,51 @@ def test_no_hints_in_a_game_between_people(slow_bots: TestClient) -> None:
     refused = ask(slow_bots, game_id, token, current["ply"])
     assert refused.status_code == 403 and refused.json()["error"] == "no-hints"
     assert "against bots" in refused.json()["message"]
+
+
+ANALYSIS = Budget(None, 20)
+
+
+@pytest.fixture
+def quick_analysis(tmp_path: Path) -> Iterator[TestClient]:
+    """A server whose bots move at once and whose analyses search 20 iterations a decision."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    app = create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("cafe", SHORT_CAFE), ("souvlaki", {"round_limit": 1})]
+)
+def test_a_finished_game_is_analysed_once_in_the_background_as_analyse_would(
+    quick_analysis: TestClient, game: str, options: dict[str, Any]
+) -> None:
+    client = quick_analysis
+    created = create(client, game, ["random", "greedy"], **options)
+    game_id = created["id"]
+    wait_for(lambda: view(client, game_id)["over"])
+    assert client.get(f"/api/games/{game_id}/analysis").json()["status"] == "none"
+    started = client.post(f"/api/games/{game_id}/analysis").json()
+    assert started["status"] in ("running", "done") and started["total"] > 0
+    done = wait_for(
+        lambda: (a := client.get(f"/api/games/{game_id}/analysis").json())["status"] == "done" and a
+    )
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert done["done"] == done["total"] == count_decisions(record)
+    played = [d["played"] for d in done["analysis"]["decisions"]]
+    assert played == [record["actions"][d["ply"]] for d in done["analysis"]["decisions"]]
+    # the same call as `kafeneio analyse --bot mcts --iterations 20`
+    assert done["analysis"] == analyse_game(record, "mcts", ANALYSIS).to_dict() | {
+        "seconds": done["analysis"]["seconds"]
+    }
+    again = client.post(f"/api/games/{game_id}/analysis").json()
+    assert again == done  # asked again: where it stands, not made again
+
+
+def test_an_unfinished_game_is_not_analysed(quick_analysis: TestClient) -> None:
+    created = create(quick_analysis, "cafe", ["human", "random"])
+    for method in ("get", "post"):
+        refused = getattr(quick_analysis, method)(f"/api/games/{created['id']}/analysis")
+        assert refused.status_code == 409 and refused.json()["error"] == "not-over"
+    assert quick_analysis.get("/api/games/nope/analysis").status_code == 404
