@@ -5,7 +5,7 @@ breaks ties at random. Each variant here breaks those ties another way; one vari
 against the package's rollout in every other seat, the variant's seat rotating from game to
 game, and the script prints the variant's share of the wins (shared wins shared) with its
 Wilson 95% interval. A variant that wins more is a stronger player, which is not the same as
-a better rollout for the search (docs/bots.md, "rollouts that play the guest hardest to seat").
+a better rollout for the search (docs/bots-log.md, "rollouts that play the guest hardest to seat").
 
     .venv/bin/python scripts/cafe_rollout_duel.py --variant hardest --games 4000 --players 2
 """

@@ -1,5 +1,5 @@
 """Where Café International's search wins and loses against the heuristic, and where their
-choices differ (docs/bots.md, "where the 2-player search wins and loses").
+choices differ (docs/bots-log.md, "where the 2-player search wins and loses").
 
 ``ends``: 2-player games of a search seat against `heuristic` (seats alternating), each game's
 result and how it ended: an empty hand (CI-D.2, CI-E.1), a full bar, every chair taken, the bag

@@ -121,7 +121,7 @@ def test_a_search_with_luck_moves_its_estimates_and_keeps_them_win_chances() -> 
 
 
 def test_cafe_corrects_for_luck_by_default_at_every_player_count() -> None:
-    """Measured in games against the heuristic at 2, 3 and 4 players (docs/bots.md)."""
+    """Measured in games against the heuristic at 2, 3 and 4 players (docs/bots-log.md)."""
     assert [SearchSettings.of(KNOWLEDGE, {}, players).luck for players in (2, 3, 4)] == [1.0] * 3
     assert SearchSettings.of(KNOWLEDGE, {"luck": 0.0}, 2).luck == 0.0
     assert SearchSettings.of(KNOWLEDGE, {"luck": 0.0}, 4).luck == 0.0

@@ -251,16 +251,16 @@ class CafeKnowledge:
     leave that choice only where search finds better. Each reward is corrected for the luck
     of the draws (`CafeLuck`): the same mean with a third less variance, for about 15% of the
     iterations; in games against the heuristic it won a little more than without at 2 and 4
-    players and as much at 3 (docs/bots.md)."""
+    players and as much at 3 (docs/bots-log.md)."""
     search_defaults_by_players: Mapping[int, Mapping[str, float]] = MappingProxyType(
         {2: MappingProxyType({"reuse": 0.0, "c": 0.3}), 3: MappingProxyType({"depth": 12})}
     )
     """At 2 players a turn's second decision is searched afresh: with the kept subtree `mcts`
     won 122/200 and 120/200 against the heuristic, without it 130/200; at 4 players the kept
-    subtree won 95.5/200 against 84.5/200 without (docs/bots.md). A fresh root gives the
+    subtree won 95.5/200 against 84.5/200 without (docs/bots-log.md). A fresh root gives the
     guide (the heuristic's choice) its full weight at the second decision. At 3 players the
     rollouts run 12 decisions (two rounds) before the cut-off: one `mcts` seat against two
-    heuristic seats won 100.5/201 with 12 and with 16, 92/201 with 8 (docs/bots.md). At 2
+    heuristic seats won 100.5/201 with 12 and with 16, 92/201 with 8 (docs/bots-log.md). At 2
     players the exploration constant is 0.3: the win chances of a root's best children differ
     by hundredths, and with 0.7 exploration outweighed them; 0.3 won 389.5/600 against the
     heuristic, 0.7 369/600 on the same deals (at 3 players 0.4 did worse than 0.7)."""

@@ -22,7 +22,7 @@ The search reads weights of its own (`SEARCH_WEIGHTS_BY_PLAYERS`), fitted on gam
 heuristic against itself with two more features: the hand's dead cards (`dead_cards`: cards
 that fit no free chair now, bound for the bar or a hand penalty unless the board opens up),
 and the same × lateness. On games kept apart from the fit they predict the winner better
-(`scripts/fit_cafe_race.py --search`; docs/bots.md); the heuristic's look-ahead keeps its
+(`scripts/fit_cafe_race.py --search`; docs/bots-log.md); the heuristic's look-ahead keeps its
 weights, so the heuristic plays as before.
 """
 
