@@ -37,7 +37,7 @@ from kafeneio.server.store import (
     now,
     token_matches,
 )
-from kafeneio.sim.analysis import HINT_BOT, Budget, analyse_game, count_decisions, hint
+from kafeneio.sim.analysis import ANALYSER, Budget, analyse_game, count_decisions, hint
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -449,7 +449,7 @@ class Hub:
 
     def _analyse(self, record: dict[str, Any], job: AnalysisJob) -> None:
         try:
-            result = analyse_game(record, HINT_BOT, self.analysis_budget, progress=job.advance)
+            result = analyse_game(record, ANALYSER, self.analysis_budget, progress=job.advance)
             job.result = result.to_dict()
         except Exception as err:  # shown to whoever asks; the server goes on
             LOG.exception("the analysis of a game failed")

@@ -29,7 +29,7 @@ from kafeneio.core import KafeneioError
 from kafeneio.core.record import read_record_file
 from kafeneio.games import title_of
 from kafeneio.sim import report as reports
-from kafeneio.sim.analysis import Budget, GameAnalysis, analyse_game, count_decisions
+from kafeneio.sim.analysis import ANALYSER, Budget, GameAnalysis, analyse_game, count_decisions
 from kafeneio.sim.runner import Backend, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -348,8 +348,12 @@ def analyse_command(
         typer.Option(help="Samples for each decision instead (the same result on every machine)."),
     ] = None,
     bot: Annotated[
-        str, typer.Option(help="flat (flat Monte Carlo) or a search bot that can analyse.")
-    ] = "flat",
+        str,
+        typer.Option(
+            help="The search bot that analyses (mcts, or with parameters: mcts:c=0.5), or flat "
+            "(flat Monte Carlo: games finished by rule-of-thumb bots)."
+        ),
+    ] = ANALYSER,
     seed: Seed = 0,
     workers: Annotated[
         int | None,
