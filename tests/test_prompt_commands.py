@@ -40,4 +40,7 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
     monkeypatch.setattr(cli, "HINT_SECONDS", 0.05)
     output = _session("cafe", "hint\nquit\n")
     line = next(line for line in output.splitlines() if "hint: " in line)
-    assert "chance to win" in line
+    assert "chance to win" in line and "also considered: " in line
+    suggested = line.split("hint: ", 1)[1].split(" ", 1)[0]
+    named = [part.split(" (")[0] for part in line.split("also considered: ", 1)[1].split(", ")]
+    assert suggested not in named and len(named) == len(set(named)) == 3

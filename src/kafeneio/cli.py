@@ -57,6 +57,8 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves      the legal moves, with what each scores    board   show the board again
   hint       the search bot's suggestion for you       help    this text
   rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
+HINT_OTHERS = 3
+"""How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
 MAX_WORKERS = 64
 FLAG = ""
@@ -454,7 +456,11 @@ def _hint(state: State) -> str:
     """What the search bot would play for the player to move, from that player's own view."""
     analysis = hint(state, seed=state.ply, budget=Budget(HINT_SECONDS))
     chance = round(100 * analysis.win_chance)
-    return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)"
+    others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
+    also = ", ".join(f"{e.action} ({round(100 * e.win_chance)}%)" for e in others)
+    return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)" + (
+        f"; also considered: {also}" if also else ""
+    )
 
 
 def plural(count: int, noun: str) -> str:
