@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from kafeneio.server import sessions
 from kafeneio.server.app import create_app
+from kafeneio.sim import analysis
 from kafeneio.sim.analysis import Budget, analyse_game, count_decisions
 from server.conftest import create, token_of, wait_for
-from server.test_api import SHORT_CAFE, act, view
+from server.test_api import SHORT_CAFE, act, play_out, view
 
 HINT_BUDGET = Budget(None, 40)
 """A budget in iterations: the same hint on every machine, and quick."""
@@ -33,10 +35,27 @@ def ask(client: TestClient, game_id: str, token: str | None, ply: int) -> Any:
     return client.post(f"/api/games/{game_id}/hint", json={"ply": ply}, headers=headers)
 
 
+class Searches:
+    """Stands in for the server's `hint` call: counts the searches, and fails the first
+    `failing` of them."""
+
+    def __init__(self, failing: int = 0) -> None:
+        self.calls = 0
+        self.failing = failing
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        if self.calls <= self.failing:
+            raise RuntimeError("the search broke")
+        return analysis.hint(*args)
+
+
 @pytest.mark.parametrize(("game", "seat"), [("cafe", 0), ("souvlaki", 1)])  # who moves first
 def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_again(
-    slow_bots: TestClient, game: str, seat: int
+    slow_bots: TestClient, game: str, seat: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    searches = Searches()
+    monkeypatch.setattr(sessions, "hint", searches)
     created = create(slow_bots, game, ["human", "mcts"] if seat == 0 else ["mcts", "human"])
     token = token_of(created, seat)
     current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
@@ -52,7 +71,8 @@ def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_
     assert len(listed) == min(5, len(legal))
     assert hint["iterations"] == HINT_BUDGET.iterations or len(legal) == 1
     again = ask(slow_bots, created["id"], token, current["ply"]).json()
-    assert again == hint  # given again, not searched again
+    assert again == hint and searches.calls == 1  # given again, not searched again
+    assert view(slow_bots, created["id"])["hints"] is False  # a spectator's view
     assert view(slow_bots, created["id"], token)["ply"] == current["ply"]  # nothing played
 
 
@@ -78,6 +98,20 @@ def test_hints_are_refused_to_spectators_stale_clients_and_out_of_turn(
     refused = ask(slow_bots, game_id, token, theirs["ply"])
     assert refused.status_code == 403 and refused.json()["error"] == "not-your-turn"
     assert view(slow_bots, game_id, token)["ply"] == theirs["ply"]
+
+
+def test_a_hint_that_failed_is_searched_again_when_asked_again(
+    slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searches = Searches(failing=1)
+    monkeypatch.setattr(sessions, "hint", searches)
+    created = create(slow_bots, "cafe", ["human", "random"])
+    game_id, token = created["id"], token_of(created, 0)
+    ply = view(slow_bots, game_id, token)["ply"]
+    failed = ask(slow_bots, game_id, token, ply)
+    assert failed.status_code == 503 and failed.json()["error"] == "hint-failed"
+    assert ask(slow_bots, game_id, token, ply).status_code == 200 and searches.calls == 2
+    assert view(slow_bots, game_id, token)["ply"] == ply
 
 
 def test_no_hints_in_a_game_between_people(slow_bots: TestClient) -> None:
@@ -114,7 +148,7 @@ def test_a_finished_game_is_analysed_once_in_the_background_as_analyse_would(
     wait_for(lambda: view(client, game_id)["over"])
     assert client.get(f"/api/games/{game_id}/analysis").json()["status"] == "none"
     started = client.post(f"/api/games/{game_id}/analysis").json()
-    assert started["status"] in ("running", "done") and started["total"] > 0
+    assert started["status"] in ("running", "done")  # the decisions are counted as it starts
     done = wait_for(
         lambda: (a := client.get(f"/api/games/{game_id}/analysis").json())["status"] == "done" and a
     )
@@ -136,3 +170,36 @@ def test_an_unfinished_game_is_not_analysed(quick_analysis: TestClient) -> None:
         refused = getattr(quick_analysis, method)(f"/api/games/{created['id']}/analysis")
         assert refused.status_code == 409 and refused.json()["error"] == "not-over"
     assert quick_analysis.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_no_hint_once_the_game_is_over(quick_analysis: TestClient) -> None:
+    created = create(quick_analysis, "cafe", ["human", "random"], **SHORT_CAFE)
+    game_id, token = created["id"], token_of(created, 0)
+    final = play_out(quick_analysis, game_id, token)
+    assert final["hints"] is False
+    refused = ask(quick_analysis, game_id, token, final["ply"])
+    assert refused.status_code == 409 and refused.json()["error"] == "game-over"
+
+
+def test_an_analysis_that_failed_is_made_again_when_asked_again(
+    quick_analysis: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def breaks_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the search broke")
+        return analyse_game(*args, **kwargs)
+
+    monkeypatch.setattr(sessions, "analyse_game", breaks_once)
+    created = create(quick_analysis, "cafe", ["random", "greedy"], **SHORT_CAFE)
+    game_id = created["id"]
+    wait_for(lambda: view(quick_analysis, game_id)["over"])
+    url = f"/api/games/{game_id}/analysis"
+    quick_analysis.post(url)
+    failed = wait_for(lambda: (a := quick_analysis.get(url).json())["status"] == "failed" and a)
+    assert "broke" in failed["message"]
+    assert quick_analysis.post(url).json()["status"] in ("running", "done")
+    assert wait_for(lambda: quick_analysis.get(url).json()["status"] == "done")
+    assert len(calls) == 2

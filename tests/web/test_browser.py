@@ -110,7 +110,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     suggested = page.inner_text("#hint-move")
     assert "chance to win at about" in page.inner_text("#hint")
     click_and_wait(page, "#hint-play")
-    assert suggested in page.inner_text("#log")
+    assert page.inner_text("#log li:last-child code.notation") == suggested
     play_to_the_end(page, cafe_turn)
     result = page.inner_text("#result")
     assert "The game ends" in result and "points" in result

@@ -63,6 +63,7 @@ STATUS_OF = {
     "spectator": 403,
     "not-your-turn": 403,
     "no-hints": 403,
+    "hint-failed": 503,
     "stale": 409,
     "game-over": 409,
     "rematch-exists": 409,
@@ -267,10 +268,7 @@ def _add_api(app: FastAPI) -> None:
     async def get_analysis(game_id: str, request: Request) -> AnalysisView:
         """The analysis of a finished game: not asked for yet, under way, or done."""
         hub = hub_of(request)
-        session = hub.get(game_id)
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be analysed once it is over")
-        return _analysis_view(hub.analysis_of(session))
+        return _analysis_view(hub.analysis_of(hub.get(game_id)))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
@@ -440,9 +438,8 @@ def _created(session: GameSession, tokens: dict[int, str]) -> Created:
 def _analysis_view(job: AnalysisJob | None) -> AnalysisView:
     if job is None:
         return AnalysisView(status="none", done=0, total=0, analysis=None)
-    status: Any = job.status
     return AnalysisView(
-        status=status, done=job.done, total=job.total, analysis=job.result, message=job.failed
+        status=job.status, done=job.done, total=job.total, analysis=job.result, message=job.failed
     )
 
 

@@ -16,10 +16,11 @@ import inspect
 import logging
 import random
 import secrets
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Analysis, Bot
@@ -100,21 +101,29 @@ game gets the same analysis every time (a tenth of a second a Café decision, a 
 Souvlaki one)."""
 
 
+AnalysisStatus = Literal["running", "done", "failed"]
+
+
 @dataclass
 class AnalysisJob:
     """The analysis of a finished game, worked out once in the background (`Hub.analyse`)."""
 
-    total: int
-    """The decisions to analyse."""
+    total: int = 0
+    """The decisions to analyse (0 until they are counted)."""
     done: int = 0
     result: dict[str, Any] | None = None
     failed: str | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: the analysis ends after the decision it is on."""
 
     @property
-    def status(self) -> str:
+    def status(self) -> AnalysisStatus:
         return "failed" if self.failed else "done" if self.result is not None else "running"
 
     def advance(self, count: int) -> None:
+        """One more decision analysed (`analyse_game`'s progress): stop here if told to."""
+        if self.stop.is_set():
+            raise KafeneioError("the server stopped during the analysis")
         self.done += count
 
 
@@ -408,51 +417,65 @@ class Hub:
     async def hint(self, session: GameSession, seat: Viewer, ply: int) -> Analysis:
         """The search bot's suggestion for `seat`, to move at `ply`, from that seat's own
         information; refused with a reason when the seat may not ask (`hints_for`) or the game
-        has moved on. The search runs beside the bots, on a copy of the state."""
-        if seat is None:
-            raise ActionRefused("spectator", "a spectator cannot ask for a hint")
-        if ply != session.ply:
-            raise ActionRefused(
-                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
-            )
-        if not session.hints_for(seat):
-            state = session.state
-            if state.is_terminal():
-                raise ActionRefused("game-over", "the game is over")
-            if state.current_player() != seat:
-                raise ActionRefused("not-your-turn", "a hint is for the player to move")
-            raise ActionRefused("no-hints", "hints are only given in games against bots")
+        has moved on. The search runs beside the bots, on a copy of the state; asked again at
+        the same ply, the same search answers, unless it failed."""
+        self._check_hint(session, seat, ply)
         if session.hint is None or session.hint[0] != ply:
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
             pending = loop.run_in_executor(self.executor, hint, copy, seed, self.hint_budget)
             session.hint = (ply, pending)
-        return await asyncio.shield(session.hint[1])
+        searching = session.hint[1]
+        try:
+            return await asyncio.shield(searching)
+        except Exception as err:
+            if session.hint is not None and session.hint[1] is searching:
+                session.hint = None  # asked again, it is searched again
+            LOG.error("a hint of game %s failed: %s", session.id, err)
+            raise ActionRefused("hint-failed", "the hint could not be worked out") from err
+
+    def _check_hint(self, session: GameSession, seat: Viewer, ply: int) -> None:
+        """Refuse a hint `seat` may not have at `ply`, saying why."""
+        if seat is None:
+            raise ActionRefused("spectator", "a spectator cannot ask for a hint")
+        if ply != session.ply:
+            raise ActionRefused(
+                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
+            )
+        if session.hints_for(seat):
+            return
+        if session.state.is_terminal():
+            raise ActionRefused("game-over", "the game is over")
+        if session.state.current_player() != seat:
+            raise ActionRefused("not-your-turn", "a hint is for the player to move")
+        raise ActionRefused("no-hints", "hints are only given in games against bots")
 
     # --- the analysis of a finished game -----------------------------------------------------
     def analyse(self, session: GameSession) -> AnalysisJob:
         """The analysis of a finished game (every decision from its mover's own information,
-        by the hint's search bot), started in the background if it has not been yet."""
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be analysed once it is over")
-        job = self.analyses.get(session.id)
-        if job is None:
-            record = self.full_record(session)
-            job = self.analyses[session.id] = AnalysisJob(total=count_decisions(record))
-            self.analyst.submit(self._analyse, record, job)
+        by the hint's search bot), started in the background if it has not been yet or if it
+        failed."""
+        job = self.analysis_of(session)
+        if job is None or job.failed is not None:
+            job = self.analyses[session.id] = AnalysisJob()
+            self.analyst.submit(self._analyse, self.full_record(session), job)
         return job
 
     def analysis_of(self, session: GameSession) -> AnalysisJob | None:
-        """The analysis of `session` asked for so far, if any."""
+        """The analysis of a finished game asked for so far, if any."""
+        if not session.state.is_terminal():
+            raise ActionRefused("not-over", "a game can be analysed once it is over")
         return self.analyses.get(session.id)
 
     def _analyse(self, record: dict[str, Any], job: AnalysisJob) -> None:
         try:
+            job.total = count_decisions(record)
             result = analyse_game(record, ANALYSER, self.analysis_budget, progress=job.advance)
             job.result = result.to_dict()
         except Exception as err:  # shown to whoever asks; the server goes on
-            LOG.exception("the analysis of a game failed")
+            if not self.stopping:
+                LOG.exception("the analysis of a game failed")
             job.failed = str(err) or type(err).__name__
 
     async def _commit(self, session: GameSession, notation: str, mover: int) -> None:
@@ -592,5 +615,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for job in self.analyses.values():
+            job.stop.set()
         self.analyst.shutdown(wait=False, cancel_futures=True)
         await self.writer.close()

@@ -345,7 +345,10 @@ def analyse_command(
     budget: Annotated[float, typer.Option(help="Seconds of thought for each decision.")] = 1.0,
     iterations: Annotated[
         int | None,
-        typer.Option(help="Samples for each decision instead (the same result on every machine)."),
+        typer.Option(
+            help="Search iterations (flat: samples) for each decision instead: the same result "
+            "on every machine."
+        ),
     ] = None,
     bot: Annotated[
         str,

@@ -74,12 +74,14 @@ async function follow(method) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       state = await api(`/api/games/${gameId}/analysis`);
     }
-    if (state.status === "failed") throw new Error(`The analysis failed: ${state.message}`);
+    if (state.status === "failed") throw new Error(`The analysis failed: ${state.message}. Try again?`);
+    if (state.status !== "done") throw new Error("The analysis stopped (the server restarted). Try again?");
     analysis = state.analysis;
+    renderAnalysis();
     button.classList.add("hidden");
     status.textContent = "Each player's chance to win as they saw it at each of their decisions (by the search bot, from their own view). Click the chart or a mistake to go to that position.";
-    renderAnalysis();
   } catch (error) {
+    analysis = null;
     button.disabled = false;
     status.textContent = error.message;
   }
@@ -109,13 +111,17 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
+// The chart's frame in its own units: the plot runs from LEFT to WIDTH - RIGHT, TOP to HEIGHT - BOTTOM.
+const [WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM] = [1000, 200, 34, 8, 8, 20];
+const xOf = (at) => LEFT + (WIDTH - LEFT - RIGHT) * (total ? at / total : 0);
+
 function chart(players) {
-  const [width, height, left, top] = [1000, 200, 34, 8];
-  const x = (ply) => left + (width - left - 8) * (total ? ply / total : 0);
-  const y = (chance) => top + (height - top - 20) * (1 - chance);
+  const [width, height, left, top] = [WIDTH, HEIGHT, LEFT, TOP];
+  const x = xOf;
+  const y = (chance) => top + (height - top - BOTTOM) * (1 - chance);
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
-    root.append(svg("line", { class: "grid", x1: left, x2: width - 8, y1: y(chance), y2: y(chance) }));
+    root.append(svg("line", { class: "grid", x1: left, x2: width - RIGHT, y1: y(chance), y2: y(chance) }));
     const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
     label.textContent = percent(chance);
     root.append(label);
@@ -134,10 +140,10 @@ function chart(players) {
     if (last !== null) points.push([x(total), y(last)], [x(total), y(result)]);
     root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "data-player": player }));
   }
-  root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: top, y2: height - 20 }));
+  root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: top, y2: height - BOTTOM }));
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width * width - left) / (width - left - 8);
+    const at = ((event.clientX - box.left) / box.width * width - left) / (width - left - RIGHT);
     show(Math.round(Math.max(0, Math.min(1, at)) * total));
   });
   return root;
@@ -148,9 +154,8 @@ function renderNow() {
   if (!analysis) return;
   const marker = document.getElementById("chart-now");
   if (marker) {
-    const x = 34 + (1000 - 34 - 8) * (total ? ply / total : 0);
-    marker.setAttribute("x1", x);
-    marker.setAttribute("x2", x);
+    marker.setAttribute("x1", xOf(ply));
+    marker.setAttribute("x2", xOf(ply));
   }
   const d = analysis.decisions.find((entry) => entry.ply === ply);
   if (!d) { line.textContent = ply >= total ? "The game is over." : "Chance decides here."; return; }
