@@ -4,6 +4,7 @@ analysis of a finished game, made once in the background by the call `kafeneio a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -203,3 +204,31 @@ def test_an_analysis_that_failed_is_made_again_when_asked_again(
     assert quick_analysis.post(url).json()["status"] in ("running", "done")
     assert wait_for(lambda: quick_analysis.get(url).json()["status"] == "done")
     assert len(calls) == 2
+
+
+def test_analyses_wait_in_a_short_queue(
+    quick_analysis: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        release.wait(30)
+        return analyse_game(*args, **kwargs)
+
+    monkeypatch.setattr(sessions, "analyse_game", held)
+    monkeypatch.setattr(sessions, "ANALYSIS_QUEUE", 2)
+    games = [
+        create(quick_analysis, "cafe", ["random", "random"], **SHORT_CAFE)["id"] for _ in "abc"
+    ]
+    for game_id in games:
+        wait_for(lambda game_id=game_id: view(quick_analysis, game_id)["over"])
+    for game_id in games[:2]:
+        assert quick_analysis.post(f"/api/games/{game_id}/analysis").status_code == 200
+    busy = quick_analysis.post(f"/api/games/{games[2]}/analysis")
+    assert busy.status_code == 503 and busy.json()["error"] == "busy"
+    assert quick_analysis.get(f"/api/games/{games[2]}/analysis").json()["status"] == "none"
+    release.set()
+    for game_id in games[:2]:
+        url = f"/api/games/{game_id}/analysis"
+        assert wait_for(lambda url=url: quick_analysis.get(url).json()["status"] == "done")
+    assert quick_analysis.post(f"/api/games/{games[2]}/analysis").status_code == 200

@@ -64,6 +64,7 @@ STATUS_OF = {
     "not-your-turn": 403,
     "no-hints": 403,
     "hint-failed": 503,
+    "busy": 503,
     "stale": 409,
     "game-over": 409,
     "rematch-exists": 409,

@@ -104,6 +104,11 @@ Souvlaki one)."""
 AnalysisStatus = Literal["running", "done", "failed"]
 
 
+ANALYSIS_QUEUE = 4
+"""At most this many analyses under way or waiting: anyone may ask for one, and each takes
+seconds to minutes of a thread."""
+
+
 @dataclass
 class AnalysisJob:
     """The analysis of a finished game, worked out once in the background (`Hub.analyse`)."""
@@ -458,6 +463,9 @@ class Hub:
         failed."""
         job = self.analysis_of(session)
         if job is None or job.failed is not None:
+            waiting = sum(1 for other in self.analyses.values() if other.status == "running")
+            if waiting >= ANALYSIS_QUEUE:
+                raise ActionRefused("busy", "the server is analysing other games: try again soon")
             job = self.analyses[session.id] = AnalysisJob()
             self.analyst.submit(self._analyse, self.full_record(session), job)
         return job
