@@ -44,6 +44,7 @@ def score(records: list[JSON], analyser: str, seconds: float, workers: int) -> s
     brier = loss = 0.0
     decisions = 0
     lost: dict[str, list[float]] = defaultdict(list)
+    beyond: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
     for record in records:
         result = analyse_game(record, analyser, Budget(seconds), seed=1, workers=workers)
@@ -56,11 +57,15 @@ def score(records: list[JSON], analyser: str, seconds: float, workers: int) -> s
         if len(set(record["seats"])) > 1:  # a game between two kinds of bot
             for player, bot in enumerate(record["seats"]):
                 lost[bot].append(result.total_lost(player))
+                own = [d for d in result.decisions if d.player == player]
+                beyond[bot].append(sum(max(0.0, d.lost - d.margin) for d in own))
     took = time.perf_counter() - started
     by_bot = ", ".join(f"{bot} {sum(v) / len(v):.2f}" for bot, v in sorted(lost.items()))
+    clear = ", ".join(f"{bot} {sum(v) / len(v):.2f}" for bot, v in sorted(beyond.items()))
     return (
         f"{analyser}@{seconds:g}: Brier {brier / decisions:.4f}, log loss {loss / decisions:.4f}"
-        f" over {decisions} decisions; {took:.0f} s; win chance lost a game: {by_bot}"
+        f" over {decisions} decisions; {took:.0f} s; win chance lost a game: {by_bot}; "
+        f"beyond its margin: {clear}"
     )
 
 

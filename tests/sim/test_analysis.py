@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kafeneio.bots import make_bot
+from kafeneio.bots import ActionEstimate, Analysis, make_bot
 from kafeneio.bots.knowledge import ScoreKnowledge, knowledge_for, playout_bot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import (
     PROPOSALS,
+    TRUSTED_VISITS,
     Budget,
     FlatMonteCarlo,
     analyse_game,
@@ -253,3 +254,49 @@ def test_a_search_bot_analyses_with_the_budget_given_unless_its_spec_has_one() -
     state = mid_game("cafe", 6)
     analysis = analyser_for("mcts", Budget(None, 25)).analyse(state)
     assert analysis.iterations == 25
+
+
+class Stub:
+    """An analyser that answers with a set analysis: the best guess at 0.6, the played one at
+    0.55, each visited `visits` times with rewards of the given `variance`."""
+
+    def __init__(self, visits: int, variance: float | None) -> None:
+        self.visits, self.variance = visits, variance
+
+    def analyse(self, state: State) -> Analysis:
+        best, played = GUESSES[0], GUESSES[1]
+        entries = [
+            ActionEstimate(best, 0.6, self.visits, self.variance),
+            ActionEstimate(played, 0.55, self.visits, self.variance),
+        ]
+        return Analysis(0, 0.6, best, entries, iterations=2 * self.visits)
+
+
+@pytest.mark.parametrize(
+    ("visits", "variance", "clear"),
+    [
+        (100, 0.001, True),  # a search's win chances spread little: a loss of 0.05 is clear
+        (100, None, False),  # unknown spread: as wide as a win or a loss (0.136)
+        (TRUSTED_VISITS - 1, 0.001, False),  # too few visits to trust the spread measured
+        (100, 0.05, False),  # rewards that spread widely
+    ],
+)
+def test_a_searchs_own_spread_of_rewards_sets_the_margin_of_a_loss(
+    visits: int, variance: float | None, clear: bool
+) -> None:
+    state = ToyGame().new_state(2, seed=3)
+    decision = judge(state, 0, GUESSES[1], Stub(visits, variance))
+    assert decision.lost == pytest.approx(0.05)
+    assert decision.clear_mistake is clear
+    spread = variance if variance is not None and visits >= TRUSTED_VISITS else 0.6 * 0.4
+    assert decision.margin == pytest.approx(
+        1.96 * (spread / visits + spread / visits) ** 0.5, rel=0.03
+    )
+
+
+def test_the_search_reports_the_spread_of_each_actions_rewards() -> None:
+    state = mid_game("cafe", 6)
+    analysis = analyser_for("mcts", Budget(None, 200)).analyse(state)
+    searched = [e for e in analysis.actions if e.visits >= 2]
+    assert searched and all(e.variance is not None and 0 <= e.variance < 0.25 for e in searched)
+    assert any(e.variance for e in searched)  # rewards differ from sample to sample

@@ -32,6 +32,9 @@ class ActionEstimate:
     """In [0, 1], from the mover's own information."""
     visits: int
     """Search iterations that went through this action (0: the estimate is the prior)."""
+    variance: float | None = None
+    """The variance of one iteration's reward through this action, where the search keeps it
+    (None: unknown; a win or a loss, at most a quarter)."""
 
 
 @dataclass(frozen=True)

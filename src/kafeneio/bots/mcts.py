@@ -77,6 +77,8 @@ class Node:
     mover: int
     visits: int = 0
     value: float = 0.0
+    squares: float = 0.0
+    """The sum of the rewards' squares: with `value`, their spread (an analysis's margins)."""
     availability: int = 1
     prior: float = 0.5
     children: dict[int, Node] = field(default_factory=dict)
@@ -457,6 +459,7 @@ class MctsBot(Bot):
             if tally is not None:  # only the luck of the draws after the node's own decision
                 gained -= tally.correction(visited.mover, marks[index])
             visited.value += gained
+            visited.squares += gained * gained
         if self.pairing:
             self._note_world(path[0])
 
@@ -655,7 +658,8 @@ class MctsBot(Bot):
             if child is not None and child.visits:
                 # a mean corrected for luck may stray a little outside [0, 1]
                 chance = min(1.0, max(0.0, child.mean()))
-                estimates.append(ActionEstimate(action, chance, child.visits))
+                spread = max(0.0, child.squares / child.visits - child.mean() ** 2)
+                estimates.append(ActionEstimate(action, chance, child.visits, spread))
             else:  # never searched: the one-step evaluation on a sample stands in
                 sample = state.determinize(me, self.rng)
                 guess = knowledge.estimate(after(sample, action, self.rng))[me]

@@ -45,6 +45,8 @@ SHRINK = 2.0
 """Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
 """The share of the budget that a decision with one legal action gets in a game's analysis."""
+TRUSTED_VISITS = 10
+"""Visits from which a search's own spread of rewards is trusted for a loss's margin."""
 ANALYSER = "mcts"
 """The analyser of hints, of the web app's analyses and of `kafeneio analyse` by default: the
 strongest player of both games. On the same decisions of nine Café games its win chances
@@ -410,9 +412,19 @@ def _margin(analysis: Analysis, played: Action) -> float:
         if entry.action in (played, analysis.best):
             if entry.visits == 0:
                 return 1.0
-            chance = entry.win_chance
-            variance += max(chance * (1 - chance), 1 / (4 * entry.visits)) / entry.visits
+            variance += _reward_variance(entry) / entry.visits
     return Z95 * math.sqrt(variance)
+
+
+def _reward_variance(entry: ActionEstimate) -> float:
+    """The variance of one sample's reward for `entry`: the search's own measure where it
+    keeps one and has enough visits to trust it, else that of a win or a loss with the
+    estimated chance (a search's rewards are win chances, which spread far less)."""
+    chance = entry.win_chance
+    bernoulli = max(chance * (1 - chance), 1 / (4 * entry.visits))
+    if entry.variance is None or entry.visits < TRUSTED_VISITS:
+        return bernoulli
+    return entry.variance
 
 
 def count_decisions(record: JSON) -> int:
