@@ -10,7 +10,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (key === "style") node.setAttribute("style", value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {  // nested lists of children too
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
