@@ -51,8 +51,8 @@ ANALYSER = "mcts"
 """The analyser of hints, of the web app's analyses and of `kafeneio analyse` by default: the
 strongest player of both games. On the same decisions of nine Café games its win chances
 predict the winner as well at 0.2 s as flat Monte Carlo's at 1 s (Brier score 0.223 against
-0.227; flat at 0.2 s: 0.243), and the win chance it says each move lost is not swamped by
-sampling noise (docs/analysis.md)."""
+0.227; flat at 0.2 s: 0.243), and in Café the win chance it says each move lost is not
+swamped by sampling noise as flat's is (docs/analysis.md)."""
 HINT_SECONDS = 1.0
 """How long a hint thinks by default (the terminal's and the web app's)."""
 
