@@ -222,12 +222,14 @@ def test_analyses_wait_in_a_short_queue(
     ]
     for game_id in games:
         wait_for(lambda game_id=game_id: view(quick_analysis, game_id)["over"])
-    for game_id in games[:2]:
-        assert quick_analysis.post(f"/api/games/{game_id}/analysis").status_code == 200
-    busy = quick_analysis.post(f"/api/games/{games[2]}/analysis")
-    assert busy.status_code == 503 and busy.json()["error"] == "busy"
-    assert quick_analysis.get(f"/api/games/{games[2]}/analysis").json()["status"] == "none"
-    release.set()
+    try:
+        for game_id in games[:2]:
+            assert quick_analysis.post(f"/api/games/{game_id}/analysis").status_code == 200
+        busy = quick_analysis.post(f"/api/games/{games[2]}/analysis")
+        assert busy.status_code == 503 and busy.json()["error"] == "busy"
+        assert quick_analysis.get(f"/api/games/{games[2]}/analysis").json()["status"] == "none"
+    finally:
+        release.set()
     for game_id in games[:2]:
         url = f"/api/games/{game_id}/analysis"
         assert wait_for(lambda url=url: quick_analysis.get(url).json()["status"] == "done")

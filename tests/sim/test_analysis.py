@@ -3,6 +3,7 @@ a whole game's decisions, mistakes and report."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import replace
@@ -14,12 +15,13 @@ from typer.testing import CliRunner
 
 from kafeneio.bots import ActionEstimate, Analysis, make_bot
 from kafeneio.bots.knowledge import ScoreKnowledge, knowledge_for, playout_bot
+from kafeneio.bots.mcts import MctsBot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import (
+    PRIOR_VISITS,
     PROPOSALS,
-    TRUSTED_VISITS,
     Budget,
     FlatMonteCarlo,
     analyse_game,
@@ -276,8 +278,9 @@ class Stub:
     ("visits", "variance", "clear"),
     [
         (100, 0.001, True),  # a search's win chances spread little: a loss of 0.05 is clear
-        (100, None, False),  # unknown spread: as wide as a win or a loss (0.136)
-        (TRUSTED_VISITS - 1, 0.001, False),  # too few visits to trust the spread measured
+        (100, 0.0, True),  # and if they never varied, the margin still is not nothing
+        (100, None, False),  # unknown spread: as wide as a win or a loss
+        (5, 0.001, False),  # a few visits that agree prove little
         (100, 0.05, False),  # rewards that spread widely
     ],
 )
@@ -288,15 +291,31 @@ def test_a_searchs_own_spread_of_rewards_sets_the_margin_of_a_loss(
     decision = judge(state, 0, GUESSES[1], Stub(visits, variance))
     assert decision.lost == pytest.approx(0.05)
     assert decision.clear_mistake is clear
-    spread = variance if variance is not None and visits >= TRUSTED_VISITS else 0.6 * 0.4
-    assert decision.margin == pytest.approx(
-        1.96 * (spread / visits + spread / visits) ** 0.5, rel=0.03
-    )
+    assert decision.margin > 0
 
 
-def test_the_search_reports_the_spread_of_each_actions_rewards() -> None:
-    state = mid_game("cafe", 6)
-    analysis = analyser_for("mcts", Budget(None, 200)).analyse(state)
+def test_the_margin_draws_a_measured_spread_towards_a_win_or_a_losss() -> None:
+    state = ToyGame().new_state(2, seed=3)
+    measured = judge(state, 0, GUESSES[1], Stub(90, 0.01)).margin
+    unknown = judge(state, 0, GUESSES[1], Stub(90, None)).margin
+    # per action: 90 visits of the measured 0.01 (unbiased: 0.01 * 90 / 89) and PRIOR_VISITS
+    # of a win or a loss at 0.6 and 0.55, over 100; their sum over 90 visits, 1.96 sd of it
+    spreads = [(90 * 0.01 * 90 / 89 + PRIOR_VISITS * p * (1 - p)) / 100 for p in (0.6, 0.55)]
+    assert measured == pytest.approx(1.96 * (sum(spreads) / 90) ** 0.5, rel=1e-3)
+    assert unknown == pytest.approx(1.96 * ((0.24 + 0.2475) / 90) ** 0.5, rel=1e-3)
+
+
+def test_the_search_reports_the_spread_of_each_actions_rewards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every iteration's reward is 0.2 or 0.8 (for the mover): a reward of two values whose mean
+    # is m spreads by exactly (m - 0.2)(0.8 - m), whatever the mix each action met
+    rewards = itertools.cycle([[0.2, 0.8], [0.8, 0.2], [0.8, 0.2]])
+    monkeypatch.setattr(MctsBot, "_rollout", lambda self, *args: list(next(rewards)))
+    analysis = MctsBot(0, iterations=300).analyse(ToyGame().new_state(2, seed=1))
     searched = [e for e in analysis.actions if e.visits >= 2]
-    assert searched and all(e.variance is not None and 0 <= e.variance < 0.25 for e in searched)
-    assert any(e.variance for e in searched)  # rewards differ from sample to sample
+    assert searched
+    for entry in searched:
+        mean = entry.win_chance
+        assert entry.variance == pytest.approx((mean - 0.2) * (0.8 - mean), abs=1e-9)
+    assert any(entry.variance for entry in searched)

@@ -135,6 +135,11 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.locator(".chance-chart polyline").count() == 2
     summary = page.inner_text("#analysis")
     assert "lost" in summary and "[object" not in summary
+    nested = """async () => {
+        const { el } = await import("/static/common.js");
+        return el("p", {}, ["a", [el("b", {}, "c"), ["d"]]]).innerHTML;
+    }"""
+    assert page.evaluate(nested) == "a<b>c</b>d"  # lists of children within lists, as words
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.includes('to move')")

@@ -466,8 +466,9 @@ class Hub:
             waiting = sum(1 for other in self.analyses.values() if other.status == "running")
             if waiting >= ANALYSIS_QUEUE:
                 raise ActionRefused("busy", "the server is analysing other games: try again soon")
-            job = self.analyses[session.id] = AnalysisJob()
+            job = AnalysisJob()
             self.analyst.submit(self._analyse, self.full_record(session), job)
+            self.analyses[session.id] = job  # only once submitted: a refused one holds no place
         return job
 
     def analysis_of(self, session: GameSession) -> AnalysisJob | None:

@@ -45,8 +45,9 @@ SHRINK = 2.0
 """Virtual samples at the average of all samples that each action's estimate starts from."""
 FORCED_SHARE = 0.25
 """The share of the budget that a decision with one legal action gets in a game's analysis."""
-TRUSTED_VISITS = 10
-"""Visits from which a search's own spread of rewards is trusted for a loss's margin."""
+PRIOR_VISITS = 10
+"""A search's own spread of rewards counts in a loss's margin as if it were drawn towards a win
+or a loss's spread by this many visits: a few visits that happen to agree prove no certainty."""
 ANALYSER = "mcts"
 """The analyser of hints, of the web app's analyses and of `kafeneio analyse` by default: the
 strongest player of both games. On the same decisions of nine Café games its win chances
@@ -417,14 +418,16 @@ def _margin(analysis: Analysis, played: Action) -> float:
 
 
 def _reward_variance(entry: ActionEstimate) -> float:
-    """The variance of one sample's reward for `entry`: the search's own measure where it
-    keeps one and has enough visits to trust it, else that of a win or a loss with the
-    estimated chance (a search's rewards are win chances, which spread far less)."""
+    """The variance of one sample's reward for `entry`: that of a win or a loss with the
+    estimated chance, or where the search keeps its own measure (its rewards are win chances,
+    which spread far less), that measure (made unbiased) drawn towards it by `PRIOR_VISITS`."""
     chance = entry.win_chance
-    bernoulli = max(chance * (1 - chance), 1 / (4 * entry.visits))
-    if entry.variance is None or entry.visits < TRUSTED_VISITS:
+    visits = entry.visits
+    bernoulli = max(chance * (1 - chance), 1 / (4 * visits))
+    if entry.variance is None or visits < 2:
         return bernoulli
-    return entry.variance
+    measured = entry.variance * visits / (visits - 1)
+    return (visits * measured + PRIOR_VISITS * bernoulli) / (visits + PRIOR_VISITS)
 
 
 def count_decisions(record: JSON) -> int:
