@@ -132,6 +132,14 @@ class AnalysisJob:
         self.done += count
 
 
+def _refuse_stale(session: GameSession, ply: int) -> None:
+    """Refuse a request made at `ply` once the game has moved past it."""
+    if ply != session.ply:
+        raise ActionRefused(
+            "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
+        )
+
+
 def derived_seed(seed: int, *parts: object) -> int:
     """A seed for one decision, drawn from the game's seed: the same on every replay."""
     text = "/".join(str(part) for part in (seed, *parts))
@@ -405,10 +413,7 @@ class Hub:
             raise ActionRefused("spectator", "a spectator cannot play: open your join link")
         if state.is_terminal():
             raise ActionRefused("game-over", "the game is over")
-        if ply != session.ply:
-            raise ActionRefused(
-                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
-            )
+        _refuse_stale(session, ply)
         if state.current_player() != seat:
             raise ActionRefused("not-your-turn", "it is not your turn")
         if not isinstance(text, str) or not text.strip():
@@ -444,10 +449,7 @@ class Hub:
         """Refuse a hint `seat` may not have at `ply`, saying why."""
         if seat is None:
             raise ActionRefused("spectator", "a spectator cannot ask for a hint")
-        if ply != session.ply:
-            raise ActionRefused(
-                "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
-            )
+        _refuse_stale(session, ply)
         if session.hints_for(seat):
             return
         if session.state.is_terminal():

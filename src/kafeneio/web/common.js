@@ -61,6 +61,10 @@ export function download(name, data) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+export function percent(chance) {
+  return `${Math.round(100 * chance)}%`;
+}
+
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { api, download, el, endOfGame, gameIdFromPath, linkParams, renderLog, seatName } from "./common.js";
+import { api, download, el, endOfGame, gameIdFromPath, linkParams, percent, renderLog, seatName } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -102,7 +102,6 @@ function renderHint() {
     box.classList.add("hidden");
     return;
   }
-  const percent = (chance) => `${Math.round(100 * chance)}%`;
   const { best, win_chance: chance, moves } = hint.data;
   const also = moves.filter((move) => move.notation !== best).slice(0, 3);
   box.replaceChildren(

@@ -1,5 +1,5 @@
 // The replay viewer of a finished game: step back and forth, or slide, with the log in step.
-import { api, el, gameIdFromPath, renderLog, seatName } from "./common.js";
+import { api, el, gameIdFromPath, percent, renderLog, seatName } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -59,7 +59,6 @@ async function start() {
 
 // --- the analysis: asked of the server once, followed until done, then drawn ------------------
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-const percent = (chance) => `${Math.round(100 * chance)}%`;
 let analysis = null;
 
 async function follow(method) {
@@ -116,12 +115,11 @@ const [WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM] = [1000, 200, 34, 8, 8, 20];
 const xOf = (at) => LEFT + (WIDTH - LEFT - RIGHT) * (total ? at / total : 0);
 
 function chart(players) {
-  const [width, height, left, top] = [WIDTH, HEIGHT, LEFT, TOP];
   const x = xOf;
-  const y = (chance) => top + (height - top - BOTTOM) * (1 - chance);
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
+  const y = (chance) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - chance);
+  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
-    root.append(svg("line", { class: "grid", x1: left, x2: width - RIGHT, y1: y(chance), y2: y(chance) }));
+    root.append(svg("line", { class: "grid", x1: LEFT, x2: WIDTH - RIGHT, y1: y(chance), y2: y(chance) }));
     const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
     label.textContent = percent(chance);
     root.append(label);
@@ -140,10 +138,10 @@ function chart(players) {
     if (last !== null) points.push([x(total), y(last)], [x(total), y(result)]);
     root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "data-player": player }));
   }
-  root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: top, y2: height - BOTTOM }));
+  root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: TOP, y2: HEIGHT - BOTTOM }));
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width * width - left) / (width - left - RIGHT);
+    const at = ((event.clientX - box.left) / box.width * WIDTH - LEFT) / (WIDTH - LEFT - RIGHT);
     show(Math.round(Math.max(0, Math.min(1, at)) * total));
   });
   return root;
