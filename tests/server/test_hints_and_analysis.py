@@ -234,3 +234,34 @@ def test_analyses_wait_in_a_short_queue(
         url = f"/api/games/{game_id}/analysis"
         assert wait_for(lambda url=url: quick_analysis.get(url).json()["status"] == "done")
     assert quick_analysis.post(f"/api/games/{games[2]}/analysis").status_code == 200
+
+
+def test_an_analysis_is_kept_for_a_restarted_server_by_the_same_analyser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+        game_id = create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"]
+        wait_for(lambda: view(client, game_id)["over"])
+        analysis_url = f"/api/games/{game_id}/analysis"
+        client.post(analysis_url)
+        done = wait_for(lambda: (a := client.get(analysis_url).json())["status"] == "done" and a)
+
+    def must_not_run(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a kept analysis was made again")
+
+    monkeypatch.setattr(sessions, "analyse_game", must_not_run)
+    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+        assert client.get(analysis_url).json() == done  # read from the store
+        assert client.post(analysis_url).json() == done  # not made again
+        record = client.get(f"/api/games/{game_id}/record").json()
+        assert done["total"] == count_decisions(record)
+    monkeypatch.undo()
+    longer = Budget(None, ANALYSIS.iterations * 2)  # another analyser: its own analysis
+    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=longer)) as client:
+        assert client.get(analysis_url).json()["status"] == "none"
+        client.post(analysis_url)
+        redone = wait_for(lambda: (a := client.get(analysis_url).json())["status"] == "done" and a)
+        assert redone["analysis"] == analyse_game(record, "mcts", longer).to_dict() | {
+            "seconds": redone["analysis"]["seconds"]
+        }

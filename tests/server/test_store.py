@@ -86,3 +86,15 @@ def test_the_writer_commits_waiting_actions_together(db_url: str) -> None:
     loaded = store.load("g")
     assert loaded is not None and loaded.actions == [f"a{ply}" for ply in range(20)]
     assert store.load("h").actions == ["USm@16"]  # type: ignore[union-attr]
+
+
+def test_an_analysis_is_kept_under_the_analyser_that_made_it(db_url: str) -> None:
+    store = Store(db_url)
+    store.create(stored_game("g"))
+    assert store.load_analysis("g", "mcts:iterations=200") is None
+    store.save_analysis("g", "mcts:iterations=200", {"decisions": [1, 2]})
+    assert store.load_analysis("g", "mcts:iterations=200") == {"decisions": [1, 2]}
+    assert store.load_analysis("g", "mcts:iterations=400") is None  # another analyser's
+    store.save_analysis("g", "mcts:iterations=400", {"decisions": [3]})  # takes its place
+    assert store.load_analysis("g", "mcts:iterations=400") == {"decisions": [3]}
+    assert store.load_analysis("g", "mcts:iterations=200") is None

@@ -131,6 +131,19 @@ class AnalysisJob:
             raise KafeneioError("the server stopped during the analysis")
         self.done += count
 
+    @classmethod
+    def kept(cls, result: dict[str, Any]) -> AnalysisJob:
+        """An analysis made before, as the store kept it."""
+        decisions = len(result["decisions"])
+        return cls(total=decisions, done=decisions, result=result)
+
+
+def analyser_label(budget: Budget) -> str:
+    """What makes a server's analyses, as a seat spec (`mcts:iterations=200`): an analysis kept
+    by a server set up otherwise is made again, not shown as this one's."""
+    limits = {"seconds": budget.seconds, "iterations": budget.iterations}
+    return ":".join([ANALYSER, *(f"{name}={value}" for name, value in limits.items() if value)])
+
 
 def _refuse_stale(session: GameSession, ply: int) -> None:
     """Refuse a request made at `ply` once the game has moved past it."""
@@ -280,9 +293,10 @@ class Hub:
         self.hint_budget = hint_budget
         """How long a hint thinks (None: the analysis module's default)."""
         self.analysis_budget = analysis_budget
+        self.analyser = analyser_label(analysis_budget)
         self.analyses: dict[str, AnalysisJob] = {}
-        """The analyses of finished games asked for since the start (made again after a
-        restart, the same: their budget is in iterations)."""
+        """The analyses of finished games asked for or read from the store since the start;
+        each one done is kept in the store too, so a restarted server has it."""
         self.analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
         """One analysis at a time, beside the bots' threads."""
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
@@ -469,7 +483,7 @@ class Hub:
             if waiting >= ANALYSIS_QUEUE:
                 raise ActionRefused("busy", "the server is analysing other games: try again soon")
             job = AnalysisJob()
-            self.analyst.submit(self._analyse, self.full_record(session), job)
+            self.analyst.submit(self._analyse, session.id, self.full_record(session), job)
             self.analyses[session.id] = job  # only once submitted: a refused one holds no place
         return job
 
@@ -477,9 +491,14 @@ class Hub:
         """The analysis of a finished game asked for so far, if any."""
         if not session.state.is_terminal():
             raise ActionRefused("not-over", "a game can be analysed once it is over")
-        return self.analyses.get(session.id)
+        job = self.analyses.get(session.id)
+        if job is None:
+            kept = self.store.load_analysis(session.id, self.analyser)
+            if kept is not None:
+                job = self.analyses[session.id] = AnalysisJob.kept(kept)
+        return job
 
-    def _analyse(self, record: dict[str, Any], job: AnalysisJob) -> None:
+    def _analyse(self, game_id: str, record: dict[str, Any], job: AnalysisJob) -> None:
         try:
             job.total = count_decisions(record)
             result = analyse_game(record, ANALYSER, self.analysis_budget, progress=job.advance)
@@ -488,6 +507,11 @@ class Hub:
             if not self.stopping:
                 LOG.exception("the analysis of a game failed")
             job.failed = str(err) or type(err).__name__
+            return
+        try:
+            self.store.save_analysis(game_id, self.analyser, job.result)
+        except Exception:  # still shown until the server stops, and made again after
+            LOG.exception("the analysis of game %s could not be kept", game_id)
 
     async def _commit(self, session: GameSession, notation: str, mover: int) -> None:
         """Write, then apply: an action is acknowledged only once it is stored."""

@@ -1,4 +1,5 @@
-"""Persistence: games, seats and every accepted action, through SQLAlchemy.
+"""Persistence: games, seats, every accepted action and the analyses of finished games,
+through SQLAlchemy.
 
 A game is stored as its record's ingredients (game, players, options, seed) and one row per
 accepted action with its ply, unique per game, so that the state is rebuilt by replay. The
@@ -81,6 +82,16 @@ class ActionRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     notation: Mapped[str] = mapped_column(Text)
     player: Mapped[int] = mapped_column(Integer)
+
+
+class AnalysisRow(Base):
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    analyser: Mapped[str] = mapped_column(String(64))
+    """Which bot and budget made it: an analysis by another is not shown as this one."""
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime)
 
 
 def digest(token: str) -> str:
@@ -218,6 +229,19 @@ class Store:
             query = query.where(GameRow.status == status)
         with Session(self.engine) as session:
             return [(_stored(session, row, False), ply) for row, ply in session.execute(query)]
+
+    def save_analysis(self, game_id: str, analyser: str, result: dict[str, Any]) -> None:
+        """Keep a finished game's analysis (`analyser` says what made it), in place of any
+        made before."""
+        with Session(self.engine) as session, session.begin():
+            row = AnalysisRow(game_id=game_id, analyser=analyser, result=result, created=now())
+            session.merge(row)
+
+    def load_analysis(self, game_id: str, analyser: str) -> dict[str, Any] | None:
+        """The analysis `analyser` made of a game, if it was kept."""
+        with Session(self.engine) as session:
+            row = session.get(AnalysisRow, game_id)
+            return dict(row.result) if row is not None and row.analyser == analyser else None
 
     def close(self) -> None:
         self.engine.dispose()
