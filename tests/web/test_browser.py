@@ -135,6 +135,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.locator(".chance-chart polyline").count() == 2
     summary = page.inner_text("#analysis")
     assert "lost" in summary and "[object" not in summary
+    scale = """() => {  // chart units per CSS pixel: 1, so its labels keep their size on a phone
+        const chart = document.querySelector('.chance-chart');
+        return chart.viewBox.baseVal.width / chart.getBoundingClientRect().width;
+    }"""
+    assert abs(page.evaluate(scale) - 1) < 0.02
+    page.set_viewport_size({"width": 390, "height": 800})  # redrawn to the phone's width
+    page.wait_for_function(f"Math.abs(({scale})() - 1) < 0.02")
+    page.set_viewport_size({"width": 1280, "height": 900})
     nested = """async () => {
         const { el } = await import("/static/common.js");
         return el("p", {}, ["a", [el("b", {}, "c"), ["d"]]]).innerHTML;

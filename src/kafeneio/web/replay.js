@@ -110,16 +110,26 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-// The chart's frame in its own units: the plot runs from LEFT to WIDTH - RIGHT, TOP to HEIGHT - BOTTOM.
-const [WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM] = [1000, 200, 34, 8, 8, 20];
-const xOf = (at) => LEFT + (WIDTH - LEFT - RIGHT) * (total ? at / total : 0);
+// The chart's frame in its own units, one a CSS pixel, so that its labels keep their size on a
+// phone: the plot runs from LEFT to width - RIGHT, TOP to HEIGHT - BOTTOM, and is drawn again
+// to the new width when the page's width changes.
+const [HEIGHT, LEFT, RIGHT, TOP, BOTTOM, MIN_WIDTH] = [200, 34, 8, 8, 20, 240];
+let width = 1000;
+const xOf = (at) => LEFT + (width - LEFT - RIGHT) * (total ? at / total : 0);
+let drawnFor = null;
+window.addEventListener("resize", () => {
+  const box = document.getElementById("analysis");
+  if (analysis && box.clientWidth !== drawnFor) renderAnalysis();
+});
 
 function chart(players) {
+  drawnFor = document.getElementById("analysis").clientWidth;
+  width = Math.max(MIN_WIDTH, drawnFor);
   const x = xOf;
   const y = (chance) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - chance);
-  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
+  const root = svg("svg", { viewBox: `0 0 ${width} ${HEIGHT}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
-    root.append(svg("line", { class: "grid", x1: LEFT, x2: WIDTH - RIGHT, y1: y(chance), y2: y(chance) }));
+    root.append(svg("line", { class: "grid", x1: LEFT, x2: width - RIGHT, y1: y(chance), y2: y(chance) }));
     const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
     label.textContent = percent(chance);
     root.append(label);
@@ -141,7 +151,7 @@ function chart(players) {
   root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: TOP, y2: HEIGHT - BOTTOM }));
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
-    const at = ((event.clientX - box.left) / box.width * WIDTH - LEFT) / (WIDTH - LEFT - RIGHT);
+    const at = ((event.clientX - box.left) / box.width * width - LEFT) / (width - LEFT - RIGHT);
     show(Math.round(Math.max(0, Math.min(1, at)) * total));
   });
   return root;
