@@ -758,7 +758,10 @@ def serve_command(
     port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="SQLAlchemy database URL (default: an SQLite file in kafeneio-data/)"),
+        typer.Option(
+            help="an SQLite file's path or an SQLAlchemy database URL "
+            "(default: an SQLite file in kafeneio-data/)"
+        ),
     ] = None,
     bot_pause: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.6,
     cards: Annotated[
@@ -768,7 +771,7 @@ def serve_command(
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""
     try:
-        from kafeneio.server import serve
+        from kafeneio.server import database_url, serve
     except ImportError as err:
         raise fail(
             f"the web server needs the 'web' extra (pip install 'kafeneio[web]'): {err}"
@@ -779,7 +782,11 @@ def serve_command(
         if not sep or not name or not Path(directory).is_dir():
             raise fail(f"--cards {pair!r} must be NAME=DIR with an existing directory")
         card_sets[name] = str(Path(directory).resolve())
-    serve(host=host, port=port, db=db, bot_pause=bot_pause, card_sets=card_sets)
+    try:
+        url = database_url(db)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
 
 
 sim_commands.register(app)

@@ -1,7 +1,7 @@
 """The web server: play both games in the browser against bots or friends.
 
 `serve` runs the FastAPI app (`kafeneio.server.app`) on uvicorn with its data in an SQLite file
-(or any SQLAlchemy database URL).
+(its path, or any SQLAlchemy database URL).
 """
 
 from __future__ import annotations
@@ -17,6 +17,28 @@ def default_db_url(data: Path = DEFAULT_DATA) -> str:
     return f"sqlite:///{(data / 'kafeneio.sqlite3').resolve()}"
 
 
+def database_url(db: str | None) -> str:
+    """The database URL for `--db`: None for the default file, a SQLAlchemy URL as it is, or
+    the path of an SQLite file (made with its folder if missing). `ValueError`, saying why,
+    for a URL SQLAlchemy cannot read."""
+    if db is None:
+        return default_db_url()
+    if "://" not in db:
+        path = Path(db).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path.resolve()}"
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(db)
+    except ArgumentError:
+        raise ValueError(
+            f"--db {db!r} is neither a database URL (like sqlite:///games.sqlite3) nor a file path"
+        ) from None
+    return db
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -30,7 +52,7 @@ def serve(
 
     from kafeneio.server.app import create_app
 
-    app = create_app(db or default_db_url(), bot_pause=bot_pause, card_sets=card_sets)
+    app = create_app(database_url(db), bot_pause=bot_pause, card_sets=card_sets)
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="info")
