@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from kafeneio.server import sessions
 from kafeneio.server.app import create_app
+from kafeneio.server.store import Store
 from kafeneio.sim import analysis
 from kafeneio.sim.analysis import Budget, analyse_game, count_decisions
 from server.conftest import create, token_of, wait_for
@@ -265,3 +266,18 @@ def test_an_analysis_is_kept_for_a_restarted_server_by_the_same_analyser(
         assert redone["analysis"] == analyse_game(record, "mcts", longer).to_dict() | {
             "seconds": redone["analysis"]["seconds"]
         }
+
+
+def test_a_kept_analysis_that_does_not_read_is_made_again(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+        game_id = create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"]
+        wait_for(lambda: view(client, game_id)["over"])
+    store = Store(url)
+    store.save_analysis(game_id, sessions.analyser_label(ANALYSIS), {"not": "an analysis"})
+    store.close()
+    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+        analysis_url = f"/api/games/{game_id}/analysis"
+        assert client.get(analysis_url).json()["status"] == "none"
+        client.post(analysis_url)
+        assert wait_for(lambda: client.get(analysis_url).json()["status"] == "done")

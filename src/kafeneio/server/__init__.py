@@ -23,6 +23,8 @@ def database_url(db: str | None) -> str:
     for a URL SQLAlchemy cannot read."""
     if db is None:
         return default_db_url()
+    if not db.strip():
+        raise ValueError("--db is empty: give a database URL or a file path")
     if "://" not in db:
         path = Path(db).expanduser()
         path.parent.mkdir(parents=True, exist_ok=True)

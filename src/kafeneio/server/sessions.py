@@ -494,8 +494,10 @@ class Hub:
         job = self.analyses.get(session.id)
         if job is None:
             kept = self.store.load_analysis(session.id, self.analyser)
-            if kept is not None:
+            if kept is not None and isinstance(kept.get("decisions"), list):
                 job = self.analyses[session.id] = AnalysisJob.kept(kept)
+            elif kept is not None:  # not one this server wrote: made again when asked
+                LOG.warning("the kept analysis of game %s is not readable", session.id)
         return job
 
     def _analyse(self, game_id: str, record: dict[str, Any], job: AnalysisJob) -> None:
