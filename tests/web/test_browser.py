@@ -150,7 +150,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.evaluate(nested) == "a<b>c</b>d"  # lists of children within lists, as words
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
-    page.wait_for_function(f"{now}.includes('to move')")
+    page.wait_for_function(f"{now}.startsWith('Move 1, ')")
     assert "chance to win" in page.inner_text("#analysis-now")
     page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
     page.click("#rematch")
