@@ -81,7 +81,9 @@ def test_a_bot_chooses_the_same_whatever_the_hidden_cards(game_name: str, bot: s
         assert make_bot(bot, seed).choose(state) == make_bot(bot, seed).choose(other)
 
 
-def test_mcts_does_not_search_a_forced_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mcts_does_not_search_a_forced_move_but_analyses_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     game = get_game("souvlaki")
     state = game.new_state(2, seed=4)
     rng = random.Random(4)
@@ -96,6 +98,9 @@ def test_mcts_does_not_search_a_forced_move(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(bot, "_iterate", lambda *args: calls.append(args[0]))
     assert bot.choose(state) == state.legal_actions()[0]
     assert calls == [] and bot.last_iterations == 0
+    monkeypatch.undo()  # an analysis searches it: its win chance draws the analysis's curve
+    analysis = MctsBot(1, iterations=50).analyse(state)
+    assert analysis.iterations == 50 and analysis.actions[0].visits == 50
 
 
 @pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])

@@ -409,6 +409,7 @@ class MctsBot(Bot):
         self.last_root = root
         self.new_tally = luck_meter(knowledge_for(state), state, me) if self.settings.luck else None
         iterations = 0
+        # `choose` plays a forced move unsearched; `analyse` searches it too, for its win chance
         if len(legal) > 1:
             if self.settings.guide > 0:
                 root.favoured = knowledge_for(state).policy(state, self.rng).code
@@ -416,10 +417,10 @@ class MctsBot(Bot):
                 root.focus = self._focus(state, root)
             if reused is not None:
                 self._rate_reused(state, root, legal, me)
-            limit = self.iterations if self.iterations is not None else math.inf
-            while iterations < limit and (iterations == 0 or budget.left()):
-                self._iterate(state, root, me)
-                iterations += 1
+        limit = self.iterations if self.iterations is not None else math.inf
+        while iterations < limit and (iterations == 0 or budget.left()):
+            self._iterate(state, root, me)
+            iterations += 1
         self.last_iterations = iterations
         seconds = time.perf_counter() - budget.start
         return self._analysis(state, root, me, legal, iterations, seconds)

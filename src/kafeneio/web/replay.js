@@ -168,7 +168,8 @@ function renderNow() {
   const d = analysis.decisions.find((entry) => entry.ply === ply);
   if (!d) { line.textContent = ply >= total ? "The game is over." : "Chance decides here."; return; }
   const who = seatName(game.seats, d.player);
-  const verdict = d.best === d.played ? "the move the bot prefers" : `the bot prefers ${d.best} (${percent(d.after + d.lost)})`;
+  const verdict = d.legal === 1 ? "the only legal move"
+    : d.best === d.played ? "the move the bot prefers" : `the bot prefers ${d.best} (${percent(d.after + d.lost)})`;
   line.replaceChildren(el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}; played `,
     el("code", { class: "notation" }, d.played), ` (${percent(d.after)}), ${verdict}${d.lost > d.margin ? " — a clear mistake" : ""}.`);
 }
