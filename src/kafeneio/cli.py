@@ -457,6 +457,7 @@ def _hint(state: State) -> str:
     analysis = hint(state, seed=state.ply, budget=Budget(HINT_SECONDS))
     chance = round(100 * analysis.win_chance)
     others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
+    others.sort(key=lambda e: e.win_chance, reverse=True)  # the most searched, likeliest first
     also = ", ".join(f"{e.action} ({round(100 * e.win_chance)}%)" for e in others)
     return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)" + (
         f"; also considered: {also}" if also else ""

@@ -161,6 +161,38 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     context.close()
 
 
+def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser, 390, 844)
+    create_in_lobby(page, server, "cafe", {})
+    assert wait_turn_or_end(page)
+    ply = int(page.get_attribute("body", "data-ply"))
+    answers = [
+        [("end", 0.31, 40)],  # a forced move: nothing else considered
+        [("a", 0.5, 90), ("b", 0.2, 50), ("c", 0.4, 30), ("d", 0.3, 20), ("e", 0.6, 5)],
+    ]
+
+    def answer(route: Any) -> None:  # the server's answer, as it gives it (most visited first)
+        moves = answers.pop(0)
+        route.fulfill(json={
+            "ply": ply, "player": 0, "best": moves[0][0], "win_chance": moves[0][1],
+            "moves": [{"notation": n, "win_chance": w, "visits": v} for n, w, v in moves],
+            "iterations": 200, "seconds": 1.0,
+        })  # fmt: skip
+
+    page.route("**/api/games/*/hint", answer)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-move")
+    assert page.inner_text("#hint").startswith("The bot would play end")
+    assert "null" not in page.inner_text("#hint") and "Also" not in page.inner_text("#hint")
+    page.evaluate("document.querySelector('#hint-move').remove()")  # asked again: a new answer
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-move")
+    # the three looked at most after the choice, the likeliest to win first
+    assert "Also considered: c (40%), d (30%), b (20%)" in page.inner_text("#hint")
+    assert console.errors == []
+    context.close()
+
+
 def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     create_in_lobby(page, server, "souvlaki", {"round_limit": 1})

@@ -103,13 +103,15 @@ function renderHint() {
     return;
   }
   const { best, win_chance: chance, moves } = hint.data;
-  const also = moves.filter((move) => move.notation !== best).slice(0, 3);
+  // the three the bot looked at most after its choice, the likeliest to win first
+  const also = moves.filter((move) => move.notation !== best).slice(0, 3)
+    .sort((a, b) => b.win_chance - a.win_chance);
   box.replaceChildren(
     el("div", {}, "The bot would play ", el("code", { class: "notation", id: "hint-move" }, best),
       ` and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
     also.length ? el("div", { class: "also" }, "Also considered: ",
-      also.flatMap((move, i) => [i ? ", " : "", el("code", { class: "notation" }, move.notation), ` (${percent(move.win_chance)})`])) : null);
+      also.flatMap((move, i) => [i ? ", " : "", el("code", { class: "notation" }, move.notation), ` (${percent(move.win_chance)})`])) : "");
   box.className = "message info hint";
 }
 
