@@ -38,7 +38,7 @@ from kafeneio.core.record import read_record_file
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
-from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint
+from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
 
@@ -60,6 +60,7 @@ HELP_TEXT = """Type a move in the game's notation, or:
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
+DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
 FLAG = ""
 """The metavar of a flag: help shows no value after it."""
@@ -618,12 +619,13 @@ def cards_export(
 def bench_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")],
     seconds: Annotated[
-        float,
+        float | None,
         typer.Option(
             help="How long to play random games, in CPU seconds "
-            f"(more than 0, at most {MAX_BENCH_SECONDS:.0f})."
+            f"(more than 0, at most {MAX_BENCH_SECONDS:.0f}; default 5); with --bot, how long "
+            "each search thinks, unless the bot's spec says (mcts:iterations=300)."
         ),
-    ] = 5.0,
+    ] = None,
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
     option: Annotated[
@@ -663,13 +665,18 @@ def bench_command(
     """Random play on one core: decisions/s (by CPU time), games/s, and the cost of clone and
     determinize."""
     game = get_game(game_name, parse_options(option or []))
-    if bot is not None:
-        _bench_search(game, players, bot, seed, as_json)
-        return
-    if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
+    if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise KafeneioError(
             f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
         )
+    if bot is not None:
+        flags = (("--quiet", quiet), ("--rl", rl), ("--against-openspiel", openspiel))
+        if unused := [flag for flag, on in flags if on]:
+            raise fail(f"{', '.join(unused)} applies to random play, not to a search (--bot)")
+        spec = bot if seconds is None else with_budget(bot, Budget(seconds))
+        _bench_search(game, players, spec, seed, as_json)
+        return
+    seconds = DEFAULT_BENCH_SECONDS if seconds is None else seconds
     result = run_bench(game, players, seconds, seed, quiet=quiet)
     env_result = _rl_bench(game_name, players, seconds, seed) if rl else None
     versus = against_openspiel(game, players, seconds, seed, quiet=quiet) if openspiel else None

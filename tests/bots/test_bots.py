@@ -190,6 +190,8 @@ def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
     bot = make_bot("mcts:iterations=12:bias=0", 1)
     assert isinstance(bot, MctsBot) and bot.iterations == 12 and bot.given == {"bias": 0}
     assert make_bot("mcts", 1, iterations=9).iterations == 9  # type: ignore[attr-defined]
+    written = make_bot("MCTS:Iterations=12:BIAS=0", 1)  # names and parameters in any case
+    assert isinstance(written, MctsBot) and written.iterations == 12 and written.given == bot.given
 
 
 @pytest.mark.parametrize(
@@ -199,9 +201,11 @@ def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
         ("mcts:seconds", "'seconds' is not a parameter; write name=value"),
         ("mcts:speed=3", "no parameter 'speed' (parameters: iterations, seconds"),
         ("random:seconds=1", "bot 'random' has no parameter 'seconds' (no parameters)"),
-        ("mcts:seconds=-1", "seconds must be a number > 0"),
+        ("mcts:seconds=-1", "seconds must be a finite number > 0"),
         ("mcts:iterations=0.5", "iterations must be a whole number"),
         ("mcts:c=1:c=2", "gives 'c' twice"),
+        ("mcts:seconds=inf", "'inf' is not a finite number"),  # a search that never ends
+        ("mcts:c=nan", "'nan' is not a finite number"),
         ("", "a seat is a bot name"),
     ],
 )
@@ -222,6 +226,12 @@ def test_bench_times_a_search_bot_and_refuses_one_that_does_not_search() -> None
     assert report["iterations_per_second"] > 0 and report["rollout_microseconds"] > 0
     result = runner.invoke(app, ["bench", "cafe", "--bot", "greedy"])
     assert result.exit_code == 2 and "search bot" in result.output
+    timed = ["bench", "cafe", "--bot", "mcts", "--seconds", "0.01", "--json"]
+    result = runner.invoke(app, timed)  # --seconds: how long each search thinks
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["bot"] == "mcts:seconds=0.01"
+    result = runner.invoke(app, ["bench", "cafe", "--bot", "mcts", "--rl"])
+    assert result.exit_code == 2 and "--rl applies to random play" in result.output
 
 
 def test_play_accepts_a_seat_spec_and_refuses_a_bad_one() -> None:

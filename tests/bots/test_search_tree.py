@@ -287,7 +287,7 @@ def test_without_widening_a_node_tries_each_action_before_repeating_one() -> Non
 
 @pytest.mark.parametrize("widen", [-0.5, "wide"])
 def test_a_widening_that_is_not_a_number_of_at_least_0_is_refused(widen: object) -> None:
-    with pytest.raises(KafeneioError, match="widen must be a number >= 0"):
+    with pytest.raises(KafeneioError, match="widen must be a finite number >= 0"):
         MctsBot(1, widen=widen)  # type: ignore[arg-type]
 
 
@@ -445,7 +445,7 @@ def test_the_inner_exploration_constant_is_used_below_the_root_only() -> None:
         ("branch=-1", "branch must be a whole number >= 0"),
         ("branch=1.5", "branch must be a whole number >= 0"),
         ("rivals=1", "rivals must be true or false"),
-        ("inner_c=-0.1", "inner_c must be a number >= 0"),
+        ("inner_c=-0.1", "inner_c must be a finite number >= 0"),
     ],
 )
 def test_bad_branch_rivals_or_inner_c_are_refused(spec: str, problem: str) -> None:

@@ -286,8 +286,10 @@ class MctsBot(Bot):
     ) -> None:
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
-            raise KafeneioError(f"mcts: seconds must be a number > 0, not {seconds!r}")
+        if seconds is not None and (
+            not isinstance(seconds, int | float) or not 0 < seconds < math.inf
+        ):  # `not 0 < nan` holds too
+            raise KafeneioError(f"mcts: seconds must be a finite number > 0, not {seconds!r}")
         if depth is not None and (not isinstance(depth, int) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
         for label, count in (("width", width), ("focus", focus), ("branch", branch)):
@@ -305,8 +307,10 @@ class MctsBot(Bot):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
         numbers = (("c", c), ("inner_c", inner_c), ("bias", bias), ("widen", widen))
         for label, number in (*numbers, ("guide", guide)):
-            if number is not None and (not isinstance(number, int | float) or number < 0):
-                raise KafeneioError(f"mcts: {label} must be a number >= 0, not {number!r}")
+            if number is not None and (
+                not isinstance(number, int | float) or not 0 <= number < math.inf
+            ):
+                raise KafeneioError(f"mcts: {label} must be a finite number >= 0, not {number!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else DEFAULT_SECONDS

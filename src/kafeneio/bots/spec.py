@@ -6,6 +6,8 @@ for each parameter. Values are read as whole numbers, decimals, ``true``/``false
 
 from __future__ import annotations
 
+import math
+
 from kafeneio.core import KafeneioError
 
 Params = dict[str, int | float | bool | str]
@@ -17,9 +19,12 @@ def parse_value(text: str) -> int | float | bool | str:
         return lowered == "true"
     for kind in (int, float):
         try:
-            return kind(text)
+            number = kind(text)
         except ValueError:
-            pass
+            continue
+        if not math.isfinite(number):  # a budget of inf never ends, nan compares as nothing
+            raise KafeneioError(f"{text!r} is not a finite number")
+        return number
     return text
 
 
@@ -28,7 +33,7 @@ def parse_seat(spec: str) -> tuple[str, Params]:
     problem for a malformed spec (the bot name and its parameters are checked by `make_bot`)."""
     if not isinstance(spec, str) or not spec.strip():
         raise KafeneioError(f"a seat is a bot name like mcts or mcts:seconds=0.05, not {spec!r}")
-    name, *pairs = spec.strip().split(":")
+    name, *pairs = spec.strip().lower().split(":")  # names and parameters in any case
     params: Params = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")

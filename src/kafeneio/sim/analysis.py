@@ -74,10 +74,10 @@ class Budget:
     def __post_init__(self) -> None:
         if self.seconds is None and self.iterations is None:
             raise KafeneioError("a budget needs seconds or iterations")
-        if (self.seconds is not None and self.seconds <= 0) or (
+        if (self.seconds is not None and not 0 < self.seconds < math.inf) or (
             self.iterations is not None and self.iterations < 1
-        ):
-            raise KafeneioError("a budget must be positive")
+        ):  # `not 0 < nan` holds too
+            raise KafeneioError("a budget must be a positive, finite number")
 
     def scaled(self, factor: float) -> Budget:
         """A share of this budget (at least one sample)."""
@@ -212,11 +212,16 @@ def analyser_for(name: str, budget: Budget, seed: int = 0) -> Analyser:
     """`flat` (flat Monte Carlo, games finished by the game's playout bot), or a bot that
     offers ``analyse``, thinking for `budget` unless its spec gives a budget of its own
     (``mcts:iterations=300``)."""
-    if name == "flat":
+    base, params = parse_seat(name)
+    if base == "flat":
+        if params:
+            raise KafeneioError("flat takes no parameters: its budget is --budget or --iterations")
         return FlatMonteCarlo(seed, budget)
+    if base not in BOTS:
+        raise KafeneioError(f"unknown analyser {base!r}; analysers: flat, or a search bot (mcts)")
     bot: Bot = make_seat_bot(with_budget(name, budget), seed)
     if not callable(getattr(bot, "analyse", None)):
-        raise KafeneioError(f"bot {name!r} cannot analyse a position; use flat or a search bot")
+        raise KafeneioError(f"bot {base!r} cannot analyse a position; use flat or a search bot")
     analyse: Callable[[State], Analysis] = getattr(bot, "analyse")  # noqa: B009
     return _BotAnalyser(analyse)
 
