@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -148,9 +149,15 @@ def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision()
 def test_a_bot_that_cannot_analyse_is_refused_and_a_budget_must_be_positive() -> None:
     with pytest.raises(KafeneioError, match="cannot analyse"):
         analyser_for("random", Budget())
-    with pytest.raises(KafeneioError, match="positive"):
-        Budget(seconds=0)
+    for seconds in (0, math.inf, math.nan):  # inf never ends; nan would stop at once
+        with pytest.raises(KafeneioError, match="positive, finite"):
+            Budget(seconds=seconds)
     assert Budget(None, 8).scaled(0.25) == Budget(None, 2)
+    assert isinstance(analyser_for("FLAT", Budget()), FlatMonteCarlo)  # names in any case
+    with pytest.raises(KafeneioError, match="flat takes no parameters"):
+        analyser_for("flat:x=1", Budget())
+    with pytest.raises(KafeneioError, match="unknown analyser 'deep'; analysers: flat"):
+        analyser_for("deep", Budget())
 
 
 def recorded_game(tmp_path: Path, actions: int) -> Path:
