@@ -145,6 +145,24 @@ def test_an_address_needs_the_ray_back_end() -> None:
         Backend("local", address="127.0.0.1:6379")
 
 
+@needs_ray
+def test_an_address_where_nothing_answers_fails_at_once() -> None:
+    port = free_port()  # closed again: nothing listens there
+    started = time.monotonic()
+    with pytest.raises(KafeneioError, match=f"127.0.0.1:{port}: nothing answers there"):
+        simulate(
+            "cafe",
+            ["random", "random"],
+            2,
+            seed=1,
+            backend=Backend("ray", address=f"127.0.0.1:{port}"),
+        )
+    assert time.monotonic() - started < 10  # Ray alone retried for minutes
+    import ray
+
+    assert not ray.is_initialized()
+
+
 def test_loopback_addresses_are_told_apart_from_others() -> None:
     assert is_loopback("127.0.0.1:6379") and is_loopback("ray://localhost:10001")
     assert is_loopback("[::1]:6379")

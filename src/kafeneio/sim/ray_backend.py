@@ -14,6 +14,7 @@ so it holds when this module is the first to import Ray in the process (as in th
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,8 @@ ONE_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 """Ray's switch for clusters of more than one machine (named after the platforms where it is off
 by default). Off ("0") when Ray is imported, Ray takes this node's address to be loopback and
 binds every server to it; on, it replaces 127.0.0.1 by the address other machines see."""
+REACH_SECONDS = 10.0
+"""How long to wait for a cluster's address to answer before giving up."""
 LOCAL_OBJECT_STORE = 128 * 1024 * 1024
 """Bytes of object store for a local Ray: results are small, and the machine is shared."""
 
@@ -35,6 +38,21 @@ def is_loopback(address: str) -> bool:
     """Whether a Ray address (``host:port``, ``ray://host:port``) is on this machine only."""
     host = address.split("://", 1)[-1].rsplit(":", 1)[0]
     return host.startswith("127.") or host in LOOPBACK_HOSTS
+
+
+def check_reachable(address: str, seconds: float = REACH_SECONDS) -> None:
+    """Fail at once, saying so, where nothing answers at a ``host:port`` address: Ray itself
+    would retry for minutes, deaf to Ctrl-C. Other forms (``auto``) are left to Ray."""
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as err:
+        raise KafeneioError(
+            f"cannot join the Ray cluster at {address}: nothing answers there ({err}); "
+            "is a Ray head running (ray start --head)?"
+        ) from None
 
 
 @contextmanager
@@ -102,6 +120,7 @@ def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
             configure_logging=False,
         )
         return
+    check_reachable(address)
     import kafeneio
 
     package = Path(kafeneio.__file__).parent
