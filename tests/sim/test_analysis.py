@@ -182,7 +182,8 @@ def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
     assert [d.played for d in result.decisions] == record["actions"]
     for decision in result.decisions:
         assert 0 <= decision.after <= 1 and 0 <= decision.before <= 1 and decision.lost >= 0
-        assert decision.lost == 0 or decision.best != decision.played
+        # a move preferred to the one played is rated higher: never a preference at no loss
+        assert (decision.lost > 0) == (decision.best != decision.played)
     for player in (0, 1):
         worst = result.mistakes(player)
         assert all(d.player == player and d.lost > d.margin for d in worst)
@@ -299,6 +300,19 @@ def test_a_searchs_own_spread_of_rewards_sets_the_margin_of_a_loss(
     assert decision.lost == pytest.approx(0.05)
     assert decision.clear_mistake is clear
     assert decision.margin > 0
+
+
+def test_a_move_rated_as_high_as_the_most_visited_is_not_shown_a_preference() -> None:
+    class Higher(Stub):  # the move played rated above the search's most visited
+        def analyse(self, state: State) -> Analysis:
+            analysis = super().analyse(state)
+            played = replace(analysis.actions[1], win_chance=0.62)
+            return replace(analysis, actions=[analysis.actions[0], played])
+
+    state = ToyGame().new_state(2, seed=3)
+    decision = judge(state, 0, GUESSES[1], Higher(100, 0.01))
+    assert decision.best == decision.played == GUESSES[1].notation
+    assert decision.lost == 0 and decision.margin == 0 and decision.after == 0.62
 
 
 def test_the_margin_draws_a_measured_spread_towards_a_win_or_a_losss() -> None:

@@ -273,6 +273,8 @@ class Decision:
     player: int
     played: str
     best: str
+    """The analyser's preferred move (a search's most visited), or the move played where the
+    analyser rates it at least as high."""
     before: float
     """The mover's win chance before the move, as the analysis sees the position."""
     after: float
@@ -395,15 +397,18 @@ def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decisio
         analysis = analyser.analyse(state)
     after = analysis.estimate(played)
     best = analysis.estimate(analysis.best)
+    # a search prefers its most visited move; where the move played is rated as high, it is
+    # not shown a preference its own figures contradict
+    preferred = analysis.best if best > after else played
     return Decision(
         ply=ply,
         player=analysis.player,
         played=played.notation,
-        best=analysis.best.notation,
+        best=preferred.notation,
         before=round(analysis.win_chance, 4),
         after=round(after, 4),
         lost=round(max(0.0, best - after), 4),
-        margin=round(_margin(analysis, played), 4),
+        margin=round(_margin(analysis, played) if preferred != played else 0.0, 4),
         legal=len(analysis.actions),
         iterations=analysis.iterations,
     )
