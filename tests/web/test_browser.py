@@ -123,12 +123,12 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert record["format"] == "kafeneio-record" and record["actions"]
     page.click("#result a[href^='/replay/']")
     page.wait_for_selector("#position")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('move 0')")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('0 of ')")
     page.click("#forward")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('move 1')")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('1 of ')")
     assert page.locator("#log li").count() == 1
     page.click("#last")
-    page.wait_for_function("!document.querySelector('#position').textContent.startsWith('move 1 ')")
+    page.wait_for_function("!document.querySelector('#position').textContent.startsWith('1 of ')")
     assert page.locator("#log li").count() == len(record["actions"])
     page.click("#analyse")  # the search bot goes through every decision, in the background
     page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
@@ -184,11 +184,22 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     page.wait_for_selector("#hint-move")
     assert page.inner_text("#hint").startswith("The bot would play end")
     assert "null" not in page.inner_text("#hint") and "Also" not in page.inner_text("#hint")
-    page.evaluate("document.querySelector('#hint-move').remove()")  # asked again: a new answer
-    page.click("#hint-button")
-    page.wait_for_selector("#hint-move")
+    page.click("#hint-button")  # asked again: the second answer
+    page.wait_for_function("document.querySelector('#hint').textContent.includes('Also')")
     # the three looked at most after the choice, the likeliest to win first
     assert "Also considered: c (40%), d (30%), b (20%)" in page.inner_text("#hint")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_replay_of_a_game_not_over_says_so(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    link = create_in_lobby(page, server, "cafe", {})
+    game_id = link.split("/game/", 1)[1].split("#", 1)[0]
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#message:not(.hidden)")
+    assert "not over yet" in page.inner_text("#message")
+    assert page.locator("#analyse.hidden").count() == 1  # nothing to analyse yet
     assert console.errors == []
     context.close()
 

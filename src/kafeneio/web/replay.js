@@ -20,7 +20,7 @@ async function show(target) {
   const slider = document.getElementById("slider");
   slider.max = total;
   slider.value = ply;
-  document.getElementById("position").textContent = `move ${ply} of ${total}`;
+  document.getElementById("position").textContent = `${ply} of ${total} moves played`;
   const obs = step.observation;
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
@@ -33,6 +33,10 @@ async function start() {
   try {
     game = await api(`/api/games/${gameId}`);
     document.getElementById("game-title").textContent = `Replay · ${game.title}`;
+    if (!game.over) {  // a replay and its analysis are for finished games
+      document.getElementById("analyse").classList.add("hidden");
+      throw new Error(`This game is not over yet: watch it at /game/${gameId}, and replay it once it ends.`);
+    }
     const viewer = document.getElementById("viewer");
     viewer.replaceChildren(el("option", { value: "" }, "the table"), ...game.seats.map((s) => el("option", { value: s.seat }, seatName(game.seats, s.seat))));
     viewer.addEventListener("change", () => show(ply));
