@@ -206,6 +206,11 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     )
     assert shown.exit_code == 0, shown.output
     assert "biggest mistakes" in shown.stdout
+    assert "stops before the game's end" in shown.stdout  # six moves of a game
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({**json.loads(path.read_text()), "actions": []}))
+    nothing = runner.invoke(app, ["analyse", str(empty), "--iterations", "2"])
+    assert nothing.exit_code == 0 and "no decision to analyse" in nothing.stdout
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert f"<h1>Analysis of a game of {get_game(data['game']).info.title}</h1>" in page
     assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kafeneio.core import KafeneioError
+from kafeneio.core.events import plural
 from kafeneio.core.record import read_record_file
 from kafeneio.games import title_of
 from kafeneio.sim import report as reports
@@ -322,7 +323,8 @@ def _count_groups(bots: int, players: int) -> int:
 
 
 def print_tournament(result: TournamentReport) -> None:
-    title = f"{title_of(result.game)} round robin, {result.games_per_pairing} games a pairing"
+    games = plural(result.games_per_pairing, "game")
+    title = f"{title_of(result.game)} round robin, {games} a pairing"
     table = Table(title=title)
     for header in ("bot", "rating", "95% interval"):
         table.add_column(header, justify="left" if header == "bot" else "right")
@@ -394,6 +396,9 @@ def analyse_command(
 
 def print_analysis(result: GameAnalysis) -> None:
     names = reports.player_names(result)
+    if not result.decisions:
+        console.print("The record has no decision to analyse.")
+        return
     title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
     table = Table(title=title)
     numbers = {"#", "before", "after", "lost ± margin"}
@@ -419,3 +424,5 @@ def print_analysis(result: GameAnalysis) -> None:
             f"{summary or 'none clear'}",
             markup=False,
         )
+    if not result.finished:
+        console.print("The record stops before the game's end: no winner yet.")
