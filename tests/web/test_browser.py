@@ -134,7 +134,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
     assert page.locator(".chance-chart polyline").count() == 2
     summary = page.inner_text("#analysis")
-    assert "lost" in summary and "[object" not in summary
+    assert "of win chance a move on average" in summary and "[object" not in summary
     scale = """() => {  // chart units per CSS pixel: 1, so its labels keep their size on a phone
         const chart = document.querySelector('.chance-chart');
         return chart.viewBox.baseVal.width / chart.getBoundingClientRect().width;

@@ -96,12 +96,15 @@ function renderAnalysis() {
     el("span", { class: "swatch", style: `background:${COLOURS[s.seat]}` }), seatName(game.seats, s.seat))));
   const lost = el("div", { class: "mistakes" }, game.seats.map((s) => {
     const worst = analysis.mistakes[s.seat];
+    // a sum over many moves can pass 100%: the mean a move reads as a chance does
+    const moves = analysis.decisions.filter((d) => d.player === s.seat).length;
+    const mean = moves ? analysis.total_lost[s.seat] / moves : 0;
     return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
-      ` lost ${analysis.total_lost[s.seat].toFixed(2)} of win chance in all; `,
+      ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${moves} moves; `,
       worst.length ? ["biggest mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => show(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
-      }, `move ${d.ply + 1}: ${d.played} (−${d.lost.toFixed(2)})`))] : "no clear mistake.");
+      }, `move ${d.ply + 1}: ${d.played} (−${percent(d.lost)})`))] : "no clear mistake.");
   }));
   document.getElementById("analysis").replaceChildren(chart(players), legend, lost);
   renderNow();
