@@ -207,6 +207,11 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert shown.exit_code == 0, shown.output
     assert "biggest mistakes" in shown.stdout
     assert "stops before the game's end" in shown.stdout  # six moves of a game
+    assert "fewer samples than legal moves" in shown.stdout  # 4 iterations, more legal moves
+    both = runner.invoke(app, ["analyse", str(path), "--iterations", "4", "--budget", "1"])
+    assert both.exit_code == 2 and "not both" in both.output
+    zero = runner.invoke(app, ["analyse", str(path), "--budget", "0"])
+    assert zero.exit_code == 2 and "positive" in zero.output
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({**json.loads(path.read_text()), "actions": []}))
     nothing = runner.invoke(app, ["analyse", str(empty), "--iterations", "2"])

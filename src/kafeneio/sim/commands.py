@@ -342,9 +342,14 @@ def print_tournament(result: TournamentReport) -> None:
 
 
 # --- analyse ----------------------------------------------------------------------------------
+DEFAULT_ANALYSIS_SECONDS = 1.0
+
+
 def analyse_command(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
-    budget: Annotated[float, typer.Option(help="Seconds of thought for each decision.")] = 1.0,
+    budget: Annotated[
+        float | None, typer.Option(help="Seconds of thought for each decision (default 1).")
+    ] = None,
     iterations: Annotated[
         int | None,
         typer.Option(
@@ -377,7 +382,10 @@ def analyse_command(
     mistakes; a plot of the win chances over the game with --report."""
     try:
         data = read_record_file(record)
-        thought = Budget(None, iterations) if iterations is not None else Budget(budget)
+        if budget is not None and iterations is not None:
+            raise KafeneioError("give --budget or --iterations, not both")
+        seconds = DEFAULT_ANALYSIS_SECONDS if budget is None else budget
+        thought = Budget(None, iterations) if iterations is not None else Budget(seconds)
         decisions = count_decisions(data)
         check_workers(workers)
         where = Backend(backend, workers or (1 if backend == "local" else None), address)
@@ -416,6 +424,13 @@ def print_analysis(result: GameAnalysis) -> None:
         )
     console.print(table)
     console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
+    thin = sum(1 for d in result.decisions if d.legal > 1 and d.iterations < d.legal)
+    if thin:
+        console.print(
+            f"{plural(thin, 'decision')} had fewer samples than legal moves: their preferred "
+            "moves and margins are rough (a larger --budget or --iterations sharpens them).",
+            markup=False,
+        )
     for player, name in enumerate(names):
         worst = result.mistakes(player)
         summary = "; ".join(f"#{d.ply} {d.played} (−{d.lost:.2f}, better {d.best})" for d in worst)
