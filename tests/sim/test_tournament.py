@@ -62,6 +62,8 @@ def test_the_tournament_command_prints_ratings_and_json() -> None:
     shown = runner.invoke(app, args)
     assert shown.exit_code == 0, shown.output
     assert "rating" in shown.stdout and "head to head" in shown.stdout
+    standings = shown.stdout.split("standings", 1)[1].split("head to head", 1)[0]
+    assert standings.index("greedy") < standings.index("random")  # best first, as the ratings
     data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     assert data["ratings"][0]["name"] == "greedy" and len(data["results"]) == 4
     refused = runner.invoke(app, ["tournament", "cafe", "--bots", "random,alphazero"])

@@ -331,7 +331,8 @@ def print_tournament(result: TournamentReport) -> None:
     for rating in result.ratings:
         table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
     console.print(table)
-    console.print(tally_table("standings", "bot", result.standings))
+    ranked = sorted(result.standings, key=lambda tally: tally.win_rate, reverse=True)
+    console.print(tally_table("standings", "bot", ranked))  # best first, as the ratings
     matrix = Table(title="head to head: the row bot's share of the points")
     matrix.add_column("")
     for name in result.bots:
