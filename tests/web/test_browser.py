@@ -192,7 +192,7 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     context.close()
 
 
-def test_the_replay_of_a_game_not_over_says_so(browser: Any, server: LiveServer) -> None:
+def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     link = create_in_lobby(page, server, "cafe", {})
     game_id = link.split("/game/", 1)[1].split("#", 1)[0]
@@ -201,6 +201,9 @@ def test_the_replay_of_a_game_not_over_says_so(browser: Any, server: LiveServer)
     assert "not over yet" in page.inner_text("#message")
     assert page.locator("#analyse.hidden").count() == 1  # nothing to analyse yet
     assert console.errors == []
+    page.goto(f"{server.base}/game/{game_id}#seat=0&token=wrong")  # a link that opens nothing
+    page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
+    assert "does not open a seat" in page.inner_text("#banner")
     context.close()
 
 

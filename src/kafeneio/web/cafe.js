@@ -134,7 +134,8 @@ function otherMoves(legal, ctx) {
 function handRow(view, player, ctx) {
   const obs = view.observation;
   const mine = ctx.interactive && player === view.viewer;
-  const stats = `score ${obs.scores[player]} · hand target ${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
+  // no-break spaces: a figure never wraps away from its name on a phone
+  const stats = `score\u00a0${obs.scores[player]} · hand\u00a0target\u00a0${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
   return el("div", {},
     el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },

@@ -37,7 +37,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    if (event.code === 4403) return;  // refused for good: a wrong link
+    if (event.code === 4403) {  // refused for good: a wrong link
+      if (!view) document.getElementById("banner").textContent = "This link does not open a seat of this game.";
+      return;
+    }
     document.getElementById("connection").textContent = "· reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
