@@ -109,6 +109,9 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.wait_for_selector("#hint-move")
     suggested = page.inner_text("#hint-move")
     assert "chance to win at about" in page.inner_text("#hint")
+    if "@" in suggested:  # a placement: its guest in the hand and its chair (or the bar) lit
+        page.wait_for_selector("#board .hand .card.hinted")
+        assert page.locator(".chair.hinted, .bar-seat.hinted").count() == 1
     ply = int(page.get_attribute("body", "data-ply"))
     click_and_wait(page, "#hint-play")
     # the move of that ply (the bot may have moved since): the log numbers moves from 1

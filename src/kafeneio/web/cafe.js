@@ -42,7 +42,7 @@ function cardLabel(info) {
 function cardFace(text, attrs = {}) {
   const info = card(text);
   return el(attrs.onclick ? "button" : "span", {
-    class: `card${info.joker ? " joker" : ""}${attrs.selected ? " selected" : ""}`,
+    class: `card${info.joker ? " joker" : ""}${attrs.selected ? " selected" : ""}${attrs.hinted ? " hinted" : ""}`,
     style: colourStyle(info), title: cardLabel(info), "aria-label": cardLabel(info),
     "data-card": text, type: attrs.onclick ? "button" : null, onclick: attrs.onclick,
     "aria-pressed": attrs.onclick ? String(Boolean(attrs.selected)) : null,
@@ -59,6 +59,14 @@ function movesFor(legal, cardText) {
     else if (n.startsWith(`swap ${cardText}@`)) swap.set(Number(n.slice(cardText.length + 6)), move);
   }
   return { place, swap, bar };
+}
+
+// A hinted placement's guest and where it goes: "ITf@53" -> ["ITf", "53"], "swap Jf@12" -> ["Jf", "12"],
+// "ITf@bar" -> ["ITf", "bar"]; other moves (end, pass) point at nothing on the board.
+function hintedPlace(notation) {
+  const move = notation && notation.startsWith("swap ") ? notation.slice(5) : notation || "";
+  const at = move.indexOf("@");
+  return at > 0 ? [move.slice(0, at), move.slice(at + 1)] : [null, null];
 }
 
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
@@ -86,6 +94,7 @@ function drawBoard(obs, moves, ctx) {
     if (place) classes.push("legal");
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
+    if (hintedPlace(ctx.hinted)[1] === String(chair.id)) classes.push("hinted");
     const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
     const move = place || swap;
     const clickable = ctx.interactive && selected;
@@ -107,8 +116,9 @@ function drawBar(obs, moves, ctx) {
     const guest = obs.bar[i];
     const info = guest ? card(guest) : null;
     const next = i === obs.bar.length;
+    const hinted = next && hintedPlace(ctx.hinted)[1] === "bar";
     return el("div", {
-      class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}`, style: info ? colourStyle(info) : "",
+      class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}${hinted ? " hinted" : ""}`, style: info ? colourStyle(info) : "",
       title: `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : ""}`,
     }, el("span", { class: `val ${value < 0 ? "neg" : "pos"}` }, signed(value)), info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : "");
   });
@@ -140,7 +150,7 @@ function handRow(view, player, ctx) {
     el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
       obs.hands[player].map((text) => cardFace(text, mine ? {
-        selected: selected === text,
+        selected: selected === text, hinted: hintedPlace(ctx.hinted)[0] === text,
         onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
       } : {}))));
 }

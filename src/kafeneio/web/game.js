@@ -79,7 +79,9 @@ function render() {
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
   renderResult(renderer);
-  renderer.render(document.getElementById("board"), view, { send, interactive: yours });
+  // the hinted move, for a renderer that can point at it on the board (Café: its guest and chair)
+  const hinted = hint && hint.ply === view.ply && yours ? hint.data.best : null;
+  renderer.render(document.getElementById("board"), view, { send, interactive: yours, hinted });
 }
 
 function bannerText(v) {
@@ -129,7 +131,7 @@ async function askHint() {
     if (error.code !== "stale") showMessage(error.message);  // stale: the game moved on
   } finally {
     asking = false;
-    if (view) renderHint();
+    if (view) render();  // the board too: it points at the hinted move
   }
 }
 
