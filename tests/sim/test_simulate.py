@@ -96,6 +96,9 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
     assert report["games"] == 4 and report["seats"] == ["greedy", "random"]
     assert [row["name"] for row in report["by_bot"]] == ["greedy", "random"]
     assert [row["games"] for row in report["by_seat"]] == [4, 4]
+    long = "mcts:iterations=2:c=0.5:depth=2:guide=0"  # a table to a pipe keeps it whole
+    shown = runner.invoke(app, ["simulate", "cafe", "--games", "2", "--seats", f"{long},random"])
+    assert shown.exit_code == 0 and long in shown.stdout
     result = runner.invoke(app, ["simulate", "cafe", "--seats", "random,deep-blue"])
     assert result.exit_code == 2 and "deep-blue" in result.output
     result = runner.invoke(app, ["simulate", "cafe", "--games", "0"])

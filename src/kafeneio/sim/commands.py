@@ -35,7 +35,12 @@ from kafeneio.sim.runner import Backend, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.tournament import TournamentReport, tournament
 
-console = Console(highlight=False, soft_wrap=True)
+FILE_WIDTH = 200
+"""The width of tables written to a file or a pipe, where Rich would cut them to 80 columns and
+a seat spec such as mcts:iterations=50 to 'mcts:iterations=…'."""
+console = Console(
+    highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else FILE_WIDTH
+)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
