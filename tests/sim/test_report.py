@@ -33,6 +33,11 @@ def test_a_simulation_report_embeds_its_plots_and_writes_the_results(tmp_path: P
     assert "<h1>Simulation — Souvlaki Wars: 4 games, 2 players</h1>" in page  # the game's title
     for heading in ("By bot", "By seat", "By shop", "Game length", "95% interval"):
         assert heading in page
+    assert "shops dealt at random" in page
+    cafe = tmp_path / "cafe"
+    args = ["simulate", "cafe", "--games", "2", "--seats", "greedy,random", "--workers", "1"]
+    assert runner.invoke(app, [*args, "--report", str(cafe)]).exit_code == 0
+    assert "roles" not in (cafe / "report.html").read_text(encoding="utf-8")  # Café has none
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     assert results["games"] == 4 and len(results["results"]) == 4
     assert [row["name"] for row in results["by_bot"]] == ["heuristic", "random"]

@@ -84,7 +84,14 @@ def command_line(parts: Sequence[str]) -> str:
 def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
     title = f"{title_of(report.game)}: {report.games} games, {report.players} players"
     lengths = report.lengths
-    dealt = "shops dealt at random" if report.by_role and report.deal_roles else "roles as set"
+    # only a game whose seats play roles (Souvlaki Wars' shops) has any to deal
+    dealt = (
+        ""
+        if not report.by_role
+        else "; shops dealt at random"
+        if report.deal_roles
+        else "; shops as set"
+    )
     panels = [("by seat", report.by_seat), ("by shop", report.by_role)]
     if len(report.by_bot) > 1:
         panels.insert(0, ("by bot", report.by_bot))
@@ -92,7 +99,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         f"<h1>Simulation — {html.escape(title)}</h1>",
         command_line(command),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
-        f"to game); seed {report.seed}; {dealt}; "
+        f"to game); seed {report.seed}{dealt}; "
         f"{report.seconds:.1f} s on {report.backend} ({report.parallelism} in parallel).</p>",
         image(
             plots.win_rates(panels, report.even_share),
