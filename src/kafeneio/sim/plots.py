@@ -59,10 +59,9 @@ def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None)
         above = [row.high - row.win_rate for row in rows]
         axis.bar(names, rates, color=COLOURS[: len(rows)], alpha=0.8)
         axis.errorbar(names, rates, yerr=[below, above], fmt="none", ecolor="black", capsize=4)
-        if even is not None:
-            axis.axhline(even, color="grey", linestyle="--", linewidth=1, label="even share")
-            axis.legend(loc="upper right", fontsize=8)
-        axis.set_title(title)
+        if even is not None:  # said in the title: a legend could cover a bar that reaches 1
+            axis.axhline(even, color="grey", linestyle="--", linewidth=1)
+        axis.set_title(title if even is None else f"{title} (dashed: even share)", fontsize=10)
         axis.set_ylim(0, 1)
         axis.set_ylabel("win rate (95% interval)")
         axis.tick_params(axis="x", labelrotation=20, labelsize=8)
