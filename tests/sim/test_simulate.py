@@ -4,6 +4,7 @@ figures add up to what was played."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -99,6 +100,7 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
     long = "mcts:iterations=2:c=0.5:depth=2:guide=0"  # a table to a pipe keeps it whole
     shown = runner.invoke(app, ["simulate", "cafe", "--games", "2", "--seats", f"{long},random"])
     assert shown.exit_code == 0 and long in shown.stdout
+    assert re.search(r"game length: [\d.]+ ± [\d.]+ \(\d+–\d+\) turns", shown.stdout)  # and range
     result = runner.invoke(app, ["simulate", "cafe", "--seats", "random,deep-blue"])
     assert result.exit_code == 2 and "deep-blue" in result.output
     result = runner.invoke(app, ["simulate", "cafe", "--games", "0"])

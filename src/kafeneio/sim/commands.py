@@ -33,6 +33,7 @@ from kafeneio.sim import report as reports
 from kafeneio.sim.analysis import ANALYSER, Budget, GameAnalysis, analyse_game, count_decisions
 from kafeneio.sim.runner import Backend, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
+from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport, tournament
 
 FILE_WIDTH = 200
@@ -257,6 +258,11 @@ def simulate_command(
     )
 
 
+def spread_text(spread: Spread) -> str:
+    """A game length's mean ± sd and its range: "41.5 ± 6.2 (30–55)"."""
+    return f"{spread.mean:.1f} ± {spread.sd:.1f} ({spread.low:g}–{spread.high:g})"
+
+
 def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
     table = Table(title=title)
     for header in (first, "games", "wins", "win rate", "95% interval", "mean score ± sd"):
@@ -280,10 +286,12 @@ def print_simulation(result: SimulationReport) -> None:
     if result.by_role:
         console.print(tally_table("by shop", "shop", result.by_role))
     lengths = result.lengths
+    turns, rounds, decisions = (
+        spread_text(of) for of in (lengths.turns, lengths.rounds, lengths.decisions)
+    )
     console.print(
-        f"game length: {lengths.turns.mean:.1f} ± {lengths.turns.sd:.1f} turns, "
-        f"{lengths.rounds.mean:.1f} ± {lengths.rounds.sd:.1f} rounds, "
-        f"{lengths.decisions.mean:.1f} decisions; {result.seconds:.1f} s on {result.backend} "
+        f"game length: {turns} turns, {rounds} rounds, {decisions} decisions; "
+        f"{result.seconds:.1f} s on {result.backend} "
         f"({result.parallelism} in parallel), {result.games / max(result.seconds, 1e-9):.1f} "
         "games/s",
         markup=False,
