@@ -16,7 +16,7 @@ from kafeneio.server import sessions
 from kafeneio.server.app import create_app
 from kafeneio.server.store import Store
 from kafeneio.sim import analysis
-from kafeneio.sim.analysis import Budget, analyse_game, count_decisions
+from kafeneio.sim.analysis import Budget, analyse_game, count_decisions, with_budget
 from server.conftest import create, token_of, wait_for
 from server.test_api import SHORT_CAFE, act, play_out, view
 
@@ -274,7 +274,7 @@ def test_a_kept_analysis_that_does_not_read_is_made_again(tmp_path: Path) -> Non
         game_id = create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"]
         wait_for(lambda: view(client, game_id)["over"])
     store = Store(url)
-    store.save_analysis(game_id, sessions.analyser_label(ANALYSIS), {"not": "an analysis"})
+    store.save_analysis(game_id, with_budget("mcts", ANALYSIS), {"not": "an analysis"})
     store.close()
     with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
         analysis_url = f"/api/games/{game_id}/analysis"

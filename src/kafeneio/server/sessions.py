@@ -38,7 +38,14 @@ from kafeneio.server.store import (
     now,
     token_matches,
 )
-from kafeneio.sim.analysis import ANALYSER, Budget, analyse_game, count_decisions, hint
+from kafeneio.sim.analysis import (
+    ANALYSER,
+    Budget,
+    analyse_game,
+    count_decisions,
+    hint,
+    with_budget,
+)
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -136,13 +143,6 @@ class AnalysisJob:
         """An analysis made before, as the store kept it."""
         decisions = len(result["decisions"])
         return cls(total=decisions, done=decisions, result=result)
-
-
-def analyser_label(budget: Budget) -> str:
-    """What makes a server's analyses, as a seat spec (`mcts:iterations=200`): an analysis kept
-    by a server set up otherwise is made again, not shown as this one's."""
-    limits = {"seconds": budget.seconds, "iterations": budget.iterations}
-    return ":".join([ANALYSER, *(f"{name}={value}" for name, value in limits.items() if value)])
 
 
 def _refuse_stale(session: GameSession, ply: int) -> None:
@@ -293,7 +293,9 @@ class Hub:
         self.hint_budget = hint_budget
         """How long a hint thinks (None: the analysis module's default)."""
         self.analysis_budget = analysis_budget
-        self.analyser = analyser_label(analysis_budget)
+        self.analyser = with_budget(ANALYSER, analysis_budget)
+        """What makes this server's analyses, as a seat spec (`mcts:iterations=200`): an
+        analysis kept by a server set up otherwise is made again, not shown as this one's."""
         self.analyses: dict[str, AnalysisJob] = {}
         """The analyses of finished games asked for or read from the store since the start;
         each one done is kept in the store too, so a restarted server has it."""
