@@ -259,15 +259,24 @@ class GameSession:
         return any(watcher.viewer == seat for watcher in self.watchers)
 
     def hints_for(self, viewer: Viewer) -> bool:
-        """Whether `viewer` may ask for a hint now: a seat, to move, in a game that is not
-        over, against bots only (a hint in a game between people would help one of them)."""
-        seats = self.stored.seats
-        return (
-            viewer is not None
-            and not self.state.is_terminal()
-            and self.state.current_player() == viewer
-            and all(seat.kind == "bot" for index, seat in enumerate(seats) if index != viewer)
-        )
+        """Whether `viewer` may ask for a hint now (`hint_refusal`)."""
+        return self.hint_refusal(viewer) is None
+
+    def hint_refusal(self, viewer: Viewer) -> ActionRefused | None:
+        """Why `viewer` may not ask for a hint now, or None: a hint is for a seat, to move, in a
+        game that is not over, against bots only (a hint in a game between people would help
+        one of them)."""
+        if viewer is None:
+            return ActionRefused("spectator", "a spectator cannot ask for a hint")
+        if self.state.is_terminal():
+            return ActionRefused("game-over", "the game is over")
+        if self.state.current_player() != viewer:
+            return ActionRefused("not-your-turn", "a hint is for the player to move")
+        if any(
+            seat.kind != "bot" for index, seat in enumerate(self.stored.seats) if index != viewer
+        ):
+            return ActionRefused("no-hints", "hints are only given in games against bots")
+        return None
 
     def bot_to_move(self) -> int | None:
         player = self.state.current_player()
@@ -463,16 +472,11 @@ class Hub:
 
     def _check_hint(self, session: GameSession, seat: Viewer, ply: int) -> None:
         """Refuse a hint `seat` may not have at `ply`, saying why."""
-        if seat is None:
-            raise ActionRefused("spectator", "a spectator cannot ask for a hint")
-        _refuse_stale(session, ply)
-        if session.hints_for(seat):
-            return
-        if session.state.is_terminal():
-            raise ActionRefused("game-over", "the game is over")
-        if session.state.current_player() != seat:
-            raise ActionRefused("not-your-turn", "a hint is for the player to move")
-        raise ActionRefused("no-hints", "hints are only given in games against bots")
+        refusal = session.hint_refusal(seat)
+        if seat is not None:  # a spectator is told so, whatever ply they saw
+            _refuse_stale(session, ply)
+        if refusal is not None:
+            raise refusal
 
     # --- the analysis of a finished game -----------------------------------------------------
     def analyse(self, session: GameSession) -> AnalysisJob:
