@@ -84,14 +84,9 @@ def command_line(parts: Sequence[str]) -> str:
 def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
     title = f"{title_of(report.game)}: {report.games} games, {report.players} players"
     lengths = report.lengths
-    # only a game whose seats play roles (Souvlaki Wars' shops) has any to deal
-    dealt = (
-        ""
-        if not report.by_role
-        else "; shops dealt at random"
-        if report.deal_roles
-        else "; shops as set"
-    )
+    dealt = ""
+    if report.by_role:  # only a game whose seats play roles (Souvlaki Wars' shops) deals them
+        dealt = "; shops dealt at random" if report.deal_roles else "; shops as set"
     panels = [("by seat", report.by_seat), ("by shop", report.by_role)]
     if len(report.by_bot) > 1:
         panels.insert(0, ("by bot", report.by_bot))
