@@ -94,7 +94,7 @@ function drawBoard(obs, moves, ctx) {
     if (place) classes.push("legal");
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
-    if (hintedPlace(ctx.hinted)[1] === String(chair.id)) classes.push("hinted");
+    if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
     const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
     const move = place || swap;
     const clickable = ctx.interactive && selected;
@@ -116,7 +116,7 @@ function drawBar(obs, moves, ctx) {
     const guest = obs.bar[i];
     const info = guest ? card(guest) : null;
     const next = i === obs.bar.length;
-    const hinted = next && hintedPlace(ctx.hinted)[1] === "bar";
+    const hinted = next && ctx.hintAt[1] === "bar";
     return el("div", {
       class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}${hinted ? " hinted" : ""}`, style: info ? colourStyle(info) : "",
       title: `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : ""}`,
@@ -150,7 +150,7 @@ function handRow(view, player, ctx) {
     el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
       obs.hands[player].map((text) => cardFace(text, mine ? {
-        selected: selected === text, hinted: hintedPlace(ctx.hinted)[0] === text,
+        selected: selected === text, hinted: ctx.hintAt[0] === text,
         onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
       } : {}))));
 }
@@ -164,7 +164,8 @@ export async function render(root, view, ctx) {
   await loadBoard();
   const obs = view.observation;
   if (!ctx.interactive || (selected && !obs.hands[view.viewer]?.includes(selected))) selected = null;
-  const full = { ...ctx, rerender: () => render(root, view, ctx) };
+  // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
+  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted) };
   const moves = selected ? movesFor(view.legal, selected) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),

@@ -123,15 +123,11 @@ function svg(tag, attrs = {}) {
 const [HEIGHT, LEFT, RIGHT, TOP, BOTTOM, MIN_WIDTH] = [200, 34, 8, 8, 20, 240];
 let width = 1000;
 const xOf = (at) => LEFT + (width - LEFT - RIGHT) * (total ? at / total : 0);
-let drawnFor = null;
-window.addEventListener("resize", () => {
-  const box = document.getElementById("analysis");
-  if (analysis && box.clientWidth !== drawnFor) renderAnalysis();
-});
+const widthFor = () => Math.max(MIN_WIDTH, document.getElementById("analysis").clientWidth);
+window.addEventListener("resize", () => { if (analysis && widthFor() !== width) renderAnalysis(); });
 
 function chart(players) {
-  drawnFor = document.getElementById("analysis").clientWidth;
-  width = Math.max(MIN_WIDTH, drawnFor);
+  width = widthFor();
   const x = xOf;
   const y = (chance) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - chance);
   const root = svg("svg", { viewBox: `0 0 ${width} ${HEIGHT}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
