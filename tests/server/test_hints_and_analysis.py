@@ -129,12 +129,22 @@ def test_no_hints_in_a_game_between_people(slow_bots: TestClient) -> None:
 ANALYSIS = Budget(None, 20)
 
 
+def analysing_server(url: str, budget: Budget = ANALYSIS) -> TestClient:
+    """A server on the database at `url` whose bots move at once and whose analyses search
+    `budget` a decision (20 iterations); started and stopped by `with`."""
+    return TestClient(create_app(url, bot_pause=0.0, analysis_budget=budget))
+
+
+def analysis_in(client: TestClient, game_id: str, status: str = "done") -> Any:
+    """The analysis view of a game once it has `status`."""
+    url = f"/api/games/{game_id}/analysis"
+    return wait_for(lambda: (shown := client.get(url).json())["status"] == status and shown)
+
+
 @pytest.fixture
 def quick_analysis(tmp_path: Path) -> Iterator[TestClient]:
     """A server whose bots move at once and whose analyses search 20 iterations a decision."""
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    app = create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)
-    with TestClient(app) as test_client:
+    with analysing_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as test_client:
         yield test_client
 
 
@@ -151,9 +161,7 @@ def test_a_finished_game_is_analysed_once_in_the_background_as_analyse_would(
     assert client.get(f"/api/games/{game_id}/analysis").json()["status"] == "none"
     started = client.post(f"/api/games/{game_id}/analysis").json()
     assert started["status"] in ("running", "done")  # the decisions are counted as it starts
-    done = wait_for(
-        lambda: (a := client.get(f"/api/games/{game_id}/analysis").json())["status"] == "done" and a
-    )
+    done = analysis_in(client, game_id)
     record = client.get(f"/api/games/{game_id}/record").json()
     assert done["done"] == done["total"] == count_decisions(record)
     played = [d["played"] for d in done["analysis"]["decisions"]]
@@ -200,10 +208,10 @@ def test_an_analysis_that_failed_is_made_again_when_asked_again(
     wait_for(lambda: view(quick_analysis, game_id)["over"])
     url = f"/api/games/{game_id}/analysis"
     quick_analysis.post(url)
-    failed = wait_for(lambda: (a := quick_analysis.get(url).json())["status"] == "failed" and a)
+    failed = analysis_in(quick_analysis, game_id, "failed")
     assert "broke" in failed["message"]
     assert quick_analysis.post(url).json()["status"] in ("running", "done")
-    assert wait_for(lambda: quick_analysis.get(url).json()["status"] == "done")
+    analysis_in(quick_analysis, game_id)
     assert len(calls) == 2
 
 
@@ -232,8 +240,7 @@ def test_analyses_wait_in_a_short_queue(
     finally:
         release.set()
     for game_id in games[:2]:
-        url = f"/api/games/{game_id}/analysis"
-        assert wait_for(lambda url=url: quick_analysis.get(url).json()["status"] == "done")
+        analysis_in(quick_analysis, game_id)
     assert quick_analysis.post(f"/api/games/{games[2]}/analysis").status_code == 200
 
 
@@ -241,28 +248,28 @@ def test_an_analysis_is_kept_for_a_restarted_server_by_the_same_analyser(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+    with analysing_server(url) as client:
         game_id = create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"]
         wait_for(lambda: view(client, game_id)["over"])
         analysis_url = f"/api/games/{game_id}/analysis"
         client.post(analysis_url)
-        done = wait_for(lambda: (a := client.get(analysis_url).json())["status"] == "done" and a)
+        done = analysis_in(client, game_id)
 
     def must_not_run(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a kept analysis was made again")
 
     monkeypatch.setattr(sessions, "analyse_game", must_not_run)
-    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+    with analysing_server(url) as client:
         assert client.get(analysis_url).json() == done  # read from the store
         assert client.post(analysis_url).json() == done  # not made again
         record = client.get(f"/api/games/{game_id}/record").json()
         assert done["total"] == count_decisions(record)
     monkeypatch.undo()
     longer = Budget(None, ANALYSIS.iterations * 2)  # another analyser: its own analysis
-    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=longer)) as client:
+    with analysing_server(url, longer) as client:
         assert client.get(analysis_url).json()["status"] == "none"
         client.post(analysis_url)
-        redone = wait_for(lambda: (a := client.get(analysis_url).json())["status"] == "done" and a)
+        redone = analysis_in(client, game_id)
         assert redone["analysis"] == analyse_game(record, "mcts", longer).to_dict() | {
             "seconds": redone["analysis"]["seconds"]
         }
@@ -270,14 +277,14 @@ def test_an_analysis_is_kept_for_a_restarted_server_by_the_same_analyser(
 
 def test_a_kept_analysis_that_does_not_read_is_made_again(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+    with analysing_server(url) as client:
         game_id = create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"]
         wait_for(lambda: view(client, game_id)["over"])
     store = Store(url)
     store.save_analysis(game_id, with_budget("mcts", ANALYSIS), {"not": "an analysis"})
     store.close()
-    with TestClient(create_app(url, bot_pause=0.0, analysis_budget=ANALYSIS)) as client:
+    with analysing_server(url) as client:
         analysis_url = f"/api/games/{game_id}/analysis"
         assert client.get(analysis_url).json()["status"] == "none"
         client.post(analysis_url)
-        assert wait_for(lambda: client.get(analysis_url).json()["status"] == "done")
+        analysis_in(client, game_id)
