@@ -63,3 +63,20 @@ def test_the_harness_catches_a_cafe_sample_that_loses_a_card() -> None:
             check_state(state, random.Random(0), replay_record=False)
     finally:
         type(state).determinize = honest  # type: ignore[method-assign]
+
+
+def test_the_harness_catches_move_words_that_tell_the_bag() -> None:
+    """A move's words are the same in every world its mover thinks possible: words that name
+    the next card in the bag (hidden, CI-S.1) are caught."""
+    state = get_game("cafe").new_state(2, seed=1)
+    honest = type(state)._words
+
+    def telling(self: object, action: object) -> str:
+        return f"{honest(self, action)}, then {self._bag[-1]}"  # type: ignore[arg-type,attr-defined]
+
+    type(state)._words = telling  # type: ignore[method-assign]
+    try:
+        with pytest.raises(ConformanceError, match=r"in a sample for P1, \S+ reads"):
+            check_state(state, random.Random(0), replay_record=False)
+    finally:
+        type(state)._words = honest  # type: ignore[method-assign]

@@ -39,8 +39,12 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
 ) -> None:
     monkeypatch.setattr(cli, "HINT_SECONDS", 0.05)
     output = _session("cafe", "hint\nquit\n")
-    line = next(line for line in output.splitlines() if "hint: " in line)
-    assert "chance to win" in line and "also considered: " in line
-    suggested = line.split("hint: ", 1)[1].split(" ", 1)[0]
-    named = [part.split(" (")[0] for part in line.split("also considered: ", 1)[1].split(", ")]
+    lines = output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "hint: " in line)
+    line, also = lines[at], lines[at + 1]
+    assert "chance to win" in line and also.startswith("  also considered: ")
+    # each move as typed, then in words: "FRf@25, France lady to chair 25 at FR2"
+    suggested = line.split("hint: ", 1)[1].split(",", 1)[0]
+    assert " to chair " in line or " to the bar" in line
+    named = [part.split(",")[0] for part in also.split("also considered: ", 1)[1].split("; ")]
     assert suggested not in named and len(named) == len(set(named)) == 3

@@ -459,10 +459,16 @@ def _hint(state: State) -> str:
     chance = round(100 * analysis.win_chance)
     others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
     others.sort(key=lambda e: e.win_chance, reverse=True)  # the most searched, likeliest first
-    also = ", ".join(f"{e.action} ({round(100 * e.win_chance)}%)" for e in others)
-    return f"hint: {analysis.best} (the bot puts your chance to win at about {chance}%)" + (
-        f"; also considered: {also}" if also else ""
-    )
+    also = "; ".join(f"{_named(state, e.action)} ({round(100 * e.win_chance)}%)" for e in others)
+    best = _named(state, analysis.best)
+    line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
+    return line + (f"\n  also considered: {also}" if also else "")
+
+
+def _named(state: State, action: Action) -> str:
+    """A move as typed and in words: ``FRf@25, France lady to chair 25 at FR2``."""
+    words = state.action_words(action)
+    return action.notation if words == action.notation else f"{action.notation}, {words}"
 
 
 def plural(count: int, noun: str) -> str:

@@ -10,6 +10,8 @@ from kafeneio.core import SPECTATOR
 from kafeneio.core.play import play, random_player
 from kafeneio.games import get_game
 
+from .conftest import new_position
+
 
 def _history(players: int, seed: int, **options: object) -> list[list[str]]:
     state = get_game("cafe", options).new_state(players, seed=seed)
@@ -46,3 +48,25 @@ def test_a_player_thrown_out_at_the_bar_is_told() -> None:
     assert any("is out of the game (CI-M.3)" in t for t in texts)
     assert any("sends" in t and "bar seat" in t for t in texts)
     assert any(" draws " in t for t in texts)
+
+
+def test_a_move_reads_in_words_with_its_chair_tables_and_bar_seat() -> None:
+    """Hints and analyses name a move by the guest, the chair and the tables it is at, and
+    the bar seat it would take with that seat's value (CI-0.3)."""
+    state = new_position([["FRf", "USm", "Jf", "CNm", "AFf"], ["GBm"]], bar=["DEf"] * 4 + ["DEm"] * 2)
+    words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+    assert words["FRf@24"] == "France lady to chair 24 between FR2 and US2"
+    assert words["FRf@25"] == "France lady to chair 25 at FR2"
+    assert words["USm@bar"] == "USA man to the bar, seat 7: -4 points"
+    assert words["Jf@16"] == "joker (lady) to chair 16 at US1"
+    state = new_position([["FRf", "USm"], ["GBm"]], {26: "FRm"})
+    state.apply(state.parse_legal("FRf@25"))
+    assert state.action_words(state.parse_legal("end")) == "end the turn without a second guest"
+
+
+def test_a_joker_exchange_reads_in_words() -> None:
+    state = new_position([["FRf"], ["GBm"]], {5: "Jf", 6: "FRm"})
+    move = state.parse_legal("swap FRf@5")
+    assert state.action_words(move) == (
+        "France lady to chair 5 at FR1 in place of its joker, taken into the hand"
+    )

@@ -68,6 +68,11 @@ def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_
     legal = {move["notation"] for move in current["legal"]}
     assert hint["ply"] == current["ply"] and hint["player"] == seat
     assert hint["best"] in legal and 0 <= hint["win_chance"] <= 1
+    # each move also in words, which say more than its notation ("pick 2": which customer)
+    assert all(move["words"] for move in hint["moves"])
+    assert any(move["words"] != move["notation"] for move in hint["moves"])
+    best = next(move for move in hint["moves"] if move["notation"] == hint["best"])
+    assert hint["best_words"] == best["words"]
     listed = [move["notation"] for move in hint["moves"]]
     assert listed[0] == hint["best"] and set(listed) <= legal
     assert len(listed) == min(5, len(legal))

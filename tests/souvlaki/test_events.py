@@ -7,9 +7,10 @@ import random
 import pytest
 
 from kafeneio.bots import make_bot
-from kafeneio.core import SPECTATOR, Event
+from kafeneio.core import SPECTATOR, Event, IllegalActionError
 from kafeneio.core.play import Step, play
 from kafeneio.games import get_game
+from .conftest import position
 
 GAME = get_game("souvlaki")
 
@@ -79,3 +80,42 @@ def test_why_the_game_ended_and_who_won_are_told() -> None:
     texts = [e.text_for(SPECTATOR) for e in last.events]
     assert any(t and t.startswith("The game ends") for t in texts)
     assert any(t and ("wins" in t or "share the win" in t) for t in texts)
+
+
+def test_a_move_reads_in_words_with_the_customers_it_reaches() -> None:
+    """Hints and analyses name a move by what it does: the customer drafted, served or sent
+    away, the foods of a card, the customer an unforeseen card is played on."""
+    state = position(
+        queues=[["SF 1/2", {"card": "GG 3/2", "phone": True}], ["SD 2/1"]],
+        food_hands=[["GF", "S"], []],
+        unforeseen_hands=[["generous-tip"], []],
+        reputation=[10, 5],  # P1 first
+    )
+    words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+    assert words["play GF"] == "play pita gyros + fries into the pool"
+    assert words["send 2"] == "send away customer 2, 2 pita gyros (3 money, 2 influence)"
+    assert words["finish"] == "end the service"
+    state = position(phase="customers", customers_top=["SF 1/2", "GGF 4/1", "SD 2/1"])
+    words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+    assert words["pick 2"] == "draft 2 pita gyros + fries (4 money, 1 influence)"
+
+
+def test_an_unforeseen_card_reads_with_its_target() -> None:
+    state = position(
+        phase="unforeseen",
+        queues=[["SF 1/2"], ["SD 2/1"]],
+        unforeseen_hands=[["generous-tip", "dirty-shop"], []],
+        reputation=[10, 5],
+    )
+    words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+    assert words["use generous-tip p2.1"] == (
+        "play Generous Tip on P2's customer 1, souvlaki + soft drink (2 money, 1 influence)"
+    )
+    assert words["use dirty-shop p2"] == "play Dirty Shop on P2"
+    assert words["pass"] == "play no unforeseen card"
+
+
+def test_an_illegal_move_has_no_words() -> None:
+    state = position(queues=[["SF 1/2"], []], food_hands=[["GF"], []], reputation=[10, 5])
+    with pytest.raises(IllegalActionError):
+        state.action_words(GAME.parse_action("send 3"))

@@ -109,6 +109,8 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.wait_for_selector("#hint-move")
     suggested = page.inner_text("#hint-move")
     assert "chance to win at about" in page.inner_text("#hint")
+    words = page.inner_text("#hint-words")  # the move in words: "France lady to chair 25 …"
+    assert " to chair " in words or " to the bar, seat " in words or words.startswith("end ")
     if "@" in suggested:  # a placement: its guest in the hand and its chair (or the bar) lit
         page.wait_for_selector("#board .hand .card.hinted")
         assert page.locator(".chair.hinted, .bar-seat.hinted").count() == 1
@@ -177,20 +179,23 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     def answer(route: Any) -> None:  # the server's answer, as it gives it (most visited first)
         moves = answers.pop(0)
         route.fulfill(json={
-            "ply": ply, "player": 0, "best": moves[0][0], "win_chance": moves[0][1],
-            "moves": [{"notation": n, "win_chance": w, "visits": v} for n, w, v in moves],
-            "iterations": 200, "seconds": 1.0,
+            "ply": ply, "player": 0, "best": moves[0][0], "best_words": f"move {moves[0][0]}",
+            "win_chance": moves[0][1], "iterations": 200, "seconds": 1.0,
+            "moves": [
+                {"notation": n, "words": f"move {n}", "win_chance": w, "visits": v}
+                for n, w, v in moves
+            ],
         })  # fmt: skip
 
     page.route("**/api/games/*/hint", answer)
     page.click("#hint-button")
     page.wait_for_selector("#hint-move")
-    assert page.inner_text("#hint").startswith("The bot would play end")
+    assert page.inner_text("#hint").startswith("The bot would play move end (end)")
     assert "null" not in page.inner_text("#hint") and "Also" not in page.inner_text("#hint")
     page.click("#hint-button")  # asked again: the second answer
     page.wait_for_function("document.querySelector('#hint').textContent.includes('Also')")
     # the three looked at most after the choice, the likeliest to win first
-    assert "Also considered: c (40%), d (30%), b (20%)" in page.inner_text("#hint")
+    assert "Also considered: move c (40%); move d (30%); move b (20%)" in page.inner_text("#hint")
     assert console.errors == []
     context.close()
 

@@ -73,6 +73,8 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
         _expect(0 <= action.code < game.info.num_distinct_actions, f"{action} code in range")
         _expect(game.parse_action(action.notation) == action, f"{action} notation parses back")
         _expect(game.decode_action(action.code) == action, f"{action} code decodes back")
+        words = state.action_words(action)
+        _expect(isinstance(words, str) and bool(words.strip()), f"{action} has words")
         child = state.clone()
         child.apply(action)
         _expect(state == before, f"applying {action} to a clone leaves the original unchanged")
@@ -162,12 +164,22 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
                 "a determinized sample has a record that would rebuild the truth"
             )
         _expect(sample.observation(player) == seen, f"determinize keeps {seat(player)}'s view")
+        if player == state.current_player():
+            _check_same_words(state, sample, f"a sample for {seat(player)}")
         # Search determinizes again inside a sample, for another player's turn.
         other = rng.randrange(state.num_players)
         nested = sample.determinize(other, rng)
         where = f"a sample for {seat(other)} of a sample for {seat(player)}"
         _check_sample(sample, nested, other, where)
         _expect(nested.observation(other) == sample.observation(other), f"{where} keeps the view")
+
+
+def _check_same_words(truth: State, sample: State, where: str) -> None:
+    """The mover's moves read the same in every world the mover thinks possible: their words
+    tell nothing the mover does not know."""
+    for action in truth.legal_actions():
+        words = sample.action_words(action)
+        _expect(words == truth.action_words(action), f"in {where}, {action} reads {words!r}")
 
 
 def _check_sample(truth: State, sample: State, player: int, where: str) -> None:

@@ -390,6 +390,16 @@ class State(ABC):
     def explain_illegal(self, action: Action) -> None:
         """Raise the `IllegalActionError` that says why `action` is not legal here."""
 
+    def action_words(self, action: Action) -> str:
+        """A legal action in words, before it is played, for the player who would play it
+        (hints and analyses): what its notation says, with the public facts it names. It
+        tells nothing the mover does not know. An illegal action raises as `apply` would."""
+        return self._words(self._legal_match(action))
+
+    def _words(self, action: Action) -> str:
+        """`action_words` of a legal action; a game without words gives the notation."""
+        return action.notation
+
     # --- outcome ----------------------------------------------------------------------------
     @abstractmethod
     def is_terminal(self) -> bool: ...

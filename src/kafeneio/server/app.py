@@ -241,15 +241,18 @@ def _add_api(app: FastAPI) -> None:
         hub = hub_of(request)
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
-        analysis = await hub.hint(session, seat, body.ply)
+        answer = await hub.hint(session, seat, body.ply)
+        analysis, words = answer.analysis, answer.words
         return Hint(
             ply=body.ply,
             player=analysis.player,
             best=analysis.best.notation,
+            best_words=words[analysis.best.code],
             win_chance=round(analysis.win_chance, 4),
             moves=[
                 MoveChance(
                     notation=entry.action.notation,
+                    words=words[entry.action.code],
                     win_chance=round(entry.win_chance, 4),
                     visits=entry.visits,
                 )

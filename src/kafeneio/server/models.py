@@ -56,6 +56,7 @@ class HintRequest(BaseModel):
 
 class MoveChance(BaseModel):
     notation: str
+    words: str = Field(description="the move in words, as its mover may read it")
     win_chance: float = Field(description="the mover's estimated chance to win after this move")
     visits: int = Field(description="search iterations through this move (0: a one-step guess)")
 
@@ -66,6 +67,7 @@ class Hint(BaseModel):
     ply: int
     player: int
     best: str = Field(description="the suggested move, in the game's notation")
+    best_words: str = Field(description="the suggested move in words")
     win_chance: float = Field(description="the mover's estimated chance to win, 0 to 1")
     moves: list[MoveChance] = Field(description="the moves the search rates best, best first")
     iterations: int

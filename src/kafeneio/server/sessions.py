@@ -145,6 +145,20 @@ class AnalysisJob:
         return cls(total=decisions, done=decisions, result=result)
 
 
+@dataclass(frozen=True)
+class WordedHint:
+    """A hint's search, and each move it rates in words (by action code), as worded in the
+    position the hint is for: the game may have moved on by the time it is answered."""
+
+    analysis: Analysis
+    words: dict[int, str]
+
+
+def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
+    words = {action.code: state.action_words(action) for action in state.legal_actions()}
+    return WordedHint(hint(state, seed, budget), words)
+
+
 def _refuse_stale(session: GameSession, ply: int) -> None:
     """Refuse a request made at `ply` once the game has moved past it."""
     if ply != session.ply:
@@ -214,7 +228,7 @@ class GameSession:
     bot_task: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from checking an action until it is applied: one decision at a time."""
-    hint: tuple[int, asyncio.Future[Analysis]] | None = None
+    hint: tuple[int, asyncio.Future[WordedHint]] | None = None
     """The hint of the current decision (its ply and the search's answer, pending or done):
     asked again, it is given again, not searched again."""
 
@@ -449,7 +463,7 @@ class Hub:
             raise ActionRefused("illegal", str(err)) from None
 
     # --- hints ------------------------------------------------------------------------------
-    async def hint(self, session: GameSession, seat: Viewer, ply: int) -> Analysis:
+    async def hint(self, session: GameSession, seat: Viewer, ply: int) -> WordedHint:
         """The search bot's suggestion for `seat`, to move at `ply`, from that seat's own
         information; refused with a reason when the seat may not ask (`hints_for`) or the game
         has moved on. The search runs beside the bots, on a copy of the state; asked again at
@@ -459,7 +473,7 @@ class Hub:
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
-            pending = loop.run_in_executor(self.executor, hint, copy, seed, self.hint_budget)
+            pending = loop.run_in_executor(self.executor, _worded_hint, copy, seed, self.hint_budget)
             session.hint = (ply, pending)
         searching = session.hint[1]
         try:

@@ -107,16 +107,16 @@ function renderHint() {
     box.classList.add("hidden");
     return;
   }
-  const { best, win_chance: chance, moves } = hint.data;
+  const { best, best_words: words, win_chance: chance, moves } = hint.data;
   // the three the bot looked at most after its choice, the likeliest to win first
   const also = moves.filter((move) => move.notation !== best).slice(0, 3)
     .sort((a, b) => b.win_chance - a.win_chance);
   box.replaceChildren(
-    el("div", {}, "The bot would play ", el("code", { class: "notation", id: "hint-move" }, best),
-      ` and puts your chance to win at about ${percent(chance)}. `,
+    el("div", {}, "The bot would play ", el("strong", { id: "hint-words" }, words), " (",
+      el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
     also.length ? el("div", { class: "also" }, "Also considered: ",
-      also.flatMap((move, i) => [i ? ", " : "", el("code", { class: "notation" }, move.notation), ` (${percent(move.win_chance)})`])) : "");
+      also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)})`])) : "");
   box.className = "message info hint";
 }
 

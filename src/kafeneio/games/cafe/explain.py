@@ -1,4 +1,5 @@
-"""Why an action is illegal: the rule it breaks, in words a player understands."""
+"""A move in words, and why an action is illegal (the rule it breaks), in words a player
+understands."""
 
 from __future__ import annotations
 
@@ -6,21 +7,77 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError
+from kafeneio.core.events import plural
 from kafeneio.games.cafe.actions import (
     BAR,
     BIRTHDAY,
     DANCE,
     DRAW,
+    DRAW_FEWER,
     END,
     PASS,
     PLACE,
     SWAP,
     CafeAction,
 )
+from kafeneio.games.cafe.board import Board, gender_of, is_joker, nation_of
 from kafeneio.games.cafe.state import geometry
 
 if TYPE_CHECKING:
     from kafeneio.games.cafe.state import CafeState
+
+
+NATION_NAMES = {"usa": "USA"}
+"""How a nation of the board data is written where it is not just capitalised (as the web
+board writes it)."""
+LADY = 0
+
+
+def action_words(state: CafeState, action: CafeAction) -> str:
+    """A legal move in words: the guest, the chair and the tables it is at, the bar seat and
+    its value; all public (CI-S.1)."""
+    board, kind = state.game.board, action.kind
+    if kind in (PLACE, SWAP):
+        chair = action.chair
+        where = f"{guest(board, action.card)} to chair {chair + 1} {_at(board, chair)}"
+        return where if kind == PLACE else f"{where} in place of its joker, taken into the hand"
+    if kind == BAR:
+        seat = state.filling()[0]
+        value = plural(state.options.bar_values[seat], "point", sign=True)
+        return f"{guest(board, action.card)} to the bar, seat {seat + 1}: {value}"
+    if kind == DANCE:
+        table = board.tables[action.table]
+        gender = "ladies" if gender_of(action.placements[0][0]) == LADY else "men"
+        count = len(action.placements)
+        return f"fill table {table.id} for a dance with {count} {gender}"
+    if kind == BIRTHDAY:
+        if action.table < 0:
+            return "no birthday table"
+        return f"table {board.tables[action.table].id} as the birthday table"
+    return {
+        END: "end the turn without a second guest",
+        PASS: "pass: no guest can be seated",
+    }.get(kind) or _draw_words(action)
+
+
+def _draw_words(action: CafeAction) -> str:
+    if action.code == DRAW_FEWER:
+        return "draw fewer: lower the hand target"
+    return "draw a full hand: keep the hand target"
+
+
+def guest(board: Board, card: int) -> str:
+    """A card as a player names it: "France lady", "USA man", "joker (lady)"."""
+    gender = "lady" if gender_of(card) == LADY else "man"
+    if is_joker(card):
+        return f"joker ({gender})"
+    name = board.nations[nation_of(card)]
+    return f"{NATION_NAMES.get(name, name.capitalize())} {gender}"
+
+
+def _at(board: Board, chair: int) -> str:
+    tables = [board.tables[table].id for table in board.chairs[chair].tables]
+    return f"at {tables[0]}" if len(tables) == 1 else f"between {' and '.join(tables)}"
 
 
 def why_illegal(state: CafeState, action: Any) -> IllegalActionError:

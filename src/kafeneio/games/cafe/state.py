@@ -373,6 +373,11 @@ class CafeState(State):
     def explain_illegal(self, action: Any) -> None:
         raise _why_illegal(self, action)
 
+    def _words(self, action: Any) -> str:
+        from kafeneio.games.cafe.explain import action_words  # explain reads this module
+
+        return action_words(self, action)
+
     # --- public views used by renderers and tests -----------------------------------------
     @property
     def bar_full(self) -> bool:

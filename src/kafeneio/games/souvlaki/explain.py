@@ -1,4 +1,5 @@
-"""Why an action is illegal: the rule it breaks, in words a player understands."""
+"""A move in words, and why an action is illegal (the rule it breaks), in words a player
+understands."""
 
 from __future__ import annotations
 
@@ -13,17 +14,20 @@ from kafeneio.games.souvlaki.actions import (
     DISCARD,
     DONE,
     FINISH,
+    KEEP,
     MAX_QUEUE,
     PASS,
     PICK,
     PLAY,
     RANDOM,
+    REDRAW,
     SEND,
     SERVE,
     USE,
     SouvlakiAction,
 )
-from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
+from kafeneio.games.souvlaki.cards import FOOD_NAMES, Foods, foods_of_code, foods_text
+from kafeneio.games.souvlaki.customer import Customer
 from kafeneio.games.souvlaki.effects import customer_misfit
 from kafeneio.games.souvlaki.legality import send_refusal, serve_refusal
 
@@ -37,6 +41,77 @@ PHASE_HINTS = {
     "unforeseen": ("the unforeseen phase: use a card or pass", "SW-3.1"),
     "service": ("customer service: play, serve, send or finish", "SW-4.1"),
 }
+
+
+PLAIN_WORDS = {
+    KEEP: "keep the starting food cards",
+    REDRAW: "redraw the starting food cards",
+    BUY: "buy supplies",
+    ADVERTISE: "advertise",
+    DONE: "end the shop maintenance",
+    PASS: "play no unforeseen card",
+    FINISH: "end the service",
+    RANDOM: "chance",
+}
+
+
+def action_words(state: SouvlakiState, action: SouvlakiAction) -> str:
+    """A legal move in words: the foods it names and the customers it reaches, all public but
+    the mover's own cards, which only the mover is told of."""
+    kind = action.kind
+    if kind in (DISCARD, PLAY):
+        foods = foods_words(foods_of_code(action.food))
+        return f"discard {foods}" if kind == DISCARD else f"play {foods} into the pool"
+    player = state.current_player()
+    if kind == PICK:
+        card = state.cards.customers[state.row()[action.slot]]
+        return f"draft {_order_words(card.order, card.money, card.influence, card.big)}"
+    if kind == SERVE:
+        return f"serve {customer_words(state.queue(player)[0])}"
+    if kind == SEND:
+        customer = state.queue(player)[action.slot]
+        return f"send away customer {action.slot + 1}, {customer_words(customer)}"
+    if kind == USE:
+        return _use_words(state, action)
+    return PLAIN_WORDS[kind]
+
+
+def foods_words(foods: Foods) -> str:
+    """``GGF`` as "2 pita gyros + fries"."""
+    named = [
+        name if count == 1 else f"{count} {name}"
+        for name, count in zip(FOOD_NAMES, foods, strict=True)
+        if count
+    ]
+    return " + ".join(named) or "nothing"
+
+
+def customer_words(customer: Customer) -> str:
+    """A customer in a queue, as a player names it: the order and what it pays."""
+    if customer.waiting:
+        return "a Big Phone Order whose cards are still to come"
+    return _order_words(customer.order, customer.money, customer.influence, customer.big >= 0)
+
+
+def _order_words(order: Foods, money: int, influence: int, big: bool) -> str:
+    if big and not any(order):
+        return "a Big Phone Order"
+    return f"{foods_words(order)} ({money} money, {influence} influence)"
+
+
+def _use_words(state: SouvlakiState, action: SouvlakiAction) -> str:
+    name = state.cards.unforeseen[action.card].name
+    targets = action.targets
+    if not targets:
+        return f"play {name}"
+    if len(targets) == 1:
+        return f"play {name} on {seat(targets[0])}"
+    reached = []
+    for i in range(0, len(targets), 2):
+        owner, position = targets[i], targets[i + 1]
+        customer = customer_words(state.queue(owner)[position])
+        reached.append(f"{seat(owner)}'s customer {position + 1}, {customer}")
+    return f"play {name} on {' and on '.join(reached)}"
 
 
 def why_illegal(state: SouvlakiState, action: Any) -> IllegalActionError:

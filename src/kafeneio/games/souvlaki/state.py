@@ -46,7 +46,7 @@ from kafeneio.games.souvlaki.customer import (
     waiting_big_order,
 )
 from kafeneio.games.souvlaki.effects import UnforeseenEffects
-from kafeneio.games.souvlaki.explain import why_illegal
+from kafeneio.games.souvlaki.explain import action_words, why_illegal
 from kafeneio.games.souvlaki.legality import (
     Refusal,
     advertise_refusal,
@@ -320,6 +320,9 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     def explain_illegal(self, action: Any) -> None:
         raise why_illegal(self, action)
 
+    def _words(self, action: Any) -> str:
+        return action_words(self, action)
+
     def scores(self) -> list[int]:
         """Money plus reputation: the sum that breaks ties (SW-5.3), money net of loans (SW-1.6)
         unless the option ``loan_in_tiebreak`` is off."""
@@ -499,6 +502,10 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
 
     def queue(self, player: int) -> list[Customer]:
         return list(self._queues[player])
+
+    def row(self) -> list[int]:
+        """The draft row's customer card kinds, slot by slot; -1 where one was taken."""
+        return list(self._row)
 
     def queue_length(self, player: int) -> int:
         return len(self._queues[player])
