@@ -53,7 +53,9 @@ def test_a_player_thrown_out_at_the_bar_is_told() -> None:
 def test_a_move_reads_in_words_with_its_chair_tables_and_bar_seat() -> None:
     """Hints and analyses name a move by the guest, the chair and the tables it is at, and
     the bar seat it would take with that seat's value (CI-0.3)."""
-    state = new_position([["FRf", "USm", "Jf", "CNm", "AFf"], ["GBm"]], bar=["DEf"] * 4 + ["DEm"] * 2)
+    state = new_position(
+        [["FRf", "USm", "Jf", "CNm", "AFf"], ["GBm"]], bar=["DEf"] * 4 + ["DEm"] * 2
+    )
     words = {a.notation: state.action_words(a) for a in state.legal_actions()}
     assert words["FRf@24"] == "France lady to chair 24 between FR2 and US2"
     assert words["FRf@25"] == "France lady to chair 25 at FR2"

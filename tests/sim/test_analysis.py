@@ -19,7 +19,7 @@ from kafeneio.bots.knowledge import ScoreKnowledge, knowledge_for, playout_bot
 from kafeneio.bots.mcts import MctsBot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
-from kafeneio.games import get_game
+from kafeneio.games import get_game, load_record
 from kafeneio.sim.analysis import (
     PRIOR_VISITS,
     PROPOSALS,
@@ -180,6 +180,15 @@ def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
     assert sum(told) == 14 and len(result.decisions) == 14  # Café has no chance nodes
     assert [d.ply for d in result.decisions] == list(range(14))
     assert [d.played for d in result.decisions] == record["actions"]
+    state = load_record({**record, "actions": []})  # each move in words, as its mover read it
+    for decision in result.decisions:
+        played, best = state.parse_legal(decision.played), state.parse_legal(decision.best)
+        assert decision.played_words == state.action_words(played)
+        assert decision.best_words == state.action_words(best)
+        state.apply(played)
+    for player in (0, 1):
+        own = [d.lost for d in result.decisions if d.player == player]
+        assert result.mean_lost(player) == pytest.approx(sum(own) / len(own))
     for decision in result.decisions:
         assert 0 <= decision.after <= 1 and 0 <= decision.before <= 1 and decision.lost >= 0
         # a move preferred to the one played is rated higher: never a preference at no loss
@@ -205,7 +214,9 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
         app, ["analyse", str(path), "--iterations", "4", "--report", str(tmp_path / "r")]
     )
     assert shown.exit_code == 0, shown.output
-    assert "biggest mistakes" in shown.stdout
+    assert "of win chance a move on average, over 3 moves" in shown.stdout
+    mistakes = [line for line in shown.stdout.splitlines() if line.startswith("  #")]
+    assert all(" to chair " in line or " to the bar" in line for line in mistakes)
     assert "stops before the game's end" in shown.stdout  # six moves of a game
     assert "fewer samples than legal moves" in shown.stdout  # 4 iterations, more legal moves
     both = runner.invoke(app, ["analyse", str(path), "--iterations", "4", "--budget", "1"])
@@ -220,6 +231,7 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert f"<h1>Analysis of a game of {get_game(data['game']).info.title}</h1>" in page
     assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]
     assert json.loads((tmp_path / "r" / "results.json").read_text())["decisions"]
+    assert "Lost " in page and "of win chance a move on average, over 3 moves." in page
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])

@@ -10,6 +10,7 @@ from kafeneio.bots import make_bot
 from kafeneio.core import SPECTATOR, Event, IllegalActionError
 from kafeneio.core.play import Step, play
 from kafeneio.games import get_game
+
 from .conftest import position
 
 GAME = get_game("souvlaki")

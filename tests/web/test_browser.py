@@ -157,6 +157,10 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.startsWith('Move 1, ')")
     assert "chance to win" in page.inner_text("#analysis-now")
+    # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
+    assert page.inner_text("#analysis-now code.notation") == record["actions"][0]
+    words = page.inner_text("#analysis-now").split(f"{record['actions'][0]} (", 1)[1]
+    assert re.match(r"[A-Z][A-Za-z]+ (lady|man) to (chair \d+ |the bar, seat 1: \+1 point)", words)
     page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
     page.click("#rematch")
     page.wait_for_url(lambda url: "/game/" in url and link.split("#")[0] not in url)

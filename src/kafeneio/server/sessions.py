@@ -473,7 +473,9 @@ class Hub:
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
-            pending = loop.run_in_executor(self.executor, _worded_hint, copy, seed, self.hint_budget)
+            pending = loop.run_in_executor(
+                self.executor, _worded_hint, copy, seed, self.hint_budget
+            )
             session.hint = (ply, pending)
         searching = session.hint[1]
         try:

@@ -275,6 +275,9 @@ class Decision:
     best: str
     """The analyser's preferred move (a search's most visited), or the move played where the
     analyser rates it at least as high."""
+    played_words: str
+    """The move played in words, as its mover read the position (`State.action_words`)."""
+    best_words: str
     before: float
     """The mover's win chance before the move, as the analysis sees the position."""
     after: float
@@ -313,10 +316,20 @@ class GameAnalysis:
     def total_lost(self, player: int) -> float:
         return sum(d.lost for d in self.decisions if d.player == player)
 
+    def moves_of(self, player: int) -> int:
+        return sum(1 for d in self.decisions if d.player == player)
+
+    def mean_lost(self, player: int) -> float:
+        """The win chance `player` lost a move, on average: unlike the total, a chance (a
+        sum over a long game can pass 1), and comparable between games of any length."""
+        moves = self.moves_of(player)
+        return self.total_lost(player) / moves if moves else 0.0
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["mistakes"] = [[asdict(d) for d in self.mistakes(p)] for p in range(self.players)]
         data["total_lost"] = [round(self.total_lost(p), 4) for p in range(self.players)]
+        data["mean_lost"] = [round(self.mean_lost(p), 4) for p in range(self.players)]
         return data
 
 
@@ -405,6 +418,8 @@ def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decisio
         player=analysis.player,
         played=played.notation,
         best=preferred.notation,
+        played_words=state.action_words(played),
+        best_words=state.action_words(preferred),
         before=round(analysis.win_chance, 4),
         after=round(after, 4),
         lost=round(max(0.0, best - after), 4),

@@ -446,12 +446,13 @@ def print_analysis(result: GameAnalysis) -> None:
             markup=False,
         )
     for player, name in enumerate(names):
-        worst = result.mistakes(player)
-        summary = "; ".join(f"#{d.ply} {d.played} (−{d.lost:.2f}, better {d.best})" for d in worst)
-        console.print(
-            f"{name}: lost {result.total_lost(player):.2f} in all; biggest mistakes: "
-            f"{summary or 'none clear'}",
-            markup=False,
-        )
+        worst = "biggest mistakes:" if result.mistakes(player) else "no clear mistake"
+        console.print(f"{name}: {reports.loss_text(result, player)}; {worst}", markup=False)
+        for d in result.mistakes(player):
+            console.print(
+                f"  #{d.ply} {d.played}, {d.played_words} (−{d.lost:.0%}); "
+                f"better {d.best}, {d.best_words}",
+                markup=False,
+            )
     if not result.finished:
         console.print("The record stops before the game's end: no winner yet.")

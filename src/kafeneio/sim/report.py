@@ -211,23 +211,31 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         rows = [
             [
                 d.ply,
-                d.played,
-                d.best,
+                f"{d.played}, {d.played_words}",
+                f"{d.best}, {d.best_words}",
                 f"{d.before:.2f}",
                 f"{d.after:.2f}",
                 f"{d.lost:.2f} ± {d.margin:.2f}",
             ]
             for d in result.mistakes(player)
         ]
-        sections.append(
-            f"<h3>{html.escape(name)}: win chance lost in all {result.total_lost(player):.2f}</h3>"
-        )
+        loss = loss_text(result, player).capitalize()
+        sections.append(f"<h3>{html.escape(name)}</h3><p>{html.escape(loss)}.</p>")
         sections.append(
             table(["decision", "played", "preferred", "before", "after", "lost ± margin"], rows)
             if rows
             else "<p>No clear mistake: no loss beyond its sampling margin.</p>"
         )
     return write(directory, title, "\n".join(sections), result.to_dict())
+
+
+def loss_text(result: GameAnalysis, player: int) -> str:
+    """What `player` lost, as the replay page says it: a chance a move, on average."""
+    moves = result.moves_of(player)
+    return (
+        f"lost {result.mean_lost(player):.1%} of win chance a move on average, over "
+        f"{moves} move{'' if moves == 1 else 's'}"
+    )
 
 
 def player_names(result: GameAnalysis) -> list[str]:

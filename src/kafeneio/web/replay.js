@@ -104,7 +104,7 @@ function renderAnalysis() {
       worst.length ? ["biggest mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => show(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
-      }, `move ${d.ply + 1}: ${d.played} (−${percent(d.lost)})`))] : "no clear mistake.");
+      }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : "no clear mistake.");
   }));
   document.getElementById("analysis").replaceChildren(chart(players), legend, lost);
   renderNow();
@@ -171,10 +171,20 @@ function renderNow() {
   const d = analysis.decisions.find((entry) => entry.ply === ply);
   if (!d) { line.textContent = ply >= total ? "The game is over." : "Chance decides here."; return; }
   const who = seatName(game.seats, d.player);
-  const verdict = d.legal === 1 ? "the only legal move"
-    : d.best === d.played ? "the move the bot prefers" : `the bot prefers ${d.best} (${percent(d.after + d.lost)})`;
-  line.replaceChildren(el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}; played `,
-    el("code", { class: "notation" }, d.played), ` (${percent(d.after)}), ${verdict}${d.lost > d.margin ? " — a clear mistake" : ""}.`);
+  const verdict = d.legal === 1 ? "the only legal move."
+    : d.best === d.played ? "the move the bot prefers."
+      : [`${d.lost > d.margin ? "a clear mistake" : "a close call"}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}.`];
+  line.replaceChildren(...[el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}. Played `,
+    named(d.played, d.played_words), `: ${percent(d.after)}, `, verdict].flat(Infinity));
+}
+
+// A move as typed, then in words (an analysis stored before moves had words has notation only).
+function named(notation, words) {
+  return [el("code", { class: "notation" }, notation), words && words !== notation ? ` (${words})` : ""];
+}
+
+function wordsOf(d) {
+  return d.played_words || d.played;
 }
 
 start();
