@@ -3,7 +3,7 @@
 // never sends them).
 import { el, fill, seatName } from "./common.js";
 
-const FOOD_NAMES = { G: "gyros pita", S: "souvlaki", F: "fries", D: "soft drink" };
+const FOOD_NAMES = { G: "pita gyros", S: "souvlaki", F: "fries", D: "soft drink" };
 const WORD_LABELS = {
   keep: "Keep this hand", redraw: "Redraw the hand", buy: "Buy supplies", advertise: "Advertise",
   done: "Done with the shop", pass: "Play no unforeseen card", serve: "Serve the first customer", finish: "Finish service",
