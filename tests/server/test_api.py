@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
-from kafeneio.games import load_record
+from kafeneio.core.rulebook import rulebook_of
+from kafeneio.games import get_game, load_record
 from kafeneio.server.app import create_app
 from server.conftest import create, token_of, wait_for
 
@@ -55,6 +56,17 @@ def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
     assert {"first_game", "round_limit", "shops"} <= souvlaki
     assert "cards_dir" not in souvlaki  # card sets are the server's to offer
     assert {"random", "greedy", "heuristic"} <= set(catalog["bots"])
+
+
+def test_the_rules_reference_is_served_for_the_ids_the_log_cites(client: TestClient) -> None:
+    for game in ("cafe", "souvlaki"):
+        served = client.get(f"/api/rules/{game}").json()
+        book = rulebook_of(get_game(game))
+        assert [rule["id"] for rule in served] == book.ids()
+        first = served[0]
+        assert first["text"] == book.rule(first["id"]).text and first["section"]
+    missing = client.get("/api/rules/chess")
+    assert missing.status_code == 404 and "cafe, souvlaki" in missing.json()["message"]
 
 
 def test_board_and_pages_and_schema(client: TestClient) -> None:

@@ -119,6 +119,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     # the move of that ply (the bot may have moved since): the log numbers moves from 1
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation") == suggested
     play_to_the_end(page, cafe_turn)
+    # a rule id the log cites opens that rule's text under its line, and closes again
+    cited = page.locator("#log button.rule-ref").last
+    rule = cited.inner_text()
+    cited.click()
+    shown = page.inner_text(f"#log .rule-text[data-rule='{rule}']")
+    assert shown.startswith(f"{rule} · ") and len(shown) > len(rule) + 20
+    page.locator(f"#log button.rule-ref[data-rule='{rule}'][aria-expanded='true']").last.click()
+    assert page.locator("#log .rule-text").count() == 0
     result = page.inner_text("#result")
     assert "The game ends" in result and "points" in result
     assert not page.title().startswith("▶")

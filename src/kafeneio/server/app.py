@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
 from kafeneio.core.options import RulesOptions
+from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
@@ -41,6 +42,7 @@ from kafeneio.server.models import (
     MoveChance,
     OptionInfo,
     ReplayStep,
+    RuleOut,
     SeatLink,
 )
 from kafeneio.server.sessions import (
@@ -173,6 +175,15 @@ def _add_api(app: FastAPI) -> None:
             bots=sorted(BOTS),
             budget_bots=sorted(name for name in BOTS if takes_budget(name)),
         )
+
+    @app.get("/api/rules/{game}", response_model=list[RuleOut], responses=ERRORS)
+    async def rules(game: str) -> list[RuleOut]:
+        """The game's rules reference, one entry per rule id: the rule a log line or a refusal
+        cites, for a player to read (as the terminal's ``rule`` command)."""
+        if game not in GAMES:
+            raise ActionRefused("no-game", f"there is no game {game!r}: {', '.join(sorted(GAMES))}")
+        book = rulebook_of(get_game(game))
+        return [RuleOut(id=rule.id, section=rule.section, text=rule.text) for rule in book]
 
     @app.get("/api/cafe/board")
     async def cafe_board() -> Any:

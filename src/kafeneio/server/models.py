@@ -170,6 +170,12 @@ class GameInfoOut(BaseModel):
     card_sets: list[str]
 
 
+class RuleOut(BaseModel):
+    id: str
+    section: str = Field(description="the heading of the rule's group")
+    text: str
+
+
 class Catalog(BaseModel):
     games: list[GameInfoOut]
     bots: list[str]

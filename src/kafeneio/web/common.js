@@ -77,9 +77,55 @@ export function renderLog(box, log, seats) {
     const words = entry.events || [];
     return el("li", { value: entry.ply + 1 },
       who, " ", el("code", { class: "notation" }, entry.text),
-      ...words.map((text) => el("div", { class: "event" }, text)));
+      ...words.map((text, i) => el("div", { class: "event" }, withRules(text, `${entry.ply}.${i}`))));
   }));
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+// The rule ids the game's words cite ("(CI-T.5)", "(SW-4.2)"), each a button that opens its
+// rule's text under the line, as the terminal's `rule` command prints it.
+const RULE_ID = /((?:CI|SW)-[A-Z0-9]+\.\d+)/;
+let rulebook = new Map();
+const openRules = new Set();  // "line key|rule id": kept open when the log is drawn again
+
+export async function loadRules(game) {
+  try {
+    rulebook = new Map((await api(`/api/rules/${encodeURIComponent(game)}`)).map((rule) => [rule.id, rule]));
+  } catch {
+    rulebook = new Map();  // without the reference the ids stay plain text
+  }
+}
+
+export function withRules(text, key) {
+  const parts = text.split(RULE_ID);  // the ids at the odd places (a capturing group)
+  const cited = parts.filter((part, i) => i % 2 && rulebook.has(part));
+  return [
+    parts.map((part, i) => (i % 2 && rulebook.has(part) ? ruleButton(part, key) : part)),
+    cited.filter((id) => openRules.has(`${key}|${id}`)).map(ruleText),
+  ];
+}
+
+function ruleButton(id, key) {
+  const open = openRules.has(`${key}|${id}`);
+  return el("button", {
+    type: "button", class: "rule-ref", "data-rule": id, "aria-expanded": String(open),
+    title: `${rulebook.get(id).section}: what rule ${id} says`,
+    onclick: (event) => {
+      const line = event.currentTarget.parentElement;
+      if (openRules.delete(`${key}|${id}`)) {
+        line.querySelector(`.rule-text[data-rule="${id}"]`)?.remove();
+      } else {
+        openRules.add(`${key}|${id}`);
+        line.append(ruleText(id));
+      }
+      event.currentTarget.setAttribute("aria-expanded", String(openRules.has(`${key}|${id}`)));
+    },
+  }, id);
+}
+
+function ruleText(id) {
+  const rule = rulebook.get(id);
+  return el("div", { class: "rule-text", "data-rule": id }, el("strong", {}, `${id} · ${rule.section}. `), rule.text);
 }
 
 export function endOfGame(log) {

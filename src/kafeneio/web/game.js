@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { api, download, el, endOfGame, gameIdFromPath, linkParams, percent, renderLog, seatName } from "./common.js";
+import { api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatName, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -13,10 +13,13 @@ let socket = null;
 let retry = 500;
 let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
 let asking = false;
+let rulesFor = null;  // the game whose rules reference is loaded
+
+let messages = 0;  // each message's rule ids open apart from another's
 
 function showMessage(text, kind = "error") {
   const box = document.getElementById("message");
-  box.textContent = text;
+  box.replaceChildren(...withRules(text, `message ${++messages}`).flat(Infinity));
   box.className = `message ${kind}`;
   box.classList.toggle("hidden", !text);
 }
@@ -53,6 +56,10 @@ function receive(message) {
     const known = view && view.id === message.id ? view.log : [];
     if (message.log_from > known.length) { socket.close(); return; }  // a gap: reconnect, resync
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
+    if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
+      rulesFor = view.game;
+      loadRules(view.game).then(render);
+    }
     render();
   } else if (message.type === "error") {
     showMessage(message.message);
