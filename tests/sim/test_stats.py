@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kafeneio.sim.stats import Spread, bradley_terry, rate, wilson
+from kafeneio.sim.stats import Spread, bradley_terry, expected, rate, wilson
 
 
 def test_wilson_intervals_match_the_textbook_values() -> None:
@@ -48,3 +48,13 @@ def test_ratings_order_the_players_and_bracket_their_point_estimates() -> None:
     for rating in ratings:
         assert rating.low <= rating.elo <= rating.high
     assert rate(["strong", "middle", "weak"], games, seed=1, resamples=100) == ratings
+
+
+def test_a_clean_sweep_still_gets_an_interval_of_some_width() -> None:
+    """Six games won of six: resampling the games would give the sweep every time and an
+    interval of no width; drawn from the fitted ratings, the interval says how little six
+    games prove (the win rate's own interval runs from 0.61 to 1)."""
+    winner, loser = rate(["greedy", "random"], [[(0, 1, 1.0)]] * 6, seed=2)
+    assert winner.low <= winner.elo <= winner.high and loser.low <= loser.elo <= loser.high
+    assert winner.elo - winner.low > 50 and loser.high - loser.elo > 50
+    assert expected(0) == 0.5 and expected(400) == pytest.approx(10 / 11)

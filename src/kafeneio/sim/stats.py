@@ -100,21 +100,29 @@ def bradley_terry(outcomes: Sequence[Outcome], players: int, rounds: int = 2000)
     return [400 * math.log10(s) for s in strength]
 
 
+def expected(lead: float) -> float:
+    """The chance to win of a player rated `lead` Elo points above the other."""
+    return 1 / (1 + 10 ** (-lead / 400))
+
+
 def rate(
     names: Sequence[str],
     outcomes_by_game: Sequence[Sequence[Outcome]],
     seed: int = 0,
     resamples: int = 200,
 ) -> list[Rating]:
-    """Ratings of `names` with 95% intervals from resampling whole games (a seeded bootstrap)."""
+    """Ratings of `names` with 95% intervals from `resamples` tournaments simulated from the
+    fitted ratings (a seeded parametric bootstrap, as Ordo computes its error bars): each
+    pairwise result is drawn again with the chance the ratings give it, and the ratings
+    fitted again. Resampling the games themselves fails where a bot won every game: every
+    resample is that sweep again, and its interval had no width."""
     flat = [outcome for game in outcomes_by_game for outcome in game]
     point = bradley_terry(flat, len(names))
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in names]
     for _ in range(resamples):
-        drawn = [outcomes_by_game[rng.randrange(len(outcomes_by_game))] for _ in outcomes_by_game]
-        fitted = bradley_terry([o for game in drawn for o in game], len(names), rounds=300)
-        for player, value in enumerate(fitted):
+        drawn = [(i, j, float(rng.random() < expected(point[i] - point[j]))) for i, j, _ in flat]
+        for player, value in enumerate(bradley_terry(drawn, len(names), rounds=300)):
             samples[player].append(value)
     ratings = []
     for player, name in enumerate(names):
