@@ -162,7 +162,12 @@ def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
         (["play", "cafe", "--players", "0"], "not 0"),
         (["play", "cafe", "--players", "0", "--seats", "random"], "not 0"),
         (["simulate", "cafe", "--players", "0"], "--seats names"),
-        (["simulate", "cafe", "--workers", "100000"], "--workers from 1 to 64"),
+        (["simulate", "cafe", "--workers", "100000"], "--workers must be from 1 to 64"),
+        (["simulate", "souvlaki", "-o", 'shops=["pita"]'], "add --fixed-roles"),
+        (["tournament", "souvlaki", "--bots", "random,greedy", "-o", 'shops=["pita"]'], "-o shops"),
+        (["play", "cafe", "--from", "x.json", "-o", "dance=true"], "drop -o"),
+        (["play", "cafe", "--from", "x.json", "--players", "3"], "drop --players"),
+        (["play", "cafe", "--players", "3", "--seats", "random,human"], "names 2 seats for 3"),
         (["bench", "cafe", "--seconds", "-1"], "--seconds must be more than 0"),
         (["bench", "cafe", "--seconds", "nan"], "not nan"),
         (["bench", "cafe", "--seconds", "0"], "not 0.0"),
@@ -176,6 +181,12 @@ def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
 def test_bad_arguments_exit_2_with_one_line(args: list[str], problem: str) -> None:
     message = refused(run(*args), problem)
     assert len(message) < 300
+
+
+def test_one_seat_name_fills_every_seat_as_in_simulate() -> None:
+    result = run("play", "cafe", "--players", "3", "--seats", "random", "--seed", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "3 players: P1 random, P2 random, P3 random" in result.output
 
 
 def test_names_of_games_and_bots_are_read_in_any_case() -> None:

@@ -163,7 +163,8 @@ def play(
         str | None,
         typer.Option(
             help="Comma-separated, one per player: human or a bot (random, greedy, heuristic, "
-            "mcts, mcts:seconds=0.05)."
+            "mcts, mcts:seconds=0.05); one name fills every seat. Default: human, then random "
+            "seats."
         ),
     ] = None,
     seed: Annotated[
@@ -195,13 +196,20 @@ def play(
         seed = int.from_bytes(os.urandom(4), "big")
     if record is not None:
         _check_writable(record, force)
+    if start is not None and (option or players is not None or cards is not None):
+        asked = (("-o", option), ("--players", players), ("--cards", cards))
+        given = [name for name, value in asked if value is not None]
+        raise KafeneioError(
+            f"--from goes on with the record's own rules, players and cards: drop {given[0]}"
+        )
     options = parse_options(option or [])
     if cards is not None:
         _check_takes_cards(game_name)
         options["cards_dir"] = str(cards)
     game = get_game(game_name, options)
     if start is None:
-        count = players if players is not None else (len(seats.split(",")) if seats else 2)
+        named = len(seats.split(",")) if seats else 1
+        count = players if players is not None else max(named, 2)
         state = game.new_state(count, seed=seed)
     else:
         source = read_record_file(start)
@@ -275,6 +283,8 @@ def ask(prompt: str) -> str:
 def _seat_names(seats: str | None, players: int) -> list[str]:
     names = [HUMAN] + ["random"] * (players - 1) if seats is None else seats.split(",")
     names = [name.strip().lower() for name in names]
+    if len(names) == 1:  # one name fills every seat, as in `simulate`
+        names *= players
     if len(names) != players:
         raise KafeneioError(f"--seats names {len(names)} seats for {players} players")
     for name in names:

@@ -1091,6 +1091,8 @@ def test_every_action_form_has_a_notation_and_a_fixed_code(text: str, code: int)
     assert action.notation == text
     assert GAME.decode_action(code) == action
     assert GAME.parse_action(text.lower()) == action  # input is case-insensitive
+    # spaces around @ too, as the terminal's move list sets a card's chairs apart ("USm@ 1")
+    assert GAME.parse_action(text.replace("@", " @ ")) == action
     assert code < GAME.info.num_distinct_actions == 15741
 
 

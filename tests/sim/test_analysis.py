@@ -221,6 +221,9 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert "fewer samples than legal moves" in shown.stdout  # 4 iterations, more legal moves
     both = runner.invoke(app, ["analyse", str(path), "--iterations", "4", "--budget", "1"])
     assert both.exit_code == 2 and "not both" in both.output
+    twice = ["analyse", str(path), "--bot", "mcts:iterations=5", "--iterations", "10"]
+    told = runner.invoke(app, twice)  # the spec's budget would win without a word
+    assert told.exit_code == 2 and "sets its own iterations: drop it or --iterations" in told.output
     zero = runner.invoke(app, ["analyse", str(path), "--budget", "0"])
     assert zero.exit_code == 2 and "positive" in zero.output
     empty = tmp_path / "empty.json"

@@ -83,6 +83,8 @@ class Game(ABC):
     info: GameInfo
     options_class: ClassVar[type[RulesOptions]]
     options: RulesOptions
+    role_option: ClassVar[str | None] = None
+    """The rules option that `deal_roles` sets (a seat's shop); None where seats are alike."""
 
     def __init__(self, options: Mapping[str, Any] | RulesOptions | None = None) -> None:
         self.options = self.options_class.from_dict(options)

@@ -25,10 +25,11 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from kafeneio.bots import parse_seat
 from kafeneio.core import KafeneioError
 from kafeneio.core.events import plural
 from kafeneio.core.record import read_record_file
-from kafeneio.games import title_of
+from kafeneio.games import get_game, title_of
 from kafeneio.sim import report as reports
 from kafeneio.sim.analysis import ANALYSER, Budget, GameAnalysis, analyse_game, count_decisions
 from kafeneio.sim.runner import Backend, check_seats, lineup
@@ -92,7 +93,7 @@ def game_title_name(name: str) -> str:
 
 def check_workers(workers: int | None) -> None:
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
-        raise KafeneioError(f"--workers from 1 to {MAX_WORKERS}, not {workers}")
+        raise KafeneioError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
 
 
 def fail(message: str) -> typer.Exit:
@@ -124,6 +125,7 @@ def read_run(
     workers: int | None,
     backend: str,
     address: str | None,
+    deal_roles: bool,
     seated: Callable[[list[str]], list[str]] = list,
 ) -> Run:
     """The game, the bots (comma-separated, any case; `seated` turns them into the seats of a
@@ -136,9 +138,21 @@ def read_run(
         if games < 1:
             raise KafeneioError("--games must be at least 1")
         check_workers(workers)
-        return Run(game, names, Backend(backend, workers, address), parse_options(option))
+        options = parse_options(option)
+        check_roles(game, options, deal_roles)
+        return Run(game, names, Backend(backend, workers, address), options)
     except KafeneioError as err:
         raise fail(str(err)) from None
+
+
+def check_roles(game_name: str, options: dict[str, Any], deal_roles: bool) -> None:
+    """Roles set by an option are not dealt over without a word."""
+    role = get_game(game_name).role_option
+    if deal_roles and role is not None and role in options:
+        raise KafeneioError(
+            f"-o {role}=... sets the {role}, which are dealt at random (--deal-roles, the "
+            f"default): add --fixed-roles to play the {role} as set"
+        )
 
 
 def command_words() -> list[str]:
@@ -244,7 +258,7 @@ def simulate_command(
     def seated(names: list[str]) -> list[str]:
         return lineup(names, players if players is not None else max(len(names), 2))
 
-    run = read_run(game_name, seats, games, option, workers, backend, address, seated)
+    run = read_run(game_name, seats, games, option, workers, backend, address, deal_roles, seated)
     execute(
         lambda advance: simulate(
             run.game, run.bots, games, seed, run.options, deal_roles, run.where, advance
@@ -315,7 +329,7 @@ def tournament_command(
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
-    run = read_run(game_name, bots, games, option, workers, backend, address)
+    run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles)
     execute(
         lambda advance: tournament(
             run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance
@@ -398,6 +412,10 @@ def analyse_command(
         data = read_record_file(record)
         if budget is not None and iterations is not None:
             raise KafeneioError("give --budget or --iterations, not both")
+        own = {"seconds", "iterations"} & set(parse_seat(bot)[1])
+        if own and (budget is not None or iterations is not None):
+            option = "--budget" if budget is not None else "--iterations"
+            raise KafeneioError(f"--bot {bot} sets its own {own.pop()}: drop it or {option}")
         seconds = DEFAULT_ANALYSIS_SECONDS if budget is None else budget
         thought = Budget(None, iterations) if iterations is not None else Budget(seconds)
         decisions = count_decisions(data)

@@ -47,6 +47,7 @@ PLACE, BAR, SWAP, END, PASS, BIRTHDAY, DANCE, DRAW = (
     "dance",
     "draw",
 )
+AT_SPACES = re.compile(r"\s*@\s*")
 NUM_CHAIRS = 68
 NUM_TABLES = 24
 NUM_NATION_CARDS = 24
@@ -176,7 +177,10 @@ class ActionSpace:
         )
 
     def parse(self, text: str) -> CafeAction:
-        """The action written `text`; `NotationError` naming the problem otherwise."""
+        """The action written `text`; `NotationError` naming the problem otherwise. Spaces
+        around ``@`` are allowed (``USm @ 16``, as the terminal's move list sets chairs apart)."""
+        if isinstance(text, str):
+            text = AT_SPACES.sub("@", text)
         words = notation_words(text)
         try:
             return self._parse_words(words)

@@ -56,6 +56,7 @@ class SouvlakiGame(Game):
 
     options_class = SouvlakiOptions
     options: SouvlakiOptions
+    role_option = "shops"
 
     def __init__(
         self,
@@ -147,7 +148,7 @@ class SouvlakiGame(Game):
     def deal_roles(self, num_players: int, rng: random.Random) -> SouvlakiGame:
         """Each seat a different shop, drawn at random (SW-S.1)."""
         shops = [shop.id for shop in self.cards.shops]
-        return self.with_options({"shops": rng.sample(shops, num_players)})
+        return self.with_options({self.role_option: rng.sample(shops, num_players)})
 
     def observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
