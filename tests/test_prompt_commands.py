@@ -24,6 +24,9 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     output = _session(game, "help\nquit\n")
     assert notation in output and "rule ID" in output and "hint" in output
     assert ("shop maintenance" in output) == (game == "souvlaki")  # the phases, for Souvlaki
+    # plain text: no reStructuredText marks, no codes, no chance outcome nobody types
+    assert "``" not in output and "===" not in output and "encoding" not in output
+    assert "random GF" not in output
 
 
 @pytest.mark.rule("CI-T.2")
@@ -32,6 +35,8 @@ def test_rule_prints_the_rule_a_refusal_cites() -> None:
     assert "CI-T.2 (" in output
     assert "XX-9.9" in output  # an unknown id is said to be unknown, not a traceback
     assert "rule ID: what a rule says" in output
+    example = output.split("rule ID: what a rule says, e.g. rule ", 1)[1].split()[0]
+    assert "has no rule" not in _session("cafe", f"rule {example}\nquit\n")  # it exists
 
 
 def test_hint_suggests_a_legal_move_from_the_players_own_view(
@@ -48,3 +53,10 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
     assert " to chair " in line or " to the bar" in line
     named = [part.split(",")[0] for part in also.split("also considered: ", 1)[1].split("; ")]
     assert suggested not in named and len(named) == len(set(named)) == 3
+
+
+def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> None:
+    output = _session("souvlaki", "kep\nxyzzy\nquit\n")  # the mulligan: keep or redraw
+    assert "Not understood: 'kep' is not a move" in output and "Did you mean keep?" in output
+    assert "Not understood: 'xyzzy'" in output and "Type 'moves' for the legal moves." in output
+    assert "Not allowed" not in output  # that is for a move read but against the rules

@@ -12,6 +12,7 @@ indices 0-3 (P1 is 0). ``--viewer`` takes the index, as the JSON it shapes does.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
 import json
 import math
@@ -30,7 +31,7 @@ from rich.table import Table
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
-from kafeneio.core.errors import RecordError, shown
+from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import Event
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
@@ -449,14 +450,25 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
         elif text:
             try:
                 return state.parse_legal(text)
+            except NotationError as err:  # not read as a move at all
+                console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _close_moves(state: State, text: str) -> str:
+    """The legal moves written most like `text`, for a typo; else where to find them."""
+    legal = [action.notation for action in state.legal_actions()]
+    close = difflib.get_close_matches(text.strip(), legal, n=3, cutoff=0.6)
+    if close:
+        return f". Did you mean {' or '.join(close)}?"
+    return ". Type 'moves' for the legal moves."
 
 
 def _rule_text(game: Game, rule_id: str) -> str:
     """The packaged rules reference's entry for `rule_id` (``rule CI-T.2``)."""
     if not rule_id:
-        return f"rule ID: what a rule says, e.g. rule {game.info.rule_prefix}-1.1"
+        return f"rule ID: what a rule says, e.g. rule {rulebook_of(game).ids()[0]}"
     try:
         return str(rulebook_of(game).rule(rule_id.upper()))
     except KafeneioError as err:

@@ -215,7 +215,8 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     )
     assert shown.exit_code == 0, shown.output
     assert "of win chance a move on average, over 3 moves" in shown.stdout
-    mistakes = [line for line in shown.stdout.splitlines() if line.startswith("  #")]
+    assert "% ± " in shown.stdout  # losses in win chance, as the web app gives them
+    mistakes = [line for line in shown.stdout.splitlines() if line.startswith("  move ")]
     assert all(" to chair " in line or " to the bar" in line for line in mistakes)
     assert "stops before the game's end" in shown.stdout  # six moves of a game
     assert "fewer samples than legal moves" in shown.stdout  # 4 iterations, more legal moves

@@ -9,6 +9,8 @@ digits that ``int()`` refuses to convert.
 
 from __future__ import annotations
 
+import re
+
 from kafeneio.core.errors import NotationError, shown
 
 MAX_NOTATION_LENGTH = 200
@@ -48,3 +50,24 @@ def check_code(code: object, num_actions: int) -> int:
     if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < num_actions:
         raise NotationError(f"action code {shown(code)} is outside 0..{num_actions - 1}")
     return code
+
+
+def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
+    """The notation table of an actions module's docstring as plain text for a person: no
+    title line, no codes (they are for machines), no reStructuredText marks (the columns kept
+    in line), and no row that starts with one of `hidden` (a chance outcome nobody types)."""
+    notation = doc.split("Codes:")[0].strip().split("\n\n", 1)[-1]
+    width = 0  # of the table's first column, from its rule (``=====  =====``)
+    lines = []
+    for line in notation.splitlines():
+        if line.strip() and set(line) <= {"=", " "}:
+            width = line.index(" ") + 2 if " " in line else 0
+            continue
+        row = re.fullmatch(r"(\S.*?)\s{2,}(\S.*)", line) if width else None
+        if row is None:
+            lines.append(line.replace("``", ""))
+            continue
+        first, rest = row.group(1).replace("``", ""), row.group(2).replace("``", "")
+        if not first.startswith(hidden) or not hidden:
+            lines.append(f"{first.ljust(width - 2)}  {rest}")
+    return "\n".join(lines)

@@ -441,26 +441,32 @@ def print_analysis(result: GameAnalysis) -> None:
         return
     title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
     table = Table(title=title)
-    numbers = {"#", "before", "after", "lost ± margin"}
-    for header in ("#", "player", "played", "preferred", "before", "after", "lost ± margin"):
+    numbers = {"move", "before", "after", "lost ± margin"}
+    for header in ("move", "player", "played", "preferred", "before", "after", "lost ± margin"):
         table.add_column(header, justify="right" if header in numbers else "left")
     for d in result.decisions:
         table.add_row(
-            str(d.ply),
+            str(d.ply + 1),
             names[d.player],
             d.played,
             "" if d.best == d.played else d.best,
-            f"{d.before:.2f}",
-            f"{d.after:.2f}",
-            f"{'!' if d.clear_mistake else ''}{d.lost:.2f} ± {d.margin:.2f}" if d.lost else "",
+            reports.percent(d.before),
+            reports.percent(d.after),
+            f"{'!' if d.clear_mistake else ''}{reports.loss_cell(d)}" if d.lost else "",
         )
     console.print(table)
-    console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
+    if any(d.clear_mistake for d in result.decisions):
+        console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
     thin = sum(1 for d in result.decisions if d.legal > 1 and d.iterations < d.legal)
     if thin:
         console.print(
-            f"{plural(thin, 'decision')} had fewer samples than legal moves: their preferred "
-            "moves and margins are rough (a larger --budget or --iterations sharpens them).",
+            f"{plural(thin, 'decision')} had fewer samples than legal moves: "
+            + (
+                "its preferred move and margin are"
+                if thin == 1
+                else "their preferred moves and margins are"
+            )
+            + " rough (a larger --budget or --iterations sharpens them).",
             markup=False,
         )
     for player, name in enumerate(names):
@@ -468,7 +474,7 @@ def print_analysis(result: GameAnalysis) -> None:
         console.print(f"{name}: {reports.loss_text(result, player)}; {worst}", markup=False)
         for d in result.mistakes(player):
             console.print(
-                f"  #{d.ply} {d.played}, {d.played_words} (−{d.lost:.0%}); "
+                f"  move {d.ply + 1}: {d.played}, {d.played_words} (−{reports.percent(d.lost)}); "
                 f"better {d.best}, {d.best_words}",
                 markup=False,
             )

@@ -13,7 +13,7 @@ from typing import Any
 from kafeneio.core import KafeneioError
 from kafeneio.games import title_of
 from kafeneio.sim import plots
-from kafeneio.sim.analysis import GameAnalysis
+from kafeneio.sim.analysis import Decision, GameAnalysis
 from kafeneio.sim.simulate import SimulationReport, Tally
 from kafeneio.sim.tournament import TournamentReport
 
@@ -210,23 +210,34 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
     for player, name in enumerate(names):
         rows = [
             [
-                d.ply,
+                d.ply + 1,
                 f"{d.played}, {d.played_words}",
                 f"{d.best}, {d.best_words}",
-                f"{d.before:.2f}",
-                f"{d.after:.2f}",
-                f"{d.lost:.2f} ± {d.margin:.2f}",
+                percent(d.before),
+                percent(d.after),
+                loss_cell(d),
             ]
             for d in result.mistakes(player)
         ]
         loss = loss_text(result, player).capitalize()
         sections.append(f"<h3>{html.escape(name)}</h3><p>{html.escape(loss)}.</p>")
         sections.append(
-            table(["decision", "played", "preferred", "before", "after", "lost ± margin"], rows)
+            table(["move", "played", "preferred", "before", "after", "lost ± margin"], rows)
             if rows
             else "<p>No clear mistake: no loss beyond its sampling margin.</p>"
         )
     return write(directory, title, "\n".join(sections), result.to_dict())
+
+
+def percent(chance: float) -> str:
+    """A win chance as people read it, as the replay page shows it: ``52%``."""
+    return f"{100 * chance:.0f}%"
+
+
+def loss_cell(decision: Decision) -> str:
+    """A move's loss with its margin, in win chance: ``19% ± 5%``. A margin is capped at 100%:
+    past it the estimate rests on too few samples to say anything."""
+    return f"{percent(decision.lost)} ± {percent(min(decision.margin, 1.0))}"
 
 
 def loss_text(result: GameAnalysis, player: int) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kafeneio.core.game import Game, GameInfo, State
+from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.tensor import Spec
 from kafeneio.games.cafe.actions import NUM_ACTIONS, CafeAction, action_space
@@ -58,7 +59,7 @@ class CafeGame(Game):
     def notation_help(self) -> str:
         from kafeneio.games.cafe import actions
 
-        return _notation_table(actions.__doc__ or "")
+        return notation_text(actions.__doc__ or "")
 
     def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation
@@ -80,8 +81,3 @@ def max_game_length(options: CafeOptions, num_players: int) -> int:
     working_turns = chairs + chairs + len(options.bar_values)
     turns = (working_turns + 1) * num_players
     return 3 * turns + 1
-
-
-def _notation_table(doc: str) -> str:
-    """The notation part of an actions module's docstring (its encoding is for machines)."""
-    return doc.split("Codes:")[0].strip()

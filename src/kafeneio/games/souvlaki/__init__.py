@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from kafeneio.core.errors import KafeneioError, RecordError
 from kafeneio.core.game import JSON, Game, GameInfo, State
+from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.tensor import Spec
 from kafeneio.games.souvlaki.actions import (
@@ -134,7 +135,7 @@ class SouvlakiGame(Game):
     def notation_help(self) -> str:
         from kafeneio.games.souvlaki import actions
 
-        table = (actions.__doc__ or "").split("Codes:")[0].strip()
+        table = notation_text(actions.__doc__ or "", hidden=("random ",))  # chance's, not typed
         return f"{table}\n\n{PHASES}"
 
     def _render(self, state: State, viewer: int) -> str:
