@@ -212,6 +212,68 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     context.close()
 
 
+def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console = new_page(browser, 390, 844)
+    link = create_in_lobby(page, server, "cafe", {})
+    assert wait_turn_or_end(page)
+    page.click("#board .hand button.card >> nth=0")
+    unlit = page.locator(".chair:not(.legal):not(.swap):not(.guest)").last  # low on the board
+    unlit.scroll_into_view_if_needed()
+    unlit.click()
+    page.wait_for_selector("#message:not(.hidden)")
+    # the server's reason, in sight though the page is scrolled down to the board's last row
+    box = page.locator("#message").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert page.locator("#message button.rule-ref").count() >= 1  # it cites its rule
+    # and nothing is left chosen: no chair lit, no bar button for a guest no longer chosen
+    assert page.locator(".card.selected, .chair.legal, #to-bar").count() == 0
+    # two guests alike are two cards: choosing one does not choose the other
+    token = link.split("token=")[1]
+    mine = server.get(f"/api/games/{link.split('/game/')[1].split('#')[0]}", token=token)
+    twins = """async ([view]) => {
+        const cafe = await import("/static/cafe.js");
+        const hand = view.observation.hands[view.viewer];
+        hand.splice(0, 2, hand[0], hand[0]);
+        const root = document.createElement("div");
+        document.body.append(root);
+        const ctx = { send: () => {}, interactive: true, hinted: null };
+        await cafe.render(root, view, ctx);
+        root.querySelectorAll(".hand button.card")[1].click();
+        await new Promise((done) => setTimeout(done, 50));
+        const chosen = [...root.querySelectorAll(".hand button.card")].map((c) => c.classList.contains("selected"));
+        // a guest no chair takes: the instruction says so, with the bar's button at hand
+        view.legal = [{ notation: `${hand[0]}@bar`, gain: 1 }];
+        await cafe.render(root, view, ctx);
+        root.querySelectorAll(".hand button.card")[0].click();
+        await new Promise((done) => setTimeout(done, 50));
+        const told = root.querySelector("#cafe-instruction").textContent;
+        root.remove();
+        return [chosen, told];
+    }"""
+    chosen, told = page.evaluate(twins, [mine])
+    assert chosen[:2] == [False, True]
+    assert told.startswith("No chair takes your ") and "Send it to the bar (+1) or choose" in told
+    assert console.errors == []
+    context.close()
+
+
+def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    create_in_lobby(page, server, "cafe", {"birthday": True, "birthday_threshold": 1})
+    assert wait_turn_or_end(page)
+    page.click("#board .hand button.card >> nth=0")
+    click_and_wait(page, "#to-bar")  # bar seat 1: +1 point, the birthday score here (CI-V.1)
+    page.wait_for_selector("[data-action='birthday none']")
+    assert "birthday score" in page.inner_text("#cafe-instruction")
+    assert page.inner_text("[data-action='birthday none']") == "No birthday table"
+    assert page.inner_text("[data-action='birthday US1']") == "US1"
+    click_and_wait(page, "[data-action='birthday US1']")
+    assert console.errors == []
+    context.close()
+
+
 def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     link = create_in_lobby(page, server, "cafe", {})
@@ -293,7 +355,20 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
             pages[0][1].wait_for_timeout(50)
     else:
         raise AssertionError("the game did not end")
-    for context, page, console in pages:
+    for _, page, _ in pages:
         assert "The game ends" in page.inner_text("#result")
+    # a rematch: the other player, connected, is sent their link and is told so; back on the
+    # old game later, each finds their own seat of the rematch, not only a spectator's link
+    first, second = pages[0][1], pages[1][1]
+    first.click("#rematch")
+    first.wait_for_selector("#rematch-link")
+    assert "P2 Bo was sent their new link." in first.inner_text("#message")
+    assert "not connected" not in first.inner_text("#message")
+    second.wait_for_selector("#rematch-link")
+    for page in (first, second):
+        page.reload()
+        page.wait_for_selector("#play-rematch")
+        assert "token=" in page.get_attribute("#play-rematch", "href")
+    for context, _, console in pages:
         assert console.errors == []
         context.close()

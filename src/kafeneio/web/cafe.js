@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, plural, seatName } from "./common.js";
+import { api, el, fill, plural, seatName, withRules } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -12,7 +12,7 @@ const GENDER = { f: "♀", m: "♂" };
 const GENDER_WORD = { f: "lady", m: "man" };
 let board = null;
 let nationOf = {};
-let selected = null;
+let selected = null;  // the guest chosen in the hand: { index, text } (two alike are two cards)
 
 async function loadBoard() {
   if (board) return board;
@@ -97,18 +97,28 @@ function drawBoard(obs, moves, ctx) {
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
     const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
     const move = place || swap;
-    const clickable = ctx.interactive && selected;
+    const chosen = selected;  // as drawn: what a click on this chair seats
+    const clickable = ctx.interactive && chosen;
     grid.append(el(clickable ? "button" : "div", {
       class: classes.join(" "), type: clickable ? "button" : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
-      onclick: clickable ? () => { ctx.send(move ? move.notation : `${selected}@${chair.id}`); selected = null; } : null,
+      // an unlit chair is sent too: the server's refusal says which rule forbids it
+      onclick: clickable ? () => choose(ctx, move ? move.notation : `${chosen.text}@${chair.id}`) : null,
     },
     info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : el("span", { class: "num" }, chair.id),
     place ? el("span", { class: "gain" }, signed(place.gain)) : null,
     swap ? el("span", { class: "gain" }, "⇄") : null));
   }
   return grid;
+}
+
+// A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
+// after a refusal no chair or bar button is left standing for a guest no longer chosen.
+function choose(ctx, notation) {
+  selected = null;
+  ctx.send(notation);
+  ctx.rerender();
 }
 
 function drawBar(obs, moves, ctx) {
@@ -123,20 +133,32 @@ function drawBar(obs, moves, ctx) {
     }, el("span", { class: `val ${value < 0 ? "neg" : "pos"}` }, signed(value)), info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : "");
   });
   const parts = [el("h3", {}, "Bar"), el("div", { class: "bar" }, seats)];
-  if (ctx.interactive && selected) {
+  const chosen = selected;
+  if (ctx.interactive && chosen) {
     const button = el("button", {
       type: "button", id: "to-bar", disabled: !moves.bar,
-      onclick: () => { ctx.send(`${selected}@bar`); selected = null; },
+      onclick: () => choose(ctx, `${chosen.text}@bar`),
     }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
   }
   return el("div", { class: "panel" }, parts);
 }
 
+const MOVE_LABELS = {
+  end: "End move", pass: "Pass (no legal move)", "birthday none": "No birthday table",
+  "draw fewer": "Draw fewer (lower your hand target)", "draw full": "Draw a full hand",
+};
+
+function moveLabel(notation) {
+  if (MOVE_LABELS[notation]) return MOVE_LABELS[notation];
+  if (notation.startsWith("birthday ")) return notation.slice(9);  // a table: "US1"
+  return notation;  // a dance, in full
+}
+
 function otherMoves(legal, ctx) {
   const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
   if (!ctx.interactive || !words.length) return null;
-  const label = (n) => (n === "end" ? "End move" : n === "pass" ? "Pass (no legal move)" : n);
+  const label = moveLabel;
   return el("div", { class: "actions", style: "margin:.5rem 0" },
     words.map((m) => el("button", { type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation) }, label(m.notation))));
 }
@@ -149,9 +171,9 @@ function handRow(view, player, ctx) {
   return el("div", {},
     el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
-      obs.hands[player].map((text) => cardFace(text, mine ? {
-        selected: selected === text, hinted: ctx.hintAt[0] === text,
-        onclick: () => { selected = selected === text ? null : text; ctx.rerender(); },
+      obs.hands[player].map((text, index) => cardFace(text, mine ? {
+        selected: selected?.index === index, hinted: ctx.hintAt[0] === text,
+        onclick: () => { selected = selected?.index === index ? null : { index, text }; ctx.rerender(); },
       } : {}))));
 }
 
@@ -163,22 +185,36 @@ function drawHands(view, ctx, players, heading) {
 export async function render(root, view, ctx) {
   await loadBoard();
   const obs = view.observation;
-  if (!ctx.interactive || (selected && !obs.hands[view.viewer]?.includes(selected))) selected = null;
+  if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
   const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted) };
-  const moves = selected ? movesFor(view.legal, selected) : null;
+  const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
-  const second = obs.phase === "second" ? " You may seat a second guest, or end your move." : "";
-  const hint = ctx.interactive ? el("p", { class: "muted" }, selected ? `Seat your ${cardLabel(card(selected))}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.` : `Choose a guest from your hand.${second}`) : null;
+  const hint = ctx.interactive ? el("p", { class: "muted", id: "cafe-instruction" }, instruction(obs, moves, full)) : null;
   const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation");
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
   fill(root, status, drawHands(view, full, own, "Your hand"), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
+}
+
+// What the player to move does now, in words, with the bar's button at hand when no chair
+// takes the chosen guest (the bar itself is drawn below the board, far down on a phone).
+function instruction(obs, moves, ctx) {
+  if (obs.phase === "birthday") return withRules("You reached the birthday score: choose a table whose points count double from now on for everyone (CI-V.1), or none.", "birthday");
+  if (obs.phase === "draw") return withRules("You completed a table of one nation: draw fewer cards and lower your hand target, or draw a full hand (CI-D.2).", "draw");
+  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end your move." : ""}`;
+  const name = cardLabel(card(selected.text));
+  if (moves.place.size || moves.swap.size) return `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
+  if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
+  const chosen = selected;
+  return [`No chair takes your ${name} now. `, el("button", {
+    type: "button", class: "quiet", id: "to-bar-here", onclick: () => choose(ctx, `${chosen.text}@bar`),
+  }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 
 export function endReason(obs, options) {

@@ -66,6 +66,7 @@ function receive(message) {
   } else if (message.type === "rematch") {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
+    if (message.token) keepRematch(path);
     showMessage("");
     const box = document.getElementById("message");
     box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
@@ -152,13 +153,17 @@ function renderSeats() {
   el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"))));
 }
 
+let wasLive = false;  // this page saw the game before its end: scroll to the result once it ends
+
 function renderResult(renderer) {
   const box = document.getElementById("result");
-  if (!view.over) { box.classList.add("hidden"); return; }
+  if (!view.over) { box.classList.add("hidden"); wasLive = true; return; }
   const { scores, winners } = view.result;
   const names = winners.map((w) => seatName(view.seats, w)).join(" and ");
   const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
-  if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
+  const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
+  if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
+  else if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
   else if (view.viewer !== null || view.seats.every((s) => s.kind === "bot")) {
     buttons.push(el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch"));
   }
@@ -169,18 +174,41 @@ function renderResult(renderer) {
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
   );
   box.classList.remove("hidden");
+  if (wasLive) {  // the game ended while this page was open: who won may be far above
+    wasLive = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+}
+
+// This seat's link to the rematch, kept in this browser: the server keeps no token it could
+// give again, and a player who comes back to the old game should still find their seat.
+const REMATCH_KEY = `kafeneio.rematch.${gameId}`;
+
+function keepRematch(path) {
+  try { localStorage.setItem(REMATCH_KEY, path); } catch { /* private mode: the link is shown once */ }
+}
+
+function keptRematch(rematchId) {
+  let path = null;
+  try { path = localStorage.getItem(REMATCH_KEY); } catch { /* none */ }
+  return path && path.startsWith(`/game/${rematchId}#`) ? path : null;
 }
 
 async function rematch() {
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
     const mine = created.links.find((link) => link.seat === view.viewer);
+    if (mine) keepRematch(mine.path);
     const others = created.links.filter((link) => link.seat !== view.viewer);
     if (mine && !others.length) { location.href = mine.path; return; }
+    // a connected player's page was sent their link; the others need it from you
+    const away = others.filter((link) => !view.seats[link.seat].connected);
+    const sent = others.filter((link) => view.seats[link.seat].connected);
     const box = document.getElementById("message");
     box.className = "message info";
     box.replaceChildren(el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
-      others.length ? el("div", {}, "Players who are not connected need their new link: ", others.map((l) => el("div", {}, `P${l.seat + 1}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
+      sent.length ? el("div", {}, `${sent.map((l) => seatName(view.seats, l.seat)).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
+      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
   } catch (error) { showMessage(error.message); }
 }
 

@@ -102,7 +102,7 @@ function renderAnalysis() {
     const mean = moves ? analysis.total_lost[s.seat] / moves : 0;
     return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
       ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${moves} moves; `,
-      worst.length ? ["biggest mistakes: ", worst.map((d) => el("button", {
+      worst.length ? ["biggest clear mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => show(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
       }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : "no clear mistake.");
@@ -174,7 +174,7 @@ function renderNow() {
   const who = seatName(game.seats, d.player);
   const verdict = d.legal === 1 ? "the only legal move."
     : d.best === d.played ? "the move the bot prefers."
-      : [`${d.lost > d.margin ? "a clear mistake" : "a close call"}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}.`];
+      : [`${d.lost > d.margin ? "a clear mistake" : `not clearly worse: within the search's margin of ±${percent(Math.min(d.margin, 1))}`}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}.`];
   line.replaceChildren(...[el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}. Played `,
     named(d.played, d.played_words), `: ${percent(d.after)}, `, verdict].flat(Infinity));
 }
