@@ -50,6 +50,7 @@ def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
     assert set(names) == {"cafe", "souvlaki"}
     cafe = {option["name"]: option for option in names["cafe"]["options"]}
     assert cafe["birthday"]["type"] == "bool" and cafe["dance"]["type"] == "bool"
+    assert cafe["bar_unpaid"]["description"].startswith("CI-M.3")  # what it does, for the lobby
     assert cafe["first_move"]["choices"] == ["lone-guest", "pair-scores-both"]
     assert cafe["hand_size"]["min"] == 1 and cafe["hand_size"]["max"] == 10
     souvlaki = {option["name"] for option in names["souvlaki"]["options"]}
@@ -100,7 +101,11 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"nope": 1}}, "nope"),
         ({"game": "cafe", "seats": [{"kind": "bot", "bot": "oracle"}] * 2}, "unknown bot"),
-        ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "kind"),
+        ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "seat 1's kind: input should be"),
+        (  # a field named as the lobby counts seats, from 1
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 10**9}]},
+            "seat 2's budget: input should be less than or equal to 100000",
+        ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "extra": 1}, "extra"),
         (
             {

@@ -99,6 +99,10 @@ def test_two_to_four_players_each_with_a_shop_of_their_own() -> None:
         GAME.with_options({"shops": ["pita", "kebab"]}).new_state(2, seed=1)
     with pytest.raises(KafeneioError, match="3 shops for 2 seats"):
         GAME.with_options({"shops": ["pita", "express", "thanasis"]}).new_state(2, seed=1)
+    with pytest.raises(KafeneioError, match="no shop 'foo'"):  # an unknown shop first, and
+        GAME.with_options({"shops": ["foo"]}).new_state(2, seed=1)  # not "1 shops for 2 seats"
+    with pytest.raises(KafeneioError, match="names 1 shop for 2 seats"):
+        GAME.with_options({"shops": ["pita"]}).new_state(2, seed=1)
 
 
 @pytest.mark.rule("SW-S.2")

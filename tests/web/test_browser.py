@@ -225,7 +225,7 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     page.wait_for_selector("#message:not(.hidden)")
     # the server's reason, in sight though the page is scrolled down to the board's last row
     box = page.locator("#message").bounding_box()
-    assert 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844
     assert page.locator("#message button.rule-ref").count() >= 1  # it cites its rule
     # and nothing is left chosen: no chair lit, no bar button for a guest no longer chosen
     assert page.locator(".card.selected, .chair.legal, #to-bar").count() == 0
@@ -242,7 +242,8 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
         await cafe.render(root, view, ctx);
         root.querySelectorAll(".hand button.card")[1].click();
         await new Promise((done) => setTimeout(done, 50));
-        const chosen = [...root.querySelectorAll(".hand button.card")].map((c) => c.classList.contains("selected"));
+        const chosen = [...root.querySelectorAll(".hand button.card")]
+            .map((c) => c.classList.contains("selected"));
         // a guest no chair takes: the instruction says so, with the bar's button at hand
         view.legal = [{ notation: `${hand[0]}@bar`, gain: 1 }];
         await cafe.render(root, view, ctx);
@@ -261,6 +262,9 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
 
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
+    page.goto(server.base + "/")
+    page.click("#options-box summary")  # each option says what it does
+    assert "CI-V.1: the birthday-table variant." in page.inner_text("#options")
     create_in_lobby(page, server, "cafe", {"birthday": True, "birthday_threshold": 1})
     assert wait_turn_or_end(page)
     page.click("#board .hand button.card >> nth=0")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -141,9 +141,25 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in err.errors()
+            f"{_field_name(e['loc'][1:])}: {_lowered(e['msg'])}" for e in err.errors()
         )
         return JSONResponse({"error": "bad-request", "message": problems}, status_code=422)
+
+
+def _field_name(place: Sequence[object]) -> str:
+    """Where a request's field is, as a person names it: ``seats.1.budget`` is "seat 2's
+    budget" (seats are counted from 1 on every page)."""
+    words: list[str] = []
+    for index, part in enumerate(place):
+        if isinstance(part, int) and index and place[index - 1] == "seats":
+            words[-1] = f"seat {part + 1}'s"
+        else:
+            words.append(str(part).replace("_", " "))
+    return " ".join(words) or "the request"
+
+
+def _lowered(message: str) -> str:
+    return message[:1].lower() + message[1:]
 
 
 def _add_pages(app: FastAPI) -> None:
@@ -406,18 +422,17 @@ def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:
 
 
 def _option_info(kind: type[RulesOptions], name: str, default: Any) -> OptionInfo:
+    described = {"name": name, "default": default, "description": kind.DESCRIPTIONS.get(name, "")}
     if name in kind.CHOICES:
-        return OptionInfo(
-            name=name, default=default, type="choice", choices=list(kind.CHOICES[name])
-        )
+        return OptionInfo(**described, type="choice", choices=list(kind.CHOICES[name]))
     if isinstance(default, bool):
-        return OptionInfo(name=name, default=default, type="bool")
+        return OptionInfo(**described, type="bool")
     if isinstance(default, int):
         least, most = kind.BOUNDS.get(name, (0, None))
-        return OptionInfo(name=name, default=default, type="int", min=least, max=most)
+        return OptionInfo(**described, type="int", min=least, max=most)
     if isinstance(default, list):
-        return OptionInfo(name=name, default=default, type="ints")
-    return OptionInfo(name=name, default=default, type="text")
+        return OptionInfo(**described, type="ints")
+    return OptionInfo(**described, type="text")
 
 
 def _summary(hub: Hub, stored: StoredGame, ply: int) -> GameSummary:

@@ -154,6 +154,7 @@ class GameSummary(BaseModel):
 
 class OptionInfo(BaseModel):
     name: str
+    description: str = Field(description="what the option does, the rules it changes first")
     default: Any
     type: Literal["bool", "int", "choice", "ints", "text"]
     choices: list[str] | None = None

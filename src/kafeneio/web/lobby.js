@@ -53,7 +53,9 @@ function optionInput(option) {
     input = el("input", { type: "text", id, name: option.name, value: shown, placeholder: option.default === null ? "default" : "" });
   }
   input.dataset.type = option.type;
-  return el("label", { for: id }, el("span", {}, option.name.replaceAll("_", " ")), input);
+  // what it does, the rules it changes first ("CI-M.3: ..."), under its name
+  return el("div", { class: "option" }, el("label", { for: id, title: option.description }, el("span", {}, option.name.replaceAll("_", " ")), input),
+    option.description ? el("small", { class: "muted" }, option.description) : null);
 }
 
 function renderOptions() {
@@ -76,7 +78,10 @@ function readOptions(info) {
     const input = document.getElementById(`opt-${option.name}`);
     let value;
     if (option.type === "bool") value = input.checked;
-    else if (option.type === "int") value = Number(input.value);
+    else if (option.type === "int") {
+      if (input.value.trim() === "") continue;  // left empty: the default
+      value = Number(input.value);
+    }
     else if (option.type === "choice") value = input.value;
     else if (option.type === "ints") value = input.value.split(",").map((x) => x.trim()).filter(Boolean).map(Number);
     else value = input.value.trim() === "" ? null : input.value.split(",").map((x) => x.trim()).filter(Boolean);
@@ -90,7 +95,7 @@ function readSeats() {
     const [kind, name, budget] = row.querySelectorAll("select,input");
     const seat = kind.value === "human" ? { kind: "human" } : { kind: "bot", bot: kind.value.slice(4) };
     if (name.value.trim()) seat.name = name.value.trim();
-    if (seat.kind === "bot" && budget.value) seat.budget = Number(budget.value);
+    if (seat.kind === "bot" && !budget.disabled && budget.value) seat.budget = Number(budget.value);  // a budget only for a bot that takes one
     return seat;
   });
 }

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.events import plural
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
 from kafeneio.core.randomness import shuffle
 from kafeneio.core.tensor import Entries
@@ -141,9 +142,11 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         cards = game.cards
         self.cards = cards
         shop_ids = options.shops or tuple(shop.id for shop in cards.shops[:num_players])
+        shops_named = tuple(cards.shop_index(shop_id) for shop_id in shop_ids)  # each one known
         if len(shop_ids) != num_players:
-            raise KafeneioError(f"option shops names {len(shop_ids)} shops for {num_players} seats")
-        self._shops = tuple(cards.shop_index(shop_id) for shop_id in shop_ids)
+            named = plural(len(shop_ids), "shop")
+            raise KafeneioError(f"option shops names {named} for {num_players} seats: one a seat")
+        self._shops = shops_named
         shops = [cards.shops[index] for index in self._shops]
         self._start_reputation = tuple(shop.start_reputation for shop in shops)
         self._shuffle_seed = seed or 0
