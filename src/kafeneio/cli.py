@@ -44,8 +44,10 @@ from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_open
 from kafeneio.sim.bench import bench as run_bench
 
 app = typer.Typer(
-    help="Café International and Souvlaki Wars: play, replay, benchmark and simulate.",
+    help="Café International and Souvlaki Wars: play in the terminal or the browser, replay, "
+    "simulate, run tournaments, analyse a game, benchmark.",
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
 )
 cards_app = typer.Typer(help="Souvlaki Wars card files.", no_args_is_help=True)
@@ -515,7 +517,8 @@ def list_moves(state: State) -> str:
         else:
             others.append(action.notation + points)
     count = len(state.legal_actions())
-    lines = [f"{plural(count, 'legal move')} (with the points each scores, where not 0):"]
+    what = state.game.info.score_name
+    lines = [f"{plural(count, 'legal move')} (with the {what} each gains now, where not 0):"]
     for card, chairs in sorted(by_card.items()):
         lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
     if others:
@@ -695,7 +698,7 @@ def bench_command(
     game = get_game(game_name, parse_options(option or []))
     if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise KafeneioError(
-            f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds}"
+            f"--seconds must be more than 0 and at most {MAX_BENCH_SECONDS:.0f}, not {seconds:g}"
         )
     if bot is not None:
         flags = (("--quiet", quiet), ("--rl", rl), ("--against-openspiel", openspiel))
@@ -790,19 +793,19 @@ def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool)
 
 @app.command(name="serve")
 def serve_command(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
-            help="an SQLite file's path or an SQLAlchemy database URL "
-            "(default: an SQLite file in kafeneio-data/)"
+            help="An SQLite file's path or an SQLAlchemy database URL "
+            "(default: an SQLite file in kafeneio-data/)."
         ),
     ] = None,
-    bot_pause: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.6,
+    bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     cards: Annotated[
         list[str] | None,
-        typer.Option(help="offer a Souvlaki card set: NAME=DIR (repeatable)"),
+        typer.Option(help="Offer a Souvlaki Wars card set: NAME=DIR (repeatable)."),
     ] = None,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""

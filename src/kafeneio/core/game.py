@@ -51,6 +51,8 @@ class GameInfo:
     """Size of the fixed integer action space: every action's code is below this."""
     rule_prefix: str
     """Prefix of the game's rule ids, e.g. ``CI``."""
+    score_name: str = "points"
+    """What `scores()` counts, as a player says it (Souvlaki Wars: money + reputation)."""
     chance_mode: str = "sampled"
     """``deterministic`` (no randomness), ``explicit`` (every random event is a chance node
     with its probabilities) or ``sampled`` (the seed shuffles the decks at the start, and

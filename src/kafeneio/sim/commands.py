@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -47,7 +48,7 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
 Games = Annotated[int, typer.Option(help="Number of games.")]
-Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same games.")]
+Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same results.")]
 Options = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
 ]
@@ -215,6 +216,8 @@ def execute(
     """Do `work` under a progress bar counting `total` units, write the report if asked, and
     print the result as tables or as one JSON object."""
     try:
+        if report is not None:
+            reports.check_directory(report)
         with progress_bar(total, unit, show_progress(as_json)) as advance:
             result = work(advance)
         if report is not None:
@@ -408,14 +411,18 @@ def analyse_command(
     """For every decision of a game, from the mover's own information: their win chance before
     and after the move, the move preferred and the win chance lost; each player's biggest
     mistakes; a plot of the win chances over the game with --report."""
-    try:
-        data = read_record_file(record)
+    try:  # the options first: they are wrong whatever the record holds
         if budget is not None and iterations is not None:
             raise KafeneioError("give --budget or --iterations, not both")
+        if iterations is not None and iterations < 1:
+            raise KafeneioError(f"--iterations must be at least 1, not {iterations}")
+        if budget is not None and not 0 < budget < math.inf:
+            raise KafeneioError(f"--budget must be a positive number of seconds, not {budget:g}")
         own = {"seconds", "iterations"} & set(parse_seat(bot)[1])
         if own and (budget is not None or iterations is not None):
             option = "--budget" if budget is not None else "--iterations"
             raise KafeneioError(f"--bot {bot} sets its own {own.pop()}: drop it or {option}")
+        data = read_record_file(record)
         seconds = DEFAULT_ANALYSIS_SECONDS if budget is None else budget
         thought = Budget(None, iterations) if iterations is not None else Budget(seconds)
         decisions = count_decisions(data)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,18 @@ th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right
 th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
 img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3f3f3; }
 """
+
+
+def check_directory(directory: Path) -> None:
+    """Refuse a report directory that cannot be written, before any game is played: a long
+    run should not fail at its end."""
+    if directory.exists() and not directory.is_dir():
+        raise KafeneioError(f"--report {directory} is a file: name a directory (made if missing)")
+    existing = directory
+    while not existing.exists():
+        existing = existing.parent
+    if not os.access(existing, os.W_OK):
+        raise KafeneioError(f"cannot write the report in {directory}: permission denied")
 
 
 def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Path:

@@ -86,6 +86,7 @@ class SouvlakiGame(Game):
             max_players=4,
             num_distinct_actions=NUM_ACTIONS,
             rule_prefix="SW",
+            score_name="money + reputation",
             chance_mode="sampled",
             chance_nodes=True,
             perfect_information=False,
