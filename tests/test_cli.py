@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
-from kafeneio.games import load_record
+from kafeneio.games import get_game, load_record
 
 runner = CliRunner()
 
@@ -286,3 +287,16 @@ def test_a_human_plays_a_whole_game_at_the_prompt(
     assert result.exit_code == 0, result.output
     assert states[0].is_terminal() and "Final scores" in result.output
     assert len(prompts) > 20 and all(p == "P1> " for p in prompts)
+
+
+def test_the_cafe_board_fits_an_80_column_terminal_to_the_end_of_a_game() -> None:
+    """The bar's 20 seats and 24 tables full of guests wrap at 80 columns (they ran to 140)."""
+    state = get_game("cafe").new_state(2, seed=3)
+    rng = random.Random(3)
+    widest = 0
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+        picture = state.game.render(state, 0)
+        widest = max(widest, *(len(line) for line in picture.splitlines()))
+    assert "Bar: 1:" in picture and "Tables: " in picture
+    assert 77 <= widest <= 80  # the grid is 77 wide

@@ -7,6 +7,8 @@ from typing import Any
 from kafeneio.games.cafe.board import Board
 
 CELL = 5
+WIDTH = 80
+"""Lines fit an 80-column terminal: the grid is 77 wide, the bar and the tables wrap."""
 
 
 def render_observation(board: Board, obs: dict[str, Any]) -> str:
@@ -38,8 +40,7 @@ def _bar(obs: dict[str, Any]) -> str:
         f"{seat + 1}:{value:+d} {seated[seat] if seat < len(seated) else '·'}"
         for seat, value in enumerate(obs["bar_values"])
     ]
-    rows = ["  ".join(seats[i : i + 10]) for i in range(0, len(seats), 10)]
-    return "\n".join(["Bar: " + rows[0], *("     " + row for row in rows[1:])])
+    return "\n".join(_packed("Bar: ", seats, "  "))
 
 
 def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
@@ -51,9 +52,17 @@ def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
             rows.append(f"{table.id}: {' '.join(guests)}")
     if not rows:
         return ["Tables: all empty"]
-    per_line = 6
-    chunks = ["   ".join(rows[i : i + per_line]) for i in range(0, len(rows), per_line)]
-    return ["Tables: " + chunks[0], *("        " + chunk for chunk in chunks[1:])]
+    return _packed("Tables: ", rows, "   ")
+
+
+def _packed(label: str, items: list[str], gap: str) -> list[str]:
+    """`items` after `label`, as many a line as fit in `WIDTH`, the next lines indented."""
+    lines = [label]
+    for item in items:
+        if len(lines[-1]) > len(label) and len(lines[-1]) + len(gap) + len(item) > WIDTH:
+            lines.append(" " * len(label))
+        lines[-1] += (gap if len(lines[-1]) > len(label) else "") + item
+    return lines
 
 
 def _players(obs: dict[str, Any]) -> list[str]:
