@@ -300,3 +300,15 @@ def test_the_cafe_board_fits_an_80_column_terminal_to_the_end_of_a_game() -> Non
         widest = max(widest, *(len(line) for line in picture.splitlines()))
     assert "Bar: 1:" in picture and "Tables: " in picture
     assert 77 <= widest <= 80  # the grid is 77 wide
+
+
+def test_a_souvlaki_queue_wraps_at_80_columns() -> None:
+    state = get_game("souvlaki").new_state(4, seed=3)
+    rng = random.Random(3)
+    queues = []
+    while not state.is_terminal() and not any(line.startswith(" " * 10) for line in queues):
+        state.apply(rng.choice(state.legal_actions()))
+        lines = state.game.render(state, 0).splitlines()
+        queues += [line for line in lines if line.startswith(("   queue: ", " " * 10))]
+    assert queues and max(len(line) for line in queues) <= 80
+    assert any(line.startswith(" " * 10) for line in queues)  # a long queue went on a line below

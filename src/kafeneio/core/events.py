@@ -97,6 +97,19 @@ def plural(number: int, thing: str, sign: bool = False) -> str:
     return f"{shown} {thing}{'' if abs(number) == 1 else 's'}"
 
 
+def packed(label: str, items: Sequence[str], gap: str, width: int = 80) -> list[str]:
+    """`items` after `label` in lines of at most `width` (a terminal's), as many a line as
+    fit, the next lines indented under the first item; an item is never broken."""
+    lines = [label]
+    for item in items:
+        started = len(lines[-1]) > len(label)
+        if started and len(lines[-1]) + len(gap) + len(item) > width:
+            lines.append(" " * len(label))
+            started = False
+        lines[-1] += (gap if started else "") + item
+    return lines
+
+
 def winners_text(winners: Sequence[int]) -> str:
     """Who won, as the result event says it: "P1 wins", "P1 and P3 share the win"."""
     names = " and ".join(seat(p) for p in winners)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafeneio.core.events import packed
 from kafeneio.games.cafe.board import Board
 
 CELL = 5
-WIDTH = 80
-"""Lines fit an 80-column terminal: the grid is 77 wide, the bar and the tables wrap."""
+"""A grid cell's width: the grid is 13 cells, 77 columns; the bar and the tables wrap at 80."""
 
 
 def render_observation(board: Board, obs: dict[str, Any]) -> str:
@@ -40,7 +40,7 @@ def _bar(obs: dict[str, Any]) -> str:
         f"{seat + 1}:{value:+d} {seated[seat] if seat < len(seated) else '·'}"
         for seat, value in enumerate(obs["bar_values"])
     ]
-    return "\n".join(_packed("Bar: ", seats, "  "))
+    return "\n".join(packed("Bar: ", seats, "  "))
 
 
 def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
@@ -52,17 +52,7 @@ def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
             rows.append(f"{table.id}: {' '.join(guests)}")
     if not rows:
         return ["Tables: all empty"]
-    return _packed("Tables: ", rows, "   ")
-
-
-def _packed(label: str, items: list[str], gap: str) -> list[str]:
-    """`items` after `label`, as many a line as fit in `WIDTH`, the next lines indented."""
-    lines = [label]
-    for item in items:
-        if len(lines[-1]) > len(label) and len(lines[-1]) + len(gap) + len(item) > WIDTH:
-            lines.append(" " * len(label))
-        lines[-1] += (gap if len(lines[-1]) > len(label) else "") + item
-    return lines
+    return packed("Tables: ", rows, "   ")
 
 
 def _players(obs: dict[str, Any]) -> list[str]:

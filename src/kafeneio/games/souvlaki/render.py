@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafeneio.core.events import packed
 from kafeneio.games.souvlaki.cards import FOOD_LETTERS, FOOD_NAMES
 
 PHASE_TITLES = {
@@ -82,7 +83,7 @@ def _player(obs: dict[str, Any], seat: int, player: dict[str, Any]) -> list[str]
         head += "; " + "; ".join(mods)
     queue = obs["queues"][seat]
     shown = [f"{i + 1}. {_customer(c)}" for i, c in enumerate(queue)]
-    return [head, "   queue: " + (" | ".join(shown) if shown else "empty")]
+    return [head, *packed("   queue: ", shown or ["empty"], " | ")]
 
 
 def _customer(customer: dict[str, Any]) -> str:
