@@ -268,6 +268,17 @@ def test_cards_export_writes_the_shipped_files_and_they_play(tmp_path: Path) -> 
     assert run("cards", "export", str(target), "--force").exit_code == 0
     args = ["play", "souvlaki", "--cards", str(target), "--seats", "random,random", "--quiet"]
     assert run(*args).exit_code == 0
+    # a set of one's own is simulated and played in tournaments too, to see how it plays
+    shops = target / "shops.toml"
+    shops.write_text(shops.read_text().replace('name = "Souvlakia o Thanasis"', 'name = "Mine"'))
+    simulated = run("simulate", "souvlaki", "--cards", str(target), "--games", "2", "--json")
+    assert simulated.exit_code == 0, simulated.output
+    assert json.loads(simulated.stdout)["options"]["cards_dir"] == str(target.resolve())
+    both = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "1"]
+    assert run(*both, "--cards", str(target), "--json").exit_code == 0
+    refused(run("simulate", "cafe", "--cards", str(target)), "--cards is for Souvlaki Wars")
+    shops.write_text("not toml [")
+    refused(run("simulate", "souvlaki", "--cards", str(target)), "shops.toml")
 
 
 # --- the prompt -----------------------------------------------------------------------------

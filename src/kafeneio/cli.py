@@ -207,7 +207,7 @@ def play(
         )
     options = parse_options(option or [])
     if cards is not None:
-        _check_takes_cards(game_name)
+        check_takes_cards(game_name)
         options["cards_dir"] = str(cards)
     game = get_game(game_name, options)
     if start is None:
@@ -257,7 +257,7 @@ def _check_writable(record: Path, force: bool) -> None:
         raise KafeneioError(f"cannot write the record to {record}: permission denied")
 
 
-def _check_takes_cards(game_name: str) -> None:
+def check_takes_cards(game_name: str) -> None:
     """--cards replaces a game's card files: only a game whose records carry its cards
     (`Game.record_data`) has them."""
     game = get_game(game_name)

@@ -74,6 +74,14 @@ MAX_WORKERS = 64
 AsJson = Annotated[
     bool, typer.Option("--json", metavar=FLAG, help="Print one JSON object; no progress bar.")
 ]
+CardsDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--cards",
+        help="Souvlaki Wars: a directory of your own card files (kafeneio cards export makes "
+        "one), to see how they play.",
+    ),
+]
 ReportDir = Annotated[
     Path | None, typer.Option("--report", help="Write report.html and results.json here.")
 ]
@@ -102,10 +110,15 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+def parse_options(pairs: list[str] | None, cards: Path | None = None) -> dict[str, Any]:
+    """The rules options of ``-o name=value``, and ``--cards``' directory as ``cards_dir``;
+    the game is made with them at once, so that a bad card file is refused before any game."""
     from kafeneio.cli import parse_options as parse  # cli registers these commands
 
-    return parse(pairs or [])
+    options = parse(pairs or [])
+    if cards is not None:
+        options["cards_dir"] = str(cards.resolve())
+    return options
 
 
 @dataclass(frozen=True)
@@ -127,6 +140,7 @@ def read_run(
     backend: str,
     address: str | None,
     deal_roles: bool,
+    cards: Path | None = None,
     seated: Callable[[list[str]], list[str]] = list,
 ) -> Run:
     """The game, the bots (comma-separated, any case; `seated` turns them into the seats of a
@@ -139,7 +153,12 @@ def read_run(
         if games < 1:
             raise KafeneioError("--games must be at least 1")
         check_workers(workers)
-        options = parse_options(option)
+        if cards is not None:
+            from kafeneio.cli import check_takes_cards  # cli registers these commands
+
+            check_takes_cards(game)
+        options = parse_options(option, cards)
+        get_game(game, options)  # bad options or card files are refused before any game
         check_roles(game, options, deal_roles)
         return Run(game, names, Backend(backend, workers, address), options)
     except KafeneioError as err:
@@ -248,6 +267,7 @@ def simulate_command(
     ] = "random",
     seed: Seed = 0,
     option: Options = None,
+    cards: CardsDir = None,
     deal_roles: DealRoles = True,
     workers: Workers = None,
     backend: BackendName = "local",
@@ -261,7 +281,9 @@ def simulate_command(
     def seated(names: list[str]) -> list[str]:
         return lineup(names, players if players is not None else max(len(names), 2))
 
-    run = read_run(game_name, seats, games, option, workers, backend, address, deal_roles, seated)
+    run = read_run(
+        game_name, seats, games, option, workers, backend, address, deal_roles, cards, seated
+    )
     execute(
         lambda advance: simulate(
             run.game, run.bots, games, seed, run.options, deal_roles, run.where, advance
@@ -323,6 +345,7 @@ def tournament_command(
     players: Annotated[int, typer.Option(help="Players a game: every group this size plays.")] = 2,
     seed: Seed = 0,
     option: Options = None,
+    cards: CardsDir = None,
     deal_roles: DealRoles = True,
     workers: Workers = None,
     backend: BackendName = "local",
@@ -332,7 +355,7 @@ def tournament_command(
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
-    run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles)
+    run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles, cards)
     execute(
         lambda advance: tournament(
             run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance
