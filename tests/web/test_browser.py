@@ -137,6 +137,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#result a[href^='/replay/']")
     page.wait_for_selector("#position")
     page.wait_for_function("document.querySelector('#position').textContent.startsWith('0 of ')")
+    assert page.locator("#first:disabled, #back:disabled").count() == 2  # nothing before move 1
     page.click("#forward")
     page.wait_for_function("document.querySelector('#position').textContent.startsWith('1 of ')")
     assert page.locator("#log li").count() == 1
@@ -168,7 +169,8 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
     assert page.inner_text("#analysis-now code.notation") == record["actions"][0]
     words = page.inner_text("#analysis-now").split(f"{record['actions'][0]} (", 1)[1]
-    assert re.match(r"[A-Z][A-Za-z]+ (lady|man) to (chair \d+ |the bar, seat 1: \+1 point)", words)
+    guest = r"([A-Z][A-Za-z]+ (lady|man)|joker \((lady|man)\))"
+    assert re.match(guest + r" to (chair \d+ |the bar, seat 1: \+1 point)", words)
     page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
     page.click("#rematch")
     page.wait_for_url(lambda url: "/game/" in url and link.split("#")[0] not in url)
@@ -285,20 +287,43 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector("#message:not(.hidden)")
     assert "not over yet" in page.inner_text("#message")
+    assert page.get_attribute("#watch-link", "href") == f"/game/{game_id}"  # a link, not text
     assert page.locator("#analyse.hidden").count() == 1  # nothing to analyse yet
+    assert page.locator("#forward:disabled, #last:disabled, #slider:disabled").count() == 3
     assert console.errors == []
     page.goto(f"{server.base}/game/{game_id}#seat=0&token=wrong")  # a link that opens nothing
     page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
     assert "does not open a seat" in page.inner_text("#banner")
+    page.goto(f"{server.base}/game/nosuchgame")  # no game at all: said once, in the banner
+    page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
+    assert page.inner_text("#banner").startswith("There is no game at this link")
+    assert page.locator("#message.hidden").count() == 1
     context.close()
 
 
 def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
-    create_in_lobby(page, server, "souvlaki", {"round_limit": 1})
+    create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # round 2 has maintenance
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
-    play_to_the_end(page, souvlaki_turn)
+    seen: dict[str, str] = {}
+
+    def turn(page: Any) -> None:  # what the page says as it goes, then a move
+        for action in ("buy", "advertise"):
+            if page.locator(f"button[data-action={action}]").count():
+                seen[action] = page.inner_text(f"button[data-action={action}]")
+        if page.locator("#service-how").count():
+            seen["service"] = page.inner_text("#service-how")
+        if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
+            seen["mulligan food"] = str(page.locator("#my-hand button.foodcard:disabled").count())
+        souvlaki_turn(page)
+
+    play_to_the_end(page, turn)
+    # a purchase says what it costs and gives, from the shop's identity card (SW-1.3)
+    assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
+    assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
+    assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
+    assert int(seen["mulligan food"]) >= 1
     assert "The game ends" in page.inner_text("#result")
     assert console.errors == []
     # leaving and coming back through the join link shows the game at once

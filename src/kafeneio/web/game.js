@@ -14,6 +14,8 @@ let retry = 500;
 let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
 let asking = false;
 let rulesFor = null;  // the game whose rules reference is loaded
+let ownRematch = null;  // the rematch this page created
+let noGame = false;  // the server knows no game of this id: the banner says so, once
 
 let messages = 0;  // each message's rule ids open apart from another's
 
@@ -41,7 +43,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     if (event.code === 4403) {  // refused for good: a wrong link
-      if (!view) document.getElementById("banner").textContent = "This link does not open a seat of this game.";
+      if (!view && !noGame) document.getElementById("banner").textContent = "This link does not open a seat of this game.";
       return;
     }
     document.getElementById("connection").textContent = "· reconnecting…";
@@ -61,12 +63,16 @@ function receive(message) {
       loadRules(view.game).then(render);
     }
     render();
+  } else if (message.type === "error" && !view && message.error === "no-game") {
+    document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
+    noGame = true;
   } else if (message.type === "error") {
     showMessage(message.message);
   } else if (message.type === "rematch") {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
+    if (message.game === ownRematch) return;  // this page asked for it: its answer says more
     showMessage("");
     const box = document.getElementById("message");
     box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
@@ -197,6 +203,7 @@ function keptRematch(rematchId) {
 async function rematch() {
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
+    ownRematch = created.id;
     const mine = created.links.find((link) => link.seat === view.viewer);
     if (mine) keepRematch(mine.path);
     const others = created.links.filter((link) => link.seat !== view.viewer);

@@ -21,6 +21,8 @@ async function show(target) {
   slider.max = total;
   slider.value = ply;
   document.getElementById("position").textContent = `${ply} of ${total} moves played`;
+  for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
+  for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   const obs = step.observation;
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
@@ -36,7 +38,11 @@ async function start() {
     document.getElementById("game-title").textContent = `Replay · ${game.title}`;
     if (!game.over) {  // a replay and its analysis are for finished games
       document.getElementById("analyse").classList.add("hidden");
-      throw new Error(`This game is not over yet: watch it at /game/${gameId}, and replay it once it ends.`);
+      for (const id of ["first", "back", "forward", "last", "slider"]) document.getElementById(id).disabled = true;
+      const box = document.getElementById("message");
+      box.replaceChildren("This game is not over yet: ", el("a", { href: `/game/${encodeURIComponent(gameId)}`, id: "watch-link" }, "watch it"), ", and replay it once it ends.");
+      box.classList.remove("hidden");
+      return;
     }
     const viewer = document.getElementById("viewer");
     viewer.replaceChildren(el("option", { value: "" }, "the table"), ...game.seats.map((s) => el("option", { value: s.seat }, seatName(game.seats, s.seat))));

@@ -84,8 +84,10 @@ function hand(view, legal, ctx) {
     const verb = legal.has(`discard ${card}`) ? "discard" : "play";
     const action = `${verb} ${card}`;
     const playable = legal.has(action);
+    // in the service a card not playable is sent all the same, for the reason; elsewhere it waits
+    const waits = view.observation.phase !== "service" && !playable;
     return el("button", {
-      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, disabled: !ctx.interactive,
+      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, disabled: !ctx.interactive || waits,
       title: `${verb} ${[...card].map((f) => FOOD_NAMES[f]).join(" + ")}`, onclick: () => ctx.send(action),
     }, foods(card), verb === "discard" && playable ? el("div", { style: "font-size:.75rem" }, "discard") : null);
   });
@@ -108,9 +110,21 @@ function wordActions(view, legal, ctx) {
   if (!ctx.interactive) return null;
   const phase = view.observation.phase;
   const words = Object.keys(WORD_LABELS).filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
-  return el("div", { class: "actions", style: "margin-bottom:.8rem" }, words.map((w) => el("button", {
+  const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
     type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
-  }, WORD_LABELS[w])));
+  }, wordLabel(w, view))));
+  // the service's order of play, for a first game: it is not in the buttons themselves
+  const how = phase === "service" ? el("p", { class: "muted", id: "service-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
+    "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; finish when you are done (a customer not served gets annoyed).") : null;
+  return [buttons, how];
+}
+
+// A shop's purchases with what they cost and give, from its identity card (public, SW-0.4).
+function wordLabel(word, view) {
+  const shop = view.observation.players[view.viewer]?.identity;
+  if (word === "buy" && shop) return `Buy supplies (${shop.supplies_cost} money: ${shop.supplies_cards} food cards)`;
+  if (word === "advertise" && shop) return `Advertise (${shop.advertising_cost} money: +${shop.advertising_reputation} reputation)`;
+  return WORD_LABELS[word];
 }
 
 function service(view) {

@@ -1015,12 +1015,13 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             and self._reputation[p] >= options.win_reputation
         ]
         self.emit("round", ev.round_over, self._round)
+        goal = f"{options.win_money} money and {options.win_reputation} reputation"
         if qualified:
             names = ", ".join(f"P{p + 1}" for p in qualified)
-            goal = f"{options.win_money} money and {options.win_reputation} reputation"
             self.emit("end", ev.game_over, f"{names} reached {goal} (SW-5.2)")
         elif self._round >= options.round_limit:
-            self.emit("end", ev.game_over, f"round {self._round} was the last (round_limit)")
+            last = f"round {self._round} was the last (the round limit, a ruling of SW-5.2)"
+            self.emit("end", ev.game_over, f"{last} and nobody reached {goal}")
         if qualified or self._round >= options.round_limit:
             self._finish_game(qualified or list(range(n)))
 
