@@ -171,6 +171,9 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     words = page.inner_text("#analysis-now").split(f"{record['actions'][0]} (", 1)[1]
     guest = r"([A-Z][A-Za-z]+ (lady|man)|joker \((lady|man)\))"
     assert re.match(guest + r" to (chair \d+ |the bar, seat 1: \+1 point)", words)
+    page.select_option("#viewer", "0")  # seen by a seat: named, not "you" (anyone may watch)
+    page.wait_for_function("document.querySelector('#board').textContent.includes(\"Ada's hand\")")
+    assert "(you)" not in page.inner_text("#board") and "Your hand" not in page.inner_text("#board")
     page.goto(server.base + link)  # back to the game: a rematch takes this seat to a new game
     page.click("#rematch")
     page.wait_for_url(lambda url: "/game/" in url and link.split("#")[0] not in url)

@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, plural, seatName, withRules } from "./common.js";
+import { api, el, fill, plural, seatName, withRules, youMark, yours } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -169,7 +169,7 @@ function handRow(view, player, ctx) {
   // no-break spaces: a figure never wraps away from its name on a phone
   const stats = `score\u00a0${obs.scores[player]} · hand\u00a0target\u00a0${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
   return el("div", {},
-    el("div", {}, el("strong", {}, seatName(view.seats, player)), player === view.viewer ? " (you)" : "", el("span", { class: "muted" }, ` — ${stats}`)),
+    el("div", {}, el("strong", {}, seatName(view.seats, player)), youMark(view, player), el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
       obs.hands[player].map((text, index) => cardFace(text, mine ? {
         selected: selected?.index === index, hinted: ctx.hintAt[0] === text,
@@ -198,7 +198,7 @@ export async function render(root, view, ctx) {
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
-  fill(root, status, drawHands(view, full, own, "Your hand"), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
+  fill(root, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
 }
 

@@ -48,6 +48,16 @@ export function seatName(seats, index) {
   return `P${index + 1} ${seat.name}`;
 }
 
+// How a page names the viewer's own things: "your" in play; in a replay seen by a seat, that
+// seat's name (the person watching the replay may be anyone).
+export function yours(view, thing) {
+  return view.replay ? `${seatName(view.seats, view.viewer)}'s ${thing}` : `Your ${thing}`;
+}
+
+export function youMark(view, player) {
+  return player === view.viewer && !view.replay ? " (you)" : "";
+}
+
 export function gameIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 }

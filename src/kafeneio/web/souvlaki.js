@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { el, fill, seatName } from "./common.js";
+import { el, fill, seatName, youMark, yours } from "./common.js";
 
 const FOOD_NAMES = { G: "pita gyros", S: "souvlaki", F: "fries", D: "soft drink" };
 const WORD_LABELS = {
@@ -36,7 +36,7 @@ function useLabel(view, notation) {
 function shops(view) {
   const obs = view.observation;
   return el("div", { class: "shops" }, obs.players.map((p, i) => el("div", { class: `shop${i === view.to_move ? " to-move" : ""}`, "data-seat": i },
-    el("div", {}, el("strong", {}, p.shop_name), el("div", { class: "muted", style: "font-size:.85rem" }, `${seatName(view.seats, i)}${i === view.viewer ? " (you)" : ""}`)),
+    el("div", {}, el("strong", {}, p.shop_name), el("div", { class: "muted", style: "font-size:.85rem" }, `${seatName(view.seats, i)}${youMark(view, i)}`)),
     meter("money", p.net_money, obs.rules.win_money, `money${p.loans ? ` (net of ${p.loans} loan${p.loans > 1 ? "s" : ""})` : ""}`),
     meter("rep", p.reputation, obs.rules.win_reputation, "reputation"),
     el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
@@ -100,10 +100,10 @@ function hand(view, legal, ctx) {
       ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", { type: "button", "data-action": n, onclick: () => ctx.send(n) }, useLabel(view, n)))) : null);
   });
   const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
-  return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, "Your hand"),
+  return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, yours(view, "hand")),
     el("p", { class: "muted", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
     el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")),
-    el("h3", { style: "margin-top:.6rem" }, "Your unforeseen cards"), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
+    el("h3", { style: "margin-top:.6rem" }, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
 }
 
 function wordActions(view, legal, ctx) {
