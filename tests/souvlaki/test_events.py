@@ -120,3 +120,18 @@ def test_an_illegal_move_has_no_words() -> None:
     state = position(queues=[["SF 1/2"], []], food_hands=[["GF"], []], reputation=[10, 5])
     with pytest.raises(IllegalActionError):
         state.action_words(GAME.parse_action("send 3"))
+
+
+def test_an_unforeseen_card_played_says_on_whom_in_words() -> None:
+    state = position(
+        phase="unforeseen",
+        queues=[["SF 1/2"], ["SD 2/1"]],
+        unforeseen_hands=[["generous-tip"], []],
+        reputation=[10, 5],
+    )
+    events = state.apply(state.parse_legal("use generous-tip p2.1"))
+    told = [event.text_for(SPECTATOR) for event in events]
+    assert (
+        "P1 plays the unforeseen Generous Tip on P2's customer 1, souvlaki + soft drink "
+        "(2 money, 1 influence) (SW-3.1)"
+    ) in told

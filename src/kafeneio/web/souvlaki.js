@@ -24,8 +24,8 @@ function targetText(view, target) {
   const match = /^p(\d)(?:\.(\d+))?$/.exec(target);
   if (!match) return target;
   const player = Number(match[1]) - 1;
-  const shop = view.observation.players[player]?.shop_name ?? `P${player + 1}`;
-  return match[2] ? `${shop}'s customer ${match[2]}` : shop;
+  const who = seatName(view.seats, player);  // as the log names players
+  return match[2] ? `${who}'s customer ${match[2]}` : who;
 }
 
 function useLabel(view, notation) {

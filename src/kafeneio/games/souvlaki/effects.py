@@ -104,8 +104,9 @@ class UnforeseenEffects:
     def play_card(self, owner: int, action: SouvlakiAction) -> None:
         """Play unforeseen kind `action.card` from `owner`'s hand on `action.targets`."""
         card = action.card
+        on = "" if self.is_quiet else ev.targets_words(action.targets, self.queue)  # words cost
         self._unforeseen[owner][card] -= 1
-        self.emit("use", ev.used, self.cards, owner, action)
+        self.emit("use", ev.used, self.cards, owner, card, on)
         if self._cancels:  # SW-E.1, SW-U.1: cancelled by an earlier Change of Plans
             self._cancels -= 1
             self._discards[UNFORESEEN][card] += 1

@@ -13,11 +13,13 @@ viewer; the state emits them (`State.emit`), so nothing is formatted unless some
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.core.events import plural, seat, winners_text
-from kafeneio.games.souvlaki.cards import CardSet
+from kafeneio.games.souvlaki.actions import Targets
+from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods
 from kafeneio.games.souvlaki.customer import Customer
 
 Args = tuple[Any, ...]
@@ -29,6 +31,42 @@ def customer_text(cards: CardSet, customer: Customer) -> str:
     if customer.big >= 0:
         return f"Big Phone Order {texts}"
     return f"phone order {texts}" if customer.phone else texts
+
+
+def foods_words(foods: Foods) -> str:
+    """``GGF`` as "2 pita gyros + fries"."""
+    named = [
+        name if count == 1 else f"{count} {name}"
+        for name, count in zip(FOOD_NAMES, foods, strict=True)
+        if count
+    ]
+    return " + ".join(named) or "nothing"
+
+
+def customer_words(customer: Customer) -> str:
+    """A customer in a queue, as a player names it: the order and what it pays."""
+    if customer.waiting:
+        return "a Big Phone Order whose cards are still to come"
+    return order_words(customer.order, customer.money, customer.influence, customer.big >= 0)
+
+
+def order_words(order: Foods, money: int, influence: int, big: bool) -> str:
+    if big and not any(order):
+        return "a Big Phone Order"
+    return f"{foods_words(order)} ({money} money, {influence} influence)"
+
+
+def targets_words(targets: Targets, queue: Callable[[int], Sequence[Customer]]) -> str:
+    """An unforeseen card's targets (`queue(player)` gives a queue): "" for none, "P2", or
+    "P2's customer 3, souvlaki + fries (1 money, 2 influence)" for each customer."""
+    if len(targets) < 2:
+        return seat(targets[0]) if targets else ""
+    reached = []
+    for i in range(0, len(targets), 2):
+        owner, position = targets[i], targets[i + 1]
+        customer = customer_words(queue(owner)[position])
+        reached.append(f"{seat(owner)}'s customer {position + 1}, {customer}")
+    return " and on ".join(reached)
 
 
 def _signed(amount: int, what: str) -> str:
@@ -99,11 +137,9 @@ def phone_order(args: Args, viewer: int) -> str:
 
 
 def used(args: Args, viewer: int) -> str:
-    cards, player, action = args
-    name = cards.unforeseen[action.card].name
-    targets = action.notation.split(maxsplit=2)[2:]  # "use <card> <targets>"
-    on = f" on {targets[0]}" if targets else ""
-    return f"{seat(player)} plays the unforeseen {name}{on} (SW-3.1)"
+    cards, player, card, on = args  # `on`: its targets in words, as they were (targets_words)
+    name = cards.unforeseen[card].name
+    return f"{seat(player)} plays the unforeseen {name}{f' on {on}' if on else ''} (SW-3.1)"
 
 
 def cancelled(args: Args, viewer: int) -> str:

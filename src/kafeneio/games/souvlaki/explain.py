@@ -26,9 +26,9 @@ from kafeneio.games.souvlaki.actions import (
     USE,
     SouvlakiAction,
 )
-from kafeneio.games.souvlaki.cards import FOOD_NAMES, Foods, foods_of_code, foods_text
-from kafeneio.games.souvlaki.customer import Customer
+from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.effects import customer_misfit
+from kafeneio.games.souvlaki.events import customer_words, foods_words, order_words, targets_words
 from kafeneio.games.souvlaki.legality import send_refusal, serve_refusal
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def action_words(state: SouvlakiState, action: SouvlakiAction) -> str:
     player = state.current_player()
     if kind == PICK:
         card = state.cards.customers[state.row()[action.slot]]
-        return f"draft {_order_words(card.order, card.money, card.influence, card.big)}"
+        return f"draft {order_words(card.order, card.money, card.influence, card.big)}"
     if kind == SERVE:
         return f"serve {customer_words(state.queue(player)[0])}"
     if kind == SEND:
@@ -76,42 +76,10 @@ def action_words(state: SouvlakiState, action: SouvlakiAction) -> str:
     return PLAIN_WORDS[kind]
 
 
-def foods_words(foods: Foods) -> str:
-    """``GGF`` as "2 pita gyros + fries"."""
-    named = [
-        name if count == 1 else f"{count} {name}"
-        for name, count in zip(FOOD_NAMES, foods, strict=True)
-        if count
-    ]
-    return " + ".join(named) or "nothing"
-
-
-def customer_words(customer: Customer) -> str:
-    """A customer in a queue, as a player names it: the order and what it pays."""
-    if customer.waiting:
-        return "a Big Phone Order whose cards are still to come"
-    return _order_words(customer.order, customer.money, customer.influence, customer.big >= 0)
-
-
-def _order_words(order: Foods, money: int, influence: int, big: bool) -> str:
-    if big and not any(order):
-        return "a Big Phone Order"
-    return f"{foods_words(order)} ({money} money, {influence} influence)"
-
-
 def _use_words(state: SouvlakiState, action: SouvlakiAction) -> str:
     name = state.cards.unforeseen[action.card].name
-    targets = action.targets
-    if not targets:
-        return f"play {name}"
-    if len(targets) == 1:
-        return f"play {name} on {seat(targets[0])}"
-    reached = []
-    for i in range(0, len(targets), 2):
-        owner, position = targets[i], targets[i + 1]
-        customer = customer_words(state.queue(owner)[position])
-        reached.append(f"{seat(owner)}'s customer {position + 1}, {customer}")
-    return f"play {name} on {' and on '.join(reached)}"
+    on = targets_words(action.targets, state.queue)
+    return f"play {name} on {on}" if on else f"play {name}"
 
 
 def why_illegal(state: SouvlakiState, action: Any) -> IllegalActionError:
