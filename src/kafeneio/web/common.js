@@ -109,10 +109,17 @@ export async function loadRules(game) {
 export function withRules(text, key) {
   const parts = text.split(RULE_ID);  // the ids at the odd places (a capturing group)
   const cited = parts.filter((part, i) => i % 2 && rulebook.has(part));
-  return [
-    parts.map((part, i) => (i % 2 && rulebook.has(part) ? ruleButton(part, key) : part)),
-    cited.filter((id) => openRules.has(`${key}|${id}`)).map(ruleText),
-  ];
+  const nodes = [];
+  for (let i = 0; i < parts.length; i += 1) {
+    if (!(i % 2 && rulebook.has(parts[i]))) { nodes.push(parts[i]); continue; }
+    // "(CI-T.5)" kept on one line: the brackets go with the id into one unbroken span
+    const open = nodes.length && nodes[nodes.length - 1].endsWith("(");
+    const close = parts[i + 1]?.startsWith(")");
+    if (open) nodes[nodes.length - 1] = nodes[nodes.length - 1].slice(0, -1);
+    if (close) parts[i + 1] = parts[i + 1].slice(1);
+    nodes.push(el("span", { class: "rule-cite" }, open ? "(" : "", ruleButton(parts[i], key), close ? ")" : ""));
+  }
+  return [nodes, cited.filter((id) => openRules.has(`${key}|${id}`)).map(ruleText)];
 }
 
 function ruleButton(id, key) {
@@ -121,7 +128,7 @@ function ruleButton(id, key) {
     type: "button", class: "rule-ref", "data-rule": id, "aria-expanded": String(open),
     title: `${rulebook.get(id).section}: what rule ${id} says`,
     onclick: (event) => {
-      const line = event.currentTarget.parentElement;
+      const line = event.currentTarget.closest(".rule-cite").parentElement;  // the citing line
       if (openRules.delete(`${key}|${id}`)) {
         line.querySelector(`.rule-text[data-rule="${id}"]`)?.remove();
       } else {
