@@ -59,9 +59,12 @@ def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path)
     blocker = tmp_path / "file"
     blocker.write_text("")
     runner = CliRunner()
-    args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", str(blocker)]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2 and "cannot write the report" in result.output
+    refusals = ((blocker, "is a file: name a directory"), (blocker / "in", "is a file"))
+    for report, problem in refusals:
+        args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", str(report)]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and problem in result.output
+        assert "games/s" not in result.output  # refused before any game was played
 
 
 def test_overlaid_histograms_share_their_bins_across_every_series() -> None:

@@ -37,6 +37,8 @@ def check_directory(directory: Path) -> None:
     existing = directory
     while not existing.exists():
         existing = existing.parent
+    if not existing.is_dir():
+        raise KafeneioError(f"cannot make the report directory {directory}: {existing} is a file")
     if not os.access(existing, os.W_OK):
         raise KafeneioError(f"cannot write the report in {directory}: permission denied")
 
