@@ -74,6 +74,19 @@ def test_a_human_move_that_breaks_a_rule_names_the_rule() -> None:
     assert "Not allowed" in result.output and "(CI-T.2)" in result.output
 
 
+def test_a_finished_record_replayed_says_why_the_game_ended_as_live_play_does(
+    tmp_path: Path,
+) -> None:
+    path = write_game(tmp_path)
+    played = runner.invoke(app, ["play", "cafe", "--seats", "random,greedy", "--seed", "3"])
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0, replayed.output
+    end = next(line for line in played.output.splitlines() if line.startswith("The game ends"))
+    assert end in replayed.output and "penalty" in replayed.output  # the same table, the reason
+    again = runner.invoke(app, ["play", "cafe", "--from", str(path), "--quiet"])
+    assert end in again.output and "points" in again.output  # the score column says its unit
+
+
 def test_replay_of_an_illegal_action_exits_2_naming_its_index(tmp_path: Path) -> None:
     path = write_game(tmp_path)
     record = json.loads(path.read_text())

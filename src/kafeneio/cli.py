@@ -210,6 +210,7 @@ def play(
         check_takes_cards(game_name)
         options["cards_dir"] = str(cards)
     game = get_game(game_name, options)
+    ended: Sequence[Event] = ()  # a record over already: its last events, for the result
     if start is None:
         named = len(seats.split(",")) if seats else 1
         count = players if players is not None else max(named, 2)
@@ -220,6 +221,7 @@ def play(
         if state.game.info.name != game.info.name:
             raise KafeneioError(f"{start} is a record of {state.game.info.title}")
         seats = seats or ",".join(source.get("seats") or []) or None
+        ended = _last_events(source) if state.is_terminal() else ()
     seat_names = _seat_names(seats, state.num_players)
     if quiet and HUMAN in seat_names:
         raise KafeneioError("--quiet is for bots only: a human seat needs to see the game")
@@ -232,7 +234,7 @@ def play(
         markup=False,
     )
     try:
-        _play_loop(game, state, bots, seat_names, quiet, random.Random(seed))
+        _play_loop(game, state, bots, seat_names, quiet, random.Random(seed), ended)
     finally:
         if record is not None:
             data = state.to_record()
@@ -372,10 +374,13 @@ def _play_loop(
     seats: list[str],
     quiet: bool,
     chance: random.Random,
+    ended: Sequence[Event] = (),
 ) -> None:
+    """Play `state` on to its end; `ended`: the last action's events of a record that is over
+    already (go on from it, and there is only the result to show)."""
     keyboard = Keyboard(seats)
     shown_at = [-1]
-    last_events: list[Event] = []
+    last_events: list[Event] = list(ended)
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
@@ -535,7 +540,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     if losses:
         table.add_column("before penalties", justify="right")
         table.add_column("penalty", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column(state.game.info.score_name, justify="right")  # Souvlaki: money + reputation
     table.add_column("")
     winners = state.winners()
     for player, score in enumerate(state.scores()):
@@ -605,7 +610,15 @@ def replay(
     console.print(game.render(state, seen_by), markup=False)
     console.print(f"{state.ply} actions replayed.", markup=False)
     if state.is_terminal():
-        _print_result(state)
+        _print_result(state, _last_events(_cut(record, upto)))
+
+
+def _last_events(record: dict[str, Any]) -> Sequence[Event]:
+    """The events of a (valid) record's last action: the end's reason and penalties, which
+    the final table shows as it does after a game played here."""
+    actions = record["actions"]
+    before = load_record({**record, "actions": actions[:-1]})
+    return before.apply(before.parse_legal(actions[-1]))
 
 
 def _cut(record: dict[str, Any], upto: int | None) -> dict[str, Any]:
