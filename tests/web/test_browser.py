@@ -401,6 +401,10 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
         page.reload()
         page.wait_for_selector("#play-rematch")
         assert "token=" in page.get_attribute("#play-rematch", "href")
+    # the lobby tells games apart by how far they went and when they began
+    first.goto(server.base + "/")
+    first.wait_for_function("document.querySelector('#list-finished').textContent.includes(' · ')")
+    assert re.search(r"\d+ moves · (just now|\d+ min ago)", first.inner_text("#list-finished"))
     for context, _, console in pages:
         assert console.errors == []
         context.close()

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, el } from "./common.js";
+import { api, el, plural } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -137,7 +137,20 @@ function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
   const actions = [el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
   if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
-  return el("tr", {}, el("td", {}, game.title), el("td", {}, seats), el("td", { class: "muted" }, `move ${game.ply}`), el("td", {}, actions));
+  // when it began and how far it went, so that two games of the same seats can be told apart
+  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC` }, ago(game.created));
+  return el("tr", {}, el("td", {}, game.title), el("td", {}, seats),
+    el("td", { class: "muted" }, plural(game.ply, "move"), " · ", when), el("td", {}, actions));
+}
+
+// "5 min ago" for a time the server gives in UTC without a zone
+function ago(created) {
+  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(`${created}Z`)) / 60000));
+  if (Number.isNaN(minutes)) return "";
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h ago`;
+  return `${Math.round(minutes / 1440)} days ago`;
 }
 
 async function refreshLists() {
