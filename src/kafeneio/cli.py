@@ -598,7 +598,9 @@ def replay(
             "scores": state.scores(),
             "winners": state.winners(),
             "turns": state.turns_completed(),
-            "decisions": state.ply,
+            "actions": state.ply,
+            # the players' own, as `analyse` counts them: chance outcomes are nobody's decision
+            "decisions": sum(1 for e in state.history_for(SPECTATOR) if e.player != CHANCE),
             "finished": state.is_terminal(),
             "options": record.get("options", {}),
             "upto": upto,
