@@ -1109,6 +1109,9 @@ def test_every_action_form_has_a_notation_and_a_fixed_code(text: str, code: int)
         "birthday XX1",
         "dance US1: USm@15",
         "hello",
+        "USm" + " " * 300 + "@16",  # spaces around @ are allowed, not past the length limit
+        "USm\u00a0@16",  # nor non-ASCII spaces
+        "x" + " " * 100_000 + "@x",  # refused by its length, before any pattern reads it
     ],
 )
 def test_a_text_that_is_no_action_raises_a_notation_error(text: str) -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from kafeneio.bots import make_bot
-from kafeneio.core import SPECTATOR, Event, IllegalActionError
+from kafeneio.core import CHANCE, SPECTATOR, Event, IllegalActionError
 from kafeneio.core.play import Step, play
 from kafeneio.games import get_game
 
@@ -135,3 +135,18 @@ def test_an_unforeseen_card_played_says_on_whom_in_words() -> None:
         "P1 plays the unforeseen Generous Tip on P2's customer 1, souvlaki + soft drink "
         "(2 money, 1 influence) (SW-3.1)"
     ) in told
+
+
+def test_a_chance_outcome_in_the_history_is_named_to_nobody() -> None:
+    """The food card chance took is told in the events to those who may know it; the history's
+    own line for the outcome says only what it was, a random food card, to every viewer."""
+    for seed in range(40):
+        state = GAME.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        chances = [e for e in state.history_for(SPECTATOR) if e.player == CHANCE]
+        if chances:
+            assert {e.action for e in chances} == {"a random food card"}
+            return
+    raise AssertionError("no game of 40 had a chance outcome")

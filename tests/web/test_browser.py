@@ -114,6 +114,10 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     if "@" in suggested:  # a placement: its guest in the hand and its chair (or the bar) lit
         page.wait_for_selector("#board .hand .card.hinted")
         assert page.locator(".chair.hinted, .bar-seat.hinted").count() == 1
+        # in the hint's own colour, whatever else marks that place (the bar's next seat)
+        colour = "e => getComputedStyle(e).outlineColor"
+        hinted = page.eval_on_selector(".chair.hinted, .bar-seat.hinted", colour)
+        assert hinted == "rgb(46, 125, 50)"
     ply = int(page.get_attribute("body", "data-ply"))
     click_and_wait(page, "#hint-play")
     # the move of that ply (the bot may have moved since): the log numbers moves from 1
@@ -207,7 +211,7 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     page.route("**/api/games/*/hint", answer)
     page.click("#hint-button")
     page.wait_for_selector("#hint-move")
-    assert page.inner_text("#hint").startswith("The bot would play move end (end)")
+    assert page.inner_text("#hint").startswith("The bot suggests: move end (end)")
     assert "null" not in page.inner_text("#hint") and "Also" not in page.inner_text("#hint")
     page.click("#hint-button")  # asked again: the second answer
     page.wait_for_function("document.querySelector('#hint').textContent.includes('Also')")
@@ -234,6 +238,18 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     assert page.locator("#message button.rule-ref").count() >= 1  # it cites its rule
     # and nothing is left chosen: no chair lit, no bar button for a guest no longer chosen
     assert page.locator(".card.selected, .chair.legal, #to-bar").count() == 0
+    # by keyboard: a guest chosen with Enter takes the focus to a place it may go, and a
+    # move made there brings it back to the hand; unlit chairs are out of the Tab order
+    ply = page.get_attribute("body", "data-ply")
+    page.focus("#board .hand button.card >> nth=0")
+    page.keyboard.press("Enter")
+    lit = ".chair.legal, .chair.swap, #to-bar-here, #to-bar"
+    assert page.evaluate(f"document.activeElement.matches('{lit}')")
+    assert page.locator(".chair:not(.legal):not(.swap)[tabindex='-1']").count() > 20
+    page.keyboard.press("Enter")
+    page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
+    if page.get_attribute("body", "data-your-turn") == "true":  # a second guest to seat
+        page.wait_for_function("document.activeElement.matches('.hand button.card')")
     # two guests alike are two cards: choosing one does not choose the other
     token = link.split("token=")[1]
     mine = server.get(f"/api/games/{link.split('/game/')[1].split('#')[0]}", token=token)
@@ -261,6 +277,10 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     chosen, told = page.evaluate(twins, [mine])
     assert chosen[:2] == [False, True]
     assert told.startswith("No chair takes your ") and "Send it to the bar (+1) or choose" in told
+    # the lobby gives this browser its seat back, not only a spectator's view
+    page.goto(server.base + "/")
+    page.wait_for_selector("#list-running a.your-seat")
+    assert page.get_attribute("#list-running a.your-seat", "href") == link
     assert console.errors == []
     context.close()
 
@@ -317,6 +337,8 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
                 seen[action] = page.inner_text(f"button[data-action={action}]")
         if page.locator("#service-how").count():
             seen["service"] = page.inner_text("#service-how")
+            seen["finish"] = page.inner_text("button[data-action=finish]")
+            seen["numbers"] = page.inner_text(".queue-row .customer .number >> nth=0")
         if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
             seen["mulligan food"] = str(page.locator("#my-hand button.foodcard:disabled").count())
         souvlaki_turn(page)
@@ -326,6 +348,8 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
     assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
     assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
+    assert re.fullmatch(r"Finish service( \(of those waiting, .*\))?", seen["finish"])
+    assert seen["numbers"] == "1."  # customers are numbered as moves count them
     assert int(seen["mulligan food"]) >= 1
     assert "The game ends" in page.inner_text("#result")
     assert console.errors == []
@@ -397,10 +421,17 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
     assert "P2 Bo was sent their new link." in first.inner_text("#message")
     assert "not connected" not in first.inner_text("#message")
     second.wait_for_selector("#rematch-link")
-    for page in (first, second):
+    for seat, page in enumerate((first, second)):
         page.reload()
         page.wait_for_selector("#play-rematch")
-        assert "token=" in page.get_attribute("#play-rematch", "href")
+        assert f"#seat={seat}&token=" in page.get_attribute("#play-rematch", "href")
+    # one browser keeps each seat's own link: seat 2's old page in seat 1's browser has none
+    other = pages[0][0].new_page()
+    other.goto(server.base + created["links"][1]["path"])
+    other.wait_for_selector("#result:not(.hidden)")
+    assert other.locator("#play-rematch").count() == 0
+    assert other.inner_text("#result").count("Watch the rematch") == 1
+    other.close()
     # the lobby tells games apart by how far they went and when they began
     first.goto(server.base + "/")
     first.wait_for_function("document.querySelector('#list-finished').textContent.includes(' · ')")

@@ -13,6 +13,7 @@ const GENDER_WORD = { f: "lady", m: "man" };
 let board = null;
 let nationOf = {};
 let selected = null;  // the guest chosen in the hand: { index, text } (two alike are two cards)
+let refocus = null;  // where keyboard focus goes after the next drawing (`placeFocus`)
 
 async function loadBoard() {
   if (board) return board;
@@ -73,7 +74,7 @@ function signed(value) { return value > 0 ? `+${value}` : String(value); }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
-  const grid = el("div", { class: "cafe-board", role: "grid", "aria-label": "the café: tables and chairs" });
+  const grid = el("div", { class: "cafe-board", role: "group", "aria-label": "the café: tables and chairs" });
   const row = (y) => board.grid.height - y;
   for (const table of board.tables) {
     const birthday = obs.birthday_table === table.id;
@@ -101,10 +102,12 @@ function drawBoard(obs, moves, ctx) {
     const clickable = ctx.interactive && chosen;
     grid.append(el(clickable ? "button" : "div", {
       class: classes.join(" "), type: clickable ? "button" : null,
+      // the keyboard goes from lit chair to lit chair; an unlit one still answers a click
+      tabindex: clickable && !move ? -1 : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
       // an unlit chair is sent too: the server's refusal says which rule forbids it
-      onclick: clickable ? () => choose(ctx, move ? move.notation : `${chosen.text}@${chair.id}`) : null,
+      onclick: clickable ? (event) => choose(ctx, move ? move.notation : `${chosen.text}@${chair.id}`, event) : null,
     },
     info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : el("span", { class: "num" }, chair.id),
     place ? el("span", { class: "gain" }, signed(place.gain)) : null,
@@ -115,10 +118,27 @@ function drawBoard(obs, moves, ctx) {
 
 // A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
 // after a refusal no chair or bar button is left standing for a guest no longer chosen.
-function choose(ctx, notation) {
+function choose(ctx, notation, event) {
   selected = null;
+  if (byKeyboard(event)) refocus = { target: "hand", ply: ctx.ply };  // once the move is made
   ctx.send(notation);
   ctx.rerender();
+}
+
+// A click made with the keyboard (Enter or Space on a button: no pointer, so no click count).
+function byKeyboard(event) {
+  return Boolean(event) && event.detail === 0;
+}
+
+// Where keyboard focus goes after the page is drawn again (a redraw loses it): to the lit
+// chairs once a guest is chosen, back to the hand once the move is made.
+function placeFocus(root, ply) {
+  if (!refocus || (refocus.target === "hand" && refocus.ply === ply)) return;
+  const where = refocus.target === "board"
+    ? ".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])"
+    : ".hand button.card";
+  refocus = null;
+  root.querySelector(where)?.focus();
 }
 
 function drawBar(obs, moves, ctx) {
@@ -137,7 +157,7 @@ function drawBar(obs, moves, ctx) {
   if (ctx.interactive && chosen) {
     const button = el("button", {
       type: "button", id: "to-bar", disabled: !moves.bar,
-      onclick: () => choose(ctx, `${chosen.text}@bar`),
+      onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
     }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
   }
@@ -173,7 +193,11 @@ function handRow(view, player, ctx) {
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
       obs.hands[player].map((text, index) => cardFace(text, mine ? {
         selected: selected?.index === index, hinted: ctx.hintAt[0] === text,
-        onclick: () => { selected = selected?.index === index ? null : { index, text }; ctx.rerender(); },
+        onclick: (event) => {
+          selected = selected?.index === index ? null : { index, text };
+          if (selected && byKeyboard(event)) refocus = { target: "board" };
+          ctx.rerender();
+        },
       } : {}))));
 }
 
@@ -187,7 +211,7 @@ export async function render(root, view, ctx) {
   const obs = view.observation;
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
-  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted) };
+  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
@@ -200,6 +224,7 @@ export async function render(root, view, ctx) {
   const others = players.filter((p) => p !== view.viewer);
   fill(root, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
+  if (ctx.interactive) placeFocus(root, view.ply);
 }
 
 // What the player to move does now, in words, with the bar's button at hand when no chair
@@ -213,7 +238,7 @@ function instruction(obs, moves, ctx) {
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   const chosen = selected;
   return [`No chair takes your ${name} now. `, el("button", {
-    type: "button", class: "quiet", id: "to-bar-here", onclick: () => choose(ctx, `${chosen.text}@bar`),
+    type: "button", class: "quiet", id: "to-bar-here", onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 

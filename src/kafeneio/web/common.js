@@ -17,13 +17,22 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+export const OFFLINE = "The server is not answering (it may be restarting): try again in a moment.";
+
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {  // no answer at all: the browser's own "Failed to fetch" says nothing to a player
+    const error = new Error(OFFLINE);
+    error.code = "offline";
+    throw error;
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(data.message || `${response.status} ${response.statusText}`);

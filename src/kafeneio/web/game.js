@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatName, withRules } from "./common.js";
+import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatName, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -14,10 +14,12 @@ let retry = 500;
 let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
 let asking = false;
 let rulesFor = null;  // the game whose rules reference is loaded
-let ownRematch = null;  // the rematch this page created
+let askingRematch = false;  // this page has asked for a rematch and awaits the answer
+let ownRematch = null;  // the rematch this page created (its news may come after the answer)
 let noGame = false;  // the server knows no game of this id: the banner says so, once
 
 let messages = 0;  // each message's rule ids open apart from another's
+let offline = false;  // a message says the server is away: cleared when the socket is back
 
 function showMessage(text, kind = "error") {
   const box = document.getElementById("message");
@@ -27,7 +29,12 @@ function showMessage(text, kind = "error") {
 }
 
 function send(action) {
-  if (!view || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (!view) return;
+  if (!socket || socket.readyState !== WebSocket.OPEN) {  // said, not dropped without a word
+    showMessage(`Not sent: ${OFFLINE}`);
+    offline = true;
+    return;
+  }
   showMessage("");
   socket.send(JSON.stringify({ type: "action", ply: view.ply, action }));
 }
@@ -38,6 +45,8 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 500;
     document.getElementById("connection").textContent = "";
+    if (offline) showMessage("");  // back: a message about being away is stale now
+    offline = false;
     socket.send(JSON.stringify({ type: "hello", token }));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
@@ -47,6 +56,7 @@ function connect() {
       return;
     }
     document.getElementById("connection").textContent = "· reconnecting…";
+    if (view && !view.over) document.getElementById("banner").textContent = "The connection to the server was lost: reconnecting…";
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -72,7 +82,7 @@ function receive(message) {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
-    if (message.game === ownRematch) return;  // this page asked for it: its answer says more
+    if (askingRematch || message.game === ownRematch) return;  // this page asked: its answer says more
     showMessage("");
     const box = document.getElementById("message");
     box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
@@ -126,7 +136,7 @@ function renderHint() {
   const also = moves.filter((move) => move.notation !== best).slice(0, 3)
     .sort((a, b) => b.win_chance - a.win_chance);
   box.replaceChildren(
-    el("div", {}, "The bot would play ", el("strong", { id: "hint-words" }, words), " (",
+    el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
     also.length ? el("div", { class: "also" }, "Also considered: ",
@@ -143,6 +153,7 @@ async function askHint() {
     hint = { ply, data };
   } catch (error) {
     if (error.code !== "stale") showMessage(error.message);  // stale: the game moved on
+    if (error.code === "offline") offline = true;
   } finally {
     asking = false;
     if (view) render();  // the board too: it points at the hinted move
@@ -175,7 +186,7 @@ function renderResult(renderer) {
   }
   box.replaceChildren(
     el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
-    el("p", {}, endOfGame(view.log) || renderer.endReason(view.observation, view.options)),
+    el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
     el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
   );
@@ -186,21 +197,25 @@ function renderResult(renderer) {
   }
 }
 
-// This seat's link to the rematch, kept in this browser: the server keeps no token it could
-// give again, and a player who comes back to the old game should still find their seat.
-const REMATCH_KEY = `kafeneio.rematch.${gameId}`;
+// This seat's link to the rematch, kept in this browser (one key a seat: two seats of a game
+// may be open in one browser): the server keeps no token it could give again, and a player who
+// comes back to the old game should still find their seat.
+function rematchKey() {
+  return `kafeneio.rematch.${gameId}.${view ? view.viewer : ""}`;
+}
 
 function keepRematch(path) {
-  try { localStorage.setItem(REMATCH_KEY, path); } catch { /* private mode: the link is shown once */ }
+  try { localStorage.setItem(rematchKey(), path); } catch { /* private mode: the link is shown once */ }
 }
 
 function keptRematch(rematchId) {
   let path = null;
-  try { path = localStorage.getItem(REMATCH_KEY); } catch { /* none */ }
-  return path && path.startsWith(`/game/${rematchId}#`) ? path : null;
+  try { path = localStorage.getItem(rematchKey()); } catch { /* none */ }
+  return path && path.startsWith(`/game/${rematchId}#seat=${view.viewer}&`) ? path : null;
 }
 
 async function rematch() {
+  askingRematch = true;  // the server tells the websocket before it answers: that news is ours
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
     ownRematch = created.id;
@@ -216,13 +231,19 @@ async function rematch() {
     box.replaceChildren(el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
       sent.length ? el("div", {}, `${sent.map((l) => seatName(view.seats, l.seat)).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
       away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
-  } catch (error) { showMessage(error.message); }
+  } catch (error) { showMessage(error.message); } finally { askingRematch = false; }
 }
 
 async function downloadRecord() {
   try {
     download(`${gameId}${view && view.over ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
   } catch (error) { showMessage(error.message); }
+}
+
+// The seat's own link, kept in this browser, so that the lobby can offer it again (a closed tab
+// would lose the seat otherwise): the token stays on this device only, never sent elsewhere.
+if (token) {
+  try { localStorage.setItem(`kafeneio.seat.${gameId}`, location.pathname + location.hash); } catch { /* private mode */ }
 }
 
 document.getElementById("download").addEventListener("click", downloadRecord);

@@ -54,7 +54,9 @@ function optionInput(option) {
   }
   input.dataset.type = option.type;
   // what it does, the rules it changes first ("CI-M.3: ..."), under its name
-  return el("div", { class: "option" }, el("label", { for: id, title: option.description }, el("span", {}, option.name.replaceAll("_", " ")), input),
+  // a list (the bar's 20 values) takes the column's whole width, under its name
+  const wide = option.type === "ints" || option.type === "text";
+  return el("div", { class: `option${option.type === "ints" ? " whole-row" : ""}` }, el("label", { for: id, title: option.description, class: wide ? "wide" : null }, el("span", {}, option.name.replaceAll("_", " ")), input),
     option.description ? el("small", { class: "muted" }, option.description) : null);
 }
 
@@ -135,12 +137,19 @@ async function submit(event) {
 
 function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
-  const actions = [el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
+  const seat = game.status === "finished" ? null : keptSeat(game.id);  // opened in this browser
+  const actions = [seat ? el("a", { href: seat, class: "your-seat" }, "your seat")
+    : el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
   if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
   // when it began and how far it went, so that two games of the same seats can be told apart
   const when = el("span", { title: `game ${game.id}, created ${game.created} UTC` }, ago(game.created));
-  return el("tr", {}, el("td", {}, game.title), el("td", {}, seats),
-    el("td", { class: "muted" }, plural(game.ply, "move"), " · ", when), el("td", {}, actions));
+  // two lines a game, for the narrow column: what and where to go; who, how far and when
+  return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
+    el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when));
+}
+
+function keptSeat(gameId) {
+  try { return localStorage.getItem(`kafeneio.seat.${gameId}`); } catch { return null; }
 }
 
 // "5 min ago" for a time the server gives in UTC without a zone
@@ -157,7 +166,7 @@ async function refreshLists() {
   for (const status of ["open", "running", "finished"]) {
     const games = await api(`/api/games?status=${status}`);
     const box = document.getElementById(`list-${status}`);
-    box.replaceChildren(games.length ? el("table", { class: "games" }, el("tbody", {}, games.slice(0, 30).map(gameRow))) : el("span", {}, "none"));
+    box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
   }
 }
 

@@ -11,11 +11,19 @@ let total = 0;
 let request = 0;
 
 async function show(target) {
-  ply = Math.max(0, Math.min(total, target));
+  const next = Math.max(0, Math.min(total, target));
   const viewer = document.getElementById("viewer").value;
   const mine = ++request;
-  const step = await api(`/api/games/${gameId}/replay?ply=${ply}${viewer === "" ? "" : `&viewer=${viewer}`}`);
+  let step;
+  try {
+    step = await api(`/api/games/${gameId}/replay?ply=${next}${viewer === "" ? "" : `&viewer=${viewer}`}`);
+  } catch (error) {  // the position shown stays the one the page says it shows
+    if (mine === request) showError(error.message);
+    return;
+  }
   if (mine !== request) return;  // a newer step was asked for meanwhile
+  showError("");
+  ply = next;
   total = step.total;
   const slider = document.getElementById("slider");
   slider.max = total;
@@ -56,15 +64,15 @@ async function start() {
       if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
       if (e.key === "ArrowLeft") show(ply - 1);
       if (e.key === "ArrowRight") show(ply + 1);
+      if (e.key === "Home") show(0);
+      if (e.key === "End") show(total);
     });
     total = game.ply;
     document.getElementById("analyse").addEventListener("click", () => follow("POST"));
     await show(0);
     await follow("GET");  // an analysis asked for before is shown at once
   } catch (error) {
-    const box = document.getElementById("message");
-    box.textContent = error.message;
-    box.classList.remove("hidden");
+    showError(error.message);
   }
 }
 
@@ -82,7 +90,7 @@ async function follow(method) {
     while (state.status === "running") {
       status.textContent = `Analysing… ${state.done} of ${state.total} decisions`;
       await new Promise((resolve) => setTimeout(resolve, 500));
-      state = await api(`/api/games/${gameId}/analysis`);
+      state = await analysisState(status);
     }
     if (state.status === "failed") throw new Error(`The analysis failed: ${state.message}. Try again?`);
     if (state.status !== "done") throw new Error("The analysis stopped (the server restarted). Try again?");
@@ -97,6 +105,26 @@ async function follow(method) {
   }
 }
 
+// The analysis's state, asked again while the server does not answer (a restart): once back,
+// it says whether the analysis went on or stopped.
+async function analysisState(status) {
+  for (;;) {
+    try {
+      return await api(`/api/games/${gameId}/analysis`);
+    } catch (error) {
+      if (error.code !== "offline") throw error;
+      status.textContent = "The server is not answering: waiting for it to come back…";
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function showError(text) {
+  const box = document.getElementById("message");
+  box.textContent = text;
+  box.classList.toggle("hidden", !text);
+}
+
 function renderAnalysis() {
   const players = game.seats.length;
   const legend = el("div", { class: "legend" }, game.seats.map((s) => el("span", {},
@@ -105,11 +133,12 @@ function renderAnalysis() {
     const worst = analysis.mistakes[s.seat];
     // a sum over many moves can pass 100%: the mean a move reads as a chance does
     const moves = analysis.decisions.filter((d) => d.player === s.seat).length;
-    const mean = moves ? analysis.total_lost[s.seat] / moves : 0;
+    // (an analysis stored before `mean_lost` was kept has the total only)
+    const mean = analysis.mean_lost?.[s.seat] ?? (moves ? analysis.total_lost[s.seat] / moves : 0);
     return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
       ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${moves} moves; `,
       worst.length ? ["biggest clear mistakes: ", worst.map((d) => el("button", {
-        type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => show(d.ply),
+        type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => goTo(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
       }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : "no clear mistake.");
   }));
@@ -162,9 +191,17 @@ function chart(players) {
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
     const at = ((event.clientX - box.left) / box.width * width - LEFT) / (width - LEFT - RIGHT);
-    show(Math.round(Math.max(0, Math.min(1, at)) * total));
+    goTo(Math.round(Math.max(0, Math.min(1, at)) * total));
   });
   return root;
+}
+
+// A position picked from the analysis: shown, and its line and the board brought into sight
+// when the board is below the screen (on a phone the chart and the mistakes fill it).
+async function goTo(target) {
+  await show(target);
+  const board = document.getElementById("board").getBoundingClientRect();
+  if (board.top > window.innerHeight * 0.6) document.getElementById("analysis-now").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
 function renderNow() {

@@ -42,11 +42,12 @@ function shops(view) {
     el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
 }
 
-function customer(c, extra) {
+// A customer, numbered as moves and hints count them ("customer 2", "pick 3")
+function customer(c, extra, number) {
   const tags = [c.phone ? "phone order" : null, c.big ? "big" : null, c.annoyed ? "annoyed (turned)" : null, c.waiting ? "waiting" : null,
     c.tip ? `tip ${c.tip}` : null, ...c.attached].filter(Boolean);
   return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}` },
-    el("div", { class: "order" }, foods(c.order)),
+    el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), foods(c.order)),
     el("div", {}, `${c.money} money · ${c.influence} influence`),
     tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
 }
@@ -60,7 +61,7 @@ function row(view, legal, ctx) {
       if (!text) return el("div", { class: "customer muted" }, "taken");
       const [order, values] = text.split(" ");
       const pick = legal.has(`pick ${i + 1}`);
-      return el("div", { class: "customer" }, el("div", { class: "order" }, foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : ""),
+      return el("div", { class: "customer" }, el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : ""),
         ctx.interactive && pick ? el("button", { type: "button", "data-action": `pick ${i + 1}`, onclick: () => ctx.send(`pick ${i + 1}`) }, "Pick") : null);
     })));
 }
@@ -73,7 +74,7 @@ function queues(view, legal, ctx) {
       const send = `send ${i + 1}`;
       const button = ctx.interactive && p === view.viewer && legal.has(send)
         ? el("button", { type: "button", class: "quiet", "data-action": send, onclick: () => ctx.send(send) }, `Send away (−${obs.rules.send_away_cost})`) : null;
-      return customer(c, button);
+      return customer(c, button, i + 1);
     })) : el("div", { class: "muted" }, "nobody waiting"))));
 }
 
@@ -124,6 +125,13 @@ function wordLabel(word, view) {
   const shop = view.observation.players[view.viewer]?.identity;
   if (word === "buy" && shop) return `Buy supplies (${shop.supplies_cost} money: ${shop.supplies_cards} food cards)`;
   if (word === "advertise" && shop) return `Advertise (${shop.advertising_cost} money: +${shop.advertising_reputation} reputation)`;
+  if (word === "finish") {  // at the phase's end the unserved turn annoyed, or leave if they were (SW-4.7, 4.8)
+    const waiting = view.observation.queues[view.viewer] ?? [];
+    const leave = waiting.filter((c) => c.annoyed).length;
+    const turn = waiting.length - leave;
+    const what = [turn ? `${turn} get annoyed` : null, leave ? `${leave} leave` : null].filter(Boolean);
+    return what.length ? `Finish service (of those waiting, ${what.join(", ")})` : WORD_LABELS.finish;
+  }
   return WORD_LABELS[word];
 }
 

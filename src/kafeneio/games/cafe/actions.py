@@ -47,7 +47,8 @@ PLACE, BAR, SWAP, END, PASS, BIRTHDAY, DANCE, DRAW = (
     "dance",
     "draw",
 )
-AT_SPACES = re.compile(r"\s*@\s*")
+AT_SPACES = re.compile(r" ?@ ?")
+"""A space either side of ``@``, in words joined by single spaces."""
 NUM_CHAIRS = 68
 NUM_TABLES = 24
 NUM_NATION_CARDS = 24
@@ -178,10 +179,9 @@ class ActionSpace:
 
     def parse(self, text: str) -> CafeAction:
         """The action written `text`; `NotationError` naming the problem otherwise. Spaces
-        around ``@`` are allowed (``USm @ 16``, as the terminal's move list sets chairs apart)."""
-        if isinstance(text, str):
-            text = AT_SPACES.sub("@", text)
-        words = notation_words(text)
+        around ``@`` are allowed (``USm @ 16``, as the terminal's move list sets chairs apart):
+        joined once the text is checked short and ASCII, so no long input reaches a pattern."""
+        words = AT_SPACES.sub("@", " ".join(notation_words(text))).split()
         try:
             return self._parse_words(words)
         except NotationError:

@@ -1121,7 +1121,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     def describe_action(self, action: Action, viewer: int) -> str:
         """Which food card chance took is told in the events, to those who may know it."""
         hidden = isinstance(action, SouvlakiAction) and action.kind == RANDOM
-        return "chance" if hidden else action.notation
+        return "a random food card" if hidden else action.notation
 
 
 def _shuffled_cards(counts: list[int], rng: random.Random) -> list[int]:
