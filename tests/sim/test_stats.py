@@ -41,6 +41,15 @@ def test_bradley_terry_recovers_the_odds_of_a_pairing() -> None:
     assert first + second == pytest.approx(0, abs=1e-6)
 
 
+def test_a_long_match_gets_an_interval_as_wide_as_its_sampling_error() -> None:
+    # 300 wins to 100: a lead of 190 Elo (odds 3:1), each rating half of it; the log-odds'
+    # standard error sqrt(1/300 + 1/100) = 0.115 is 20 Elo of lead, 10 of each rating
+    first, second = rate(["a", "b"], [[(0, 1, 1.0)]] * 300 + [[(0, 1, 0.0)]] * 100, seed=3)
+    assert first.elo == pytest.approx(95.2, abs=0.5)
+    assert first.high - first.low == pytest.approx(2 * 1.96 * 10, rel=0.3)
+    assert second.elo == -first.elo and second.high == pytest.approx(-first.low, abs=1e-6)
+
+
 def test_ratings_order_the_players_and_bracket_their_point_estimates() -> None:
     games = [[(0, 1, 1.0)], [(1, 2, 1.0)], [(0, 2, 1.0)]] * 20 + [[(1, 0, 1.0)], [(2, 1, 1.0)]]
     ratings = rate(["strong", "middle", "weak"], games, seed=1, resamples=100)
@@ -50,11 +59,12 @@ def test_ratings_order_the_players_and_bracket_their_point_estimates() -> None:
     assert rate(["strong", "middle", "weak"], games, seed=1, resamples=100) == ratings
 
 
-def test_a_clean_sweep_still_gets_an_interval_of_some_width() -> None:
+def test_a_clean_sweep_is_bounded_below_and_not_above() -> None:
     """Six games won of six: resampling the games would give the sweep every time and an
-    interval of no width; drawn from the fitted ratings, the interval says how little six
-    games prove (the win rate's own interval runs from 0.61 to 1)."""
+    interval of no width; six games prove the winner better, not by how much (the win rate's
+    own interval runs from 0.61 to 1), and the interval says so on both sides of the point."""
     winner, loser = rate(["greedy", "random"], [[(0, 1, 1.0)]] * 6, seed=2)
     assert winner.low <= winner.elo <= winner.high and loser.low <= loser.elo <= loser.high
-    assert winner.elo - winner.low > 50 and loser.high - loser.elo > 50
+    assert winner.elo - winner.low > 50 and winner.high - winner.elo > 200
+    assert winner.low > 0 > loser.high  # better, surely
     assert expected(0) == 0.5 and expected(400) == pytest.approx(10 / 11)

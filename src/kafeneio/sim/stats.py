@@ -73,14 +73,26 @@ def bradley_terry(outcomes: Sequence[Outcome], players: int, rounds: int = 2000)
 
     Every pair that met gets one virtual drawn game (half a point each way), so that a player
     who won or lost every game still has a finite rating."""
-    wins = [[0.0] * players for _ in range(players)]
-    for i, j, share in outcomes:
-        wins[i][j] += share
-        wins[j][i] += 1 - share
+    wins = _wins(outcomes, players)
     for i in range(players):
         for j in range(players):
             if i != j and wins[i][j] + wins[j][i] > 0:
                 wins[i][j] += 0.5
+    return _fit(wins, rounds)
+
+
+def _wins(outcomes: Sequence[Outcome], players: int) -> list[list[float]]:
+    """`wins[i][j]`: the points player i took from player j."""
+    wins = [[0.0] * players for _ in range(players)]
+    for i, j, share in outcomes:
+        wins[i][j] += share
+        wins[j][i] += 1 - share
+    return wins
+
+
+def _fit(wins: list[list[float]], rounds: int) -> list[float]:
+    """The Bradley–Terry strengths of a table of points taken (Hunter's MM), on the Elo scale."""
+    players = len(wins)
     games = [[wins[i][j] + wins[j][i] for j in range(players)] for i in range(players)]
     strength = [1.0] * players
     for _ in range(rounds):
@@ -111,18 +123,27 @@ def rate(
     seed: int = 0,
     resamples: int = 200,
 ) -> list[Rating]:
-    """Ratings of `names` with 95% intervals from `resamples` tournaments simulated from the
-    fitted ratings (a seeded parametric bootstrap, as Ordo computes its error bars): each
-    pairwise result is drawn again with the chance the ratings give it, and the ratings
-    fitted again. Resampling the games themselves fails where a bot won every game: every
-    resample is that sweep again, and its interval had no width."""
+    """Ratings of `names` with 95% intervals drawn from what the results say of each pairing:
+    in each of `resamples` draws, every pair's chance is drawn from its posterior given its
+    points (a Beta, with Jeffreys' prior of half a point each way) and the ratings fitted to
+    those chances. A clean sweep is then bounded below and not above, as it should be: 6 wins
+    of 6 prove a bot better but not by how much. (Resampling the games gave the sweep every
+    time, an interval of no width; drawing them from the fitted ratings, one that stopped at
+    the point.)"""
     flat = [outcome for game in outcomes_by_game for outcome in game]
-    point = bradley_terry(flat, len(names))
+    count = len(names)
+    point = bradley_terry(flat, count)
+    taken = _wins(flat, count)
+    pairs = [(i, j) for i in range(count) for j in range(i + 1, count) if taken[i][j] + taken[j][i]]
     rng = random.Random(seed)
     samples: list[list[float]] = [[] for _ in names]
     for _ in range(resamples):
-        drawn = [(i, j, float(rng.random() < expected(point[i] - point[j]))) for i, j, _ in flat]
-        for player, value in enumerate(bradley_terry(drawn, len(names), rounds=300)):
+        drawn = [[0.0] * count for _ in range(count)]
+        for i, j in pairs:
+            games = taken[i][j] + taken[j][i]
+            chance = rng.betavariate(taken[i][j] + 0.5, taken[j][i] + 0.5)
+            drawn[i][j], drawn[j][i] = chance * games, (1 - chance) * games
+        for player, value in enumerate(_fit(drawn, rounds=300)):
             samples[player].append(value)
     ratings = []
     for player, name in enumerate(names):
