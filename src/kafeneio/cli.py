@@ -598,9 +598,9 @@ def replay(
             "scores": state.scores(),
             "winners": state.winners(),
             "turns": state.turns_completed(),
-            "actions": state.ply,
+            "decisions": state.ply,  # every action, chance outcomes too, as it always counted
             # the players' own, as `analyse` counts them: chance outcomes are nobody's decision
-            "decisions": sum(1 for e in state.history_for(SPECTATOR) if e.player != CHANCE),
+            "player_decisions": sum(1 for e in state.history_for(SPECTATOR) if e.player != CHANCE),
             "finished": state.is_terminal(),
             "options": record.get("options", {}),
             "upto": upto,
