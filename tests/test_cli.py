@@ -47,7 +47,8 @@ def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Pa
     summary = json.loads(result.stdout)
     assert summary["game"] == "cafe" and summary["players"] == 2
     assert summary["finished"] and summary["winners"]
-    assert summary["decisions"] == summary["player_decisions"] == len(record["actions"])  # no chance
+    # Café has no chance outcomes: every action is a player's decision
+    assert summary["decisions"] == summary["player_decisions"] == len(record["actions"])
     assert summary["turns"] <= summary["decisions"]
     best = max(summary["scores"][w] for w in summary["winners"])
     assert all(score <= best for score in summary["scores"])
