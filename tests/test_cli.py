@@ -326,3 +326,18 @@ def test_a_souvlaki_queue_wraps_at_80_columns() -> None:
         queues += [line for line in lines if line.startswith(("   queue: ", " " * 10))]
     assert queues and max(len(line) for line in queues) <= 80
     assert any(line.startswith(" " * 10) for line in queues)  # a long queue went on a line below
+
+
+def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -> None:
+    from kafeneio.sim.analysis import count_decisions
+
+    path = tmp_path / "s.json"
+    played = runner.invoke(
+        app, ["play", "souvlaki", "--seats", "random,random", "--seed", "4", "--quiet",
+              "-o", "round_limit=6", "--record", str(path)],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    summary = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    record = json.loads(path.read_text())
+    assert summary["decisions"] == len(record["actions"])
+    assert summary["player_decisions"] == count_decisions(record)  # as analyse counts them
