@@ -341,3 +341,4 @@ def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -
     record = json.loads(path.read_text())
     assert summary["decisions"] == len(record["actions"])
     assert summary["player_decisions"] == count_decisions(record)  # as analyse counts them
+    assert summary["player_decisions"] < summary["decisions"]  # seed 4: chance took cards
