@@ -171,7 +171,6 @@ def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
         (["bench", "cafe", "--seconds", "-1"], "--seconds must be more than 0"),
         (["bench", "cafe", "--seconds", "nan"], "not nan"),
         (["bench", "cafe", "--seconds", "0"], "not 0"),
-        (["simulate", "cafe", "--report", "pyproject.toml"], "is a file: name a directory"),
         (["analyse", "x.json", "--iterations", "0"], "--iterations must be at least 1, not 0"),
         (["bench", "cafe", "--seconds", "inf"], "at most 3600"),
         (["bench", "chess"], "unknown game 'chess'"),

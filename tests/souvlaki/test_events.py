@@ -96,6 +96,10 @@ def test_a_move_reads_in_words_with_the_customers_it_reaches() -> None:
     assert words["play GF"] == "play pita gyros + fries into the pool"
     assert words["send 2"] == "send away customer 2, 2 pita gyros (3 money, 2 influence)"
     assert words["finish"] == "end the service"
+    state.apply(state.parse_legal("play GF"))
+    state.apply(state.parse_legal("play S"))  # the pool covers the first order: SF
+    serve = state.action_words(state.parse_legal("serve"))
+    assert serve == "serve souvlaki + fries (1 money, 2 influence)"
     state = position(phase="customers", customers_top=["SF 1/2", "GGF 4/1", "SD 2/1"])
     words = {a.notation: state.action_words(a) for a in state.legal_actions()}
     assert words["pick 2"] == "draft 2 pita gyros + fries (4 money, 1 influence)"
