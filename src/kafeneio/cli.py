@@ -735,7 +735,7 @@ def bench_command(
         sys.stdout.write(json.dumps(data) + "\n")
         return
     events = "events off" if quiet else "events on"
-    table = Table(title=f"{game_name}, {players} players, random play, one core, {events}")
+    table = Table(title=f"{game.info.title}, {players} players, random play, one core, {events}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("decisions per CPU second", f"{result.decisions_per_second:,.0f}")
@@ -787,7 +787,6 @@ def _rl_table(rates: dict[str, Any]) -> Table:
 
 
 def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool) -> None:
-    game_name = game.info.name
     try:
         result = bench_search(game, players, spec, seed=seed)
     except KafeneioError as err:
@@ -795,7 +794,7 @@ def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool)
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
         return
-    table = Table(title=f"{game_name}, {players} players, {spec} on one core")
+    table = Table(title=f"{game.info.title}, {players} players, {spec} on one core")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("search iterations per CPU second", f"{result.iterations_per_second:,.0f}")

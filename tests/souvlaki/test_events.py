@@ -102,7 +102,7 @@ def test_a_move_reads_in_words_with_the_customers_it_reaches() -> None:
     assert serve == "serve souvlaki + fries (1 money, 2 influence)"
     state = position(phase="customers", customers_top=["SF 1/2", "GGF 4/1", "SD 2/1"])
     words = {a.notation: state.action_words(a) for a in state.legal_actions()}
-    assert words["pick 2"] == "draft 2 pita gyros + fries (4 money, 1 influence)"
+    assert words["pick 2"] == "draft 2 pita gyros + fries (4 money, 1 influence) from slot 2"
 
 
 def test_an_unforeseen_card_reads_with_its_target() -> None:

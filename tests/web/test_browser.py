@@ -78,7 +78,7 @@ def souvlaki_turn(page: Any) -> None:
         "button[data-action=done]",
         "button[data-action=pass]",
         "button[data-action^=pick]",
-        "button[data-action]:not(.quiet)",
+        "button[data-action]:not(.quiet):not(:disabled)",
     ]
     for selector in order:
         if page.locator(selector).count():
@@ -341,6 +341,13 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
             seen["numbers"] = page.inner_text(".queue-row .customer .number >> nth=0")
         if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
             seen["mulligan food"] = str(page.locator("#my-hand button.foodcard:disabled").count())
+        if "hint" not in seen and page.locator("button[data-action^=pick]").count():
+            page.click("#hint-button")  # the draft: the hinted customer's button is outlined
+            page.wait_for_selector("#hint-move")
+            seen["hint"] = page.inner_text("#hint-move")
+            page.wait_for_selector(f"button[data-action='{seen['hint']}'].hinted")
+            assert page.locator("button.hinted").count() == 1
+            assert "from slot" in page.inner_text("#hint-words")
         souvlaki_turn(page)
 
     play_to_the_end(page, turn)

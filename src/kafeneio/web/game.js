@@ -105,7 +105,11 @@ function render() {
   renderResult(renderer);
   // the hinted move, for a renderer that can point at it on the board (Café: its guest and chair)
   const hinted = hint && hint.ply === view.ply && yours ? hint.data.best : null;
-  renderer.render(document.getElementById("board"), view, { send, interactive: yours, hinted });
+  const board = document.getElementById("board");
+  // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
+  Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted })).then(() => {
+    for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
+  });
 }
 
 function bannerText(v) {

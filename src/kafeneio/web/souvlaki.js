@@ -88,7 +88,7 @@ function hand(view, legal, ctx) {
     // in the service a card not playable is sent all the same, for the reason; elsewhere it waits
     const waits = view.observation.phase !== "service" && !playable;
     return el("button", {
-      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, disabled: !ctx.interactive || waits,
+      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, "data-action": action, disabled: !ctx.interactive || waits,
       title: `${verb} ${[...card].map((f) => FOOD_NAMES[f]).join(" + ")}`, onclick: () => ctx.send(action),
     }, foods(card), verb === "discard" && playable ? el("div", { style: "font-size:.75rem" }, "discard") : null);
   });

@@ -65,7 +65,8 @@ def action_words(state: SouvlakiState, action: SouvlakiAction) -> str:
     player = state.current_player()
     if kind == PICK:
         card = state.cards.customers[state.row()[action.slot]]
-        return f"draft {order_words(card.order, card.money, card.influence, card.big)}"
+        drafted = order_words(card.order, card.money, card.influence, card.big)
+        return f"draft {drafted} from slot {action.slot + 1}"  # two alike: which one
     if kind == SERVE:
         return f"serve {customer_words(state.queue(player)[0])}"
     if kind == SEND:
