@@ -119,6 +119,8 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
         hinted = page.eval_on_selector(".chair.hinted, .bar-seat.hinted", colour)
         assert hinted == "rgb(46, 125, 50)"
     ply = int(page.get_attribute("body", "data-ply"))
+    # the move's number as the log will give it, beside the turn's
+    assert f" · move {ply + 1}" in page.inner_text("#board .scoreline")
     click_and_wait(page, "#hint-play")
     # the move of that ply (the bot may have moved since): the log numbers moves from 1
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation") == suggested
@@ -169,6 +171,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.startsWith('Move 1, ')")
+    assert "Turn 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
     assert "chance to win" in page.inner_text("#analysis-now")
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
     assert page.inner_text("#analysis-now code.notation") == record["actions"][0]

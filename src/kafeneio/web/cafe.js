@@ -214,7 +214,7 @@ export async function render(root, view, ctx) {
   const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
-    el("span", {}, `Turn ${obs.turn + 1}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
   const hint = ctx.interactive ? el("p", { class: "muted", id: "cafe-instruction" }, instruction(obs, moves, full)) : null;

@@ -32,7 +32,7 @@ async function show(target) {
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   const obs = step.observation;
-  const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true };
+  const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
   renderLog(document.getElementById("log"), step.log, game.seats);
   renderNow();
