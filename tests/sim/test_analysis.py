@@ -128,9 +128,11 @@ def test_a_player_far_ahead_is_estimated_to_win_and_the_one_behind_to_lose() -> 
 
 def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision() -> None:
     state = mid_game("cafe", 10)
-    first = analyse_position(state, budget=Budget(None, 30), seed=4)
-    again = analyse_position(state, budget=Budget(None, 30), seed=4)
+    first = analyse_position(state, budget=Budget(iterations=30), seed=4)
+    again = analyse_position(state, budget=Budget(iterations=30), seed=4)
     assert replace(again, seconds=0) == replace(first, seconds=0)
+    flat = [FlatMonteCarlo(1, Budget(iterations=40)).analyse(state) for _ in range(2)]
+    assert replace(flat[0], seconds=0) == replace(flat[1], seconds=0)  # samples, not seconds
     assert {e.action for e in first.actions} == set(state.legal_actions())
     assert 0 <= first.win_chance <= 1 and first.best in state.legal_actions()
     with pytest.raises(KeyError):
@@ -153,6 +155,10 @@ def test_a_bot_that_cannot_analyse_is_refused_and_a_budget_must_be_positive() ->
         with pytest.raises(KafeneioError, match="positive, finite"):
             Budget(seconds=seconds)
     assert Budget(None, 8).scaled(0.25) == Budget(None, 2)
+    # iterations alone have no time limit (a second of cap made the samples depend on the
+    # machine's speed); neither given, a second
+    assert Budget(iterations=5) == Budget(None, 5) and Budget(iterations=5).seconds is None
+    assert Budget() == Budget(1.0) and Budget(2.0).iterations is None
     assert isinstance(analyser_for("FLAT", Budget()), FlatMonteCarlo)  # names in any case
     with pytest.raises(KafeneioError, match="flat takes no parameters"):
         analyser_for("flat:x=1", Budget())

@@ -58,6 +58,10 @@ HINT_SECONDS = 1.0
 """How long a hint thinks by default (the terminal's and the web app's)."""
 
 
+DEFAULT_SECONDS = 1.0
+"""A budget's seconds when neither seconds nor iterations are given."""
+
+
 class Analyser(Protocol):
     """Anything that analyses a position: a search bot, or `FlatMonteCarlo`."""
 
@@ -66,14 +70,16 @@ class Analyser(Protocol):
 
 @dataclass(frozen=True)
 class Budget:
-    """How long to think about one decision: seconds, samples, or whichever ends first."""
+    """How long to think about one decision: seconds, samples, or whichever ends first given
+    both. Neither given: `DEFAULT_SECONDS`. Iterations alone have no time limit, so the same
+    seed gives the same result on any machine at any load."""
 
-    seconds: float | None = 1.0
+    seconds: float | None = None
     iterations: int | None = None
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.iterations is None:
-            raise KafeneioError("a budget needs seconds or iterations")
+            object.__setattr__(self, "seconds", DEFAULT_SECONDS)  # (frozen: set once, here)
         if (self.seconds is not None and not 0 < self.seconds < math.inf) or (
             self.iterations is not None and self.iterations < 1
         ):  # `not 0 < nan` holds too
