@@ -14,6 +14,7 @@ from kafeneio.cli import app
 from kafeneio.core import KafeneioError
 from kafeneio.sim.runner import Backend, lineup, plan, seating
 from kafeneio.sim.simulate import simulate
+from kafeneio.sim.tournament import tournament
 
 
 def test_a_simulation_gives_the_same_results_on_one_or_two_workers() -> None:
@@ -114,3 +115,19 @@ def test_the_simulate_command_prints_tables_by_bot_seat_and_shop() -> None:
     assert result.exit_code == 0, result.output
     for heading in ("by bot", "by seat", "by shop", "95% interval", "rounds"):
         assert heading in result.stdout
+
+
+def test_python_refuses_what_the_command_line_refuses() -> None:
+    """Shops set by the options and dealt at random: the report named the options' shops
+    beside games played with others. A lineup given as one string, and no game at all."""
+    with pytest.raises(KafeneioError, match="add --fixed-roles"):
+        simulate("souvlaki", ["greedy", "random"], 2, options={"shops": ["pita", "express"]})
+    with pytest.raises(KafeneioError, match="add --fixed-roles"):
+        tournament("souvlaki", ["greedy", "random"], 1, options={"shops": ["pita", "express"]})
+    played = simulate("souvlaki", ["greedy", "random"], 2, options={"shops": ["pita", "express"]},
+                      deal_roles=False)  # fmt: skip
+    assert all(sorted(r.roles) == ["express", "pita"] for r in played.results)
+    with pytest.raises(KafeneioError, match="a list of bot names"):
+        simulate("cafe", "greedy", 2)  # type: ignore[arg-type]
+    with pytest.raises(KafeneioError, match="at least 1 game"):
+        simulate("cafe", ["greedy", "random"], 0)

@@ -33,7 +33,7 @@ from kafeneio.core.record import read_record_file
 from kafeneio.games import get_game, title_of
 from kafeneio.sim import report as reports
 from kafeneio.sim.analysis import ANALYSER, Budget, GameAnalysis, analyse_game, count_decisions
-from kafeneio.sim.runner import Backend, check_seats, lineup
+from kafeneio.sim.runner import Backend, check_roles, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -158,21 +158,11 @@ def read_run(
 
             check_takes_cards(game)
         options = parse_options(option, cards)
-        get_game(game, options)  # bad options or card files are refused before any game
-        check_roles(game, options, deal_roles)
+        # bad options or card files are refused before any game, and roles set and dealt too
+        check_roles(get_game(game, options), options, deal_roles)
         return Run(game, names, Backend(backend, workers, address), options)
     except KafeneioError as err:
         raise fail(str(err)) from None
-
-
-def check_roles(game_name: str, options: dict[str, Any], deal_roles: bool) -> None:
-    """Roles set by an option are not dealt over without a word."""
-    role = get_game(game_name).role_option
-    if deal_roles and role is not None and role in options:
-        raise KafeneioError(
-            f"-o {role}=... sets the {role}, which are dealt at random (--deal-roles, the "
-            f"default): add --fixed-roles to play the {role} as set"
-        )
 
 
 def command_words() -> list[str]:

@@ -101,6 +101,17 @@ def seating(names: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(names[(seat - turn) % players] for seat in range(players))
 
 
+def check_roles(game: Game, options: Mapping[str, Any], deal_roles: bool) -> None:
+    """Roles set by an option are not dealt over without a word: `deal_roles` would replace
+    them, and a report would name the options' roles beside the games' own."""
+    role = game.role_option
+    if deal_roles and role is not None and role in options:
+        raise KafeneioError(
+            f"-o {role}=... sets the {role}, which are dealt at random (--deal-roles, the "
+            f"default; deal_roles=True from Python): add --fixed-roles to play the {role} as set"
+        )
+
+
 def plan(
     game_name: str,
     names: Sequence[str],
@@ -116,7 +127,12 @@ def plan(
     so within a cycle the seats keep their roles while the bots go round, and every bot plays
     every role as often as every other bot; with one bot in every seat each game gets its own
     deal. `first_index` numbers the games (a tournament gives each pairing its own numbers)."""
+    if isinstance(names, str) or not names:
+        raise KafeneioError(f"the seats are a list of bot names, not {names!r}")
+    if games < 1:
+        raise KafeneioError(f"a simulation plays at least 1 game, not {games}")
     game = get_game(game_name, options)
+    check_roles(game, options or {}, deal_roles)
     options = game.options.to_dict()
     players = len(names)
     rotating = len(set(names)) > 1
