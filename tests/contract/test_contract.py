@@ -65,6 +65,16 @@ def test_what_is_not_an_action_is_refused_and_changes_nothing(game: Game, bad: o
     assert state == before and state.to_record() == record and state.ply == 0
 
 
+def test_a_code_or_a_text_given_as_an_action_is_told_how_to_make_one(game: Game) -> None:
+    state = game.new_state(2, seed=5)
+    action = state.legal_actions()[0]
+    with pytest.raises(IllegalActionError, match=rf"game.decode_action\({action.code}\)"):
+        state.apply(action.code)  # type: ignore[arg-type]  # OpenSpiel's habit
+    with pytest.raises(IllegalActionError, match=r"state.parse_legal\("):
+        state.apply(action.notation)  # type: ignore[arg-type]
+    assert state.ply == 0
+
+
 @pytest.mark.parametrize("players", PLAYERS)
 def test_a_forged_action_is_refused_and_changes_nothing(game: Game, players: int) -> None:
     """A copy of a legal action with one field altered has the legal code but is not it."""

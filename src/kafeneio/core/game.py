@@ -202,6 +202,16 @@ class Game(ABC):
         return self
 
 
+def _not_an_action(thing: object, title: str) -> str:
+    """Why `thing` is no action, and the call that makes one of what it is (OpenSpiel passes
+    codes, people type notation)."""
+    if isinstance(thing, int) and not isinstance(thing, bool):
+        return f"{thing!r} is an action code, not an action: game.decode_action({thing}) makes one"
+    if isinstance(thing, str):
+        return f"{thing!r} is text, not an action: state.parse_legal({thing!r}) reads it"
+    return f"{thing!r} is not an action of {title}"
+
+
 def sample_chance(state: State, rng: random.Random) -> Action:
     """A chance outcome drawn with its probability."""
     outcomes = state.chance_outcomes()
@@ -339,7 +349,7 @@ class State(ABC):
         if by_code is None:
             by_code = self._legal_by_code = {a.code: a for a in legal_actions}
         if not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r} is not an action of {self.game.info.title}")
+            raise IllegalActionError(_not_an_action(action, self.game.info.title))
         legal = by_code.get(action.code)
         if legal is action:  # identity first: actions are interned
             return legal
