@@ -214,6 +214,28 @@ def test_a_bad_seat_spec_is_refused_with_the_reason(spec: str, message: str) -> 
         make_bot(spec, 0)
 
 
+def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused() -> None:
+    with pytest.raises(KafeneioError, match="both give 'iterations': give it once"):
+        make_bot("mcts:iterations=5", 1, iterations=10)
+
+
+@pytest.mark.parametrize("bot", sorted(FAST))
+def test_a_bot_asked_with_no_player_to_decide_says_so(bot: str) -> None:
+    """A chance node: the play loop draws it with its odds (a random bot once drew it evenly,
+    the heuristic failed naming a viewer -1); a game over: nothing to decide."""
+    state = get_game("souvlaki").new_state(2, seed=4)
+    rng = random.Random(4)
+    while state.current_player() != CHANCE:
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(KafeneioError, match="sample_chance"):
+        make_bot(FAST[bot], 1)(state)
+    while not state.is_terminal():
+        state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
+                    else rng.choice(state.legal_actions()))  # fmt: skip
+    with pytest.raises(KafeneioError, match="the game is over"):
+        make_bot(FAST[bot], 1).choose(state)
+
+
 def test_bench_times_a_search_bot_and_refuses_one_that_does_not_search() -> None:
     runner = CliRunner()
     result = runner.invoke(

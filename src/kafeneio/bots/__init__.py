@@ -37,6 +37,9 @@ def make_bot(name: str, seed: int, **params: int | float | bool | str) -> Bot:
     base, spec_params = parse_seat(name)
     if base not in BOTS:
         raise KafeneioError(f"unknown bot {base!r}; bots: {', '.join(sorted(BOTS))}")
+    twice = sorted(set(spec_params) & {key.lower() for key in params})
+    if twice:  # which one was meant? (the keyword won without a word)
+        raise KafeneioError(f"{name!r} and a keyword both give {twice[0]!r}: give it once")
     merged: Params = {**spec_params, **params}
     allowed = bot_parameters(base)
     unknown = sorted(set(merged) - set(allowed))

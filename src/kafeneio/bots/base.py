@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from kafeneio.core import Action, State
+from kafeneio.core import CHANCE, TERMINAL, Action, KafeneioError, State
 
 
 class Bot(ABC):
@@ -14,9 +14,22 @@ class Bot(ABC):
 
     name: str
 
-    @abstractmethod
     def choose(self, state: State) -> Action:
-        """The action to play at `state`, whose current player is this bot."""
+        """The action to play at `state`, whose current player is this bot; a state with no
+        player to decide (a chance node, a game over) is refused, saying what to do instead."""
+        player = state.current_player()
+        if player == CHANCE:
+            raise KafeneioError(
+                "a bot decides for a player; at a chance node the play loop draws the outcome "
+                "with its odds (kafeneio.core.sample_chance(state, rng))"
+            )
+        if player == TERMINAL:
+            raise KafeneioError("the game is over: there is no decision for a bot to make")
+        return self.decide(state)
+
+    @abstractmethod
+    def decide(self, state: State) -> Action:
+        """`choose` for a state whose current player is this bot (a game's bot writes this)."""
 
     def __call__(self, state: State) -> Action:
         """A bot is a player of `kafeneio.core.play.play`."""

@@ -15,7 +15,7 @@ class HeuristicBot(Bot):
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: State) -> Action:
+    def decide(self, state: State) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

@@ -351,7 +351,7 @@ class MctsBot(Bot):
         """With `paired` worlds on a fresh root: its most visited child, which every other
         child is compared with on the worlds both met (see `_root_mean`)."""
 
-    def choose(self, state: State) -> Action:
+    def decide(self, state: State) -> Action:
         kept, self.kept = self.kept, None
         follows, self.follows = self.follows, None
         self._set_settings(state)

@@ -14,5 +14,5 @@ class RandomBot(Bot):
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: State) -> Action:
+    def decide(self, state: State) -> Action:
         return self.rng.choice(state.legal_actions())
