@@ -345,6 +345,8 @@ def test_a_move_rated_as_high_as_the_most_visited_is_not_shown_a_preference() ->
     decision = judge(state, 0, GUESSES[1], Higher(100, 0.01))
     assert decision.best == decision.played == GUESSES[1].notation
     assert decision.lost == 0 and decision.margin == 0 and decision.after == 0.62
+    # and the position is worth what its preferred move keeps: no chance gained by moving
+    assert decision.before == decision.after
 
 
 def test_the_margin_draws_a_measured_spread_towards_a_win_or_a_losss() -> None:

@@ -419,6 +419,8 @@ def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decisio
     # a search prefers its most visited move; where the move played is rated as high, it is
     # not shown a preference its own figures contradict
     preferred = analysis.best if best > after else played
+    # the position's worth is what its preferred move keeps: "before" never below "after"
+    worth = max(best, after)
     return Decision(
         ply=ply,
         player=analysis.player,
@@ -426,7 +428,7 @@ def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decisio
         best=preferred.notation,
         played_words=state.action_words(played),
         best_words=state.action_words(preferred),
-        before=round(analysis.win_chance, 4),
+        before=round(worth, 4),
         after=round(after, 4),
         lost=round(max(0.0, best - after), 4),
         margin=round(_margin(analysis, played) if preferred != played else 0.0, 4),
