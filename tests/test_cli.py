@@ -342,3 +342,19 @@ def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -
     assert summary["decisions"] == len(record["actions"])
     assert summary["player_decisions"] == count_decisions(record)  # as analyse counts them
     assert summary["player_decisions"] < summary["decisions"]  # seed 4: chance took cards
+
+
+def test_a_record_of_another_engine_version_replays_with_a_note(tmp_path: Path) -> None:
+    path = write_game(tmp_path)
+    record = json.loads(path.read_text())
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**record, "engine": 99}))
+    shown = runner.invoke(app, ["replay", str(other)])
+    assert shown.exit_code == 0 and "Note: this record was made by" in shown.output
+    summary = json.loads(runner.invoke(app, ["replay", str(other), "--json"]).stdout)
+    assert summary["engine"] == 99 and "engine version 99" in summary["engine_note"]
+    same = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert (
+        same["engine_note"] is None
+        and "Note:" not in runner.invoke(app, ["replay", str(path)]).output
+    )

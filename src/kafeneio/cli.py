@@ -35,7 +35,7 @@ from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import Event
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
-from kafeneio.core.record import read_record_file
+from kafeneio.core.record import engine_note, read_record_file
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
@@ -590,8 +590,11 @@ def replay(
         sys.stdout.write(json.dumps({"error": str(err), "index": index, "rule": rule}) + "\n")
         raise typer.Exit(2) from None
     game = state.game
+    note = engine_note(game, record)  # replayed, yet by another version of the rules: say so
     if as_json:
         summary = {
+            "engine": record.get("engine", 1),
+            "engine_note": note,
             "game": game.info.name,
             "players": state.num_players,
             "seats": record.get("seats"),
@@ -611,6 +614,8 @@ def replay(
         return
     console.print(game.render(state, seen_by), markup=False)
     console.print(f"{state.ply} actions replayed.", markup=False)
+    if note:
+        console.print(f"Note: {note}.", markup=False)
     if state.is_terminal():
         _print_result(state, _last_events(_cut(record, upto)))
 
