@@ -131,6 +131,8 @@ def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision()
     first = analyse_position(state, budget=Budget(iterations=30), seed=4)
     again = analyse_position(state, budget=Budget(iterations=30), seed=4)
     assert replace(again, seconds=0) == replace(first, seconds=0)
+    with pytest.raises(KafeneioError, match="brings its own budget"):  # it was dropped
+        analyse_position(state, analyser=FlatMonteCarlo(1), budget=Budget(iterations=5))
     flat = [FlatMonteCarlo(1, Budget(iterations=40)).analyse(state) for _ in range(2)]
     assert replace(flat[0], seconds=0) == replace(flat[1], seconds=0)  # samples, not seconds
     assert {e.action for e in first.actions} == set(state.legal_actions())

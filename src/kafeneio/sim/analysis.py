@@ -264,8 +264,11 @@ def analyse_position(
     state: State, analyser: Analyser | None = None, budget: Budget | None = None, seed: int = 0
 ) -> Analysis:
     """The analysis of `state`'s decision for its mover, by `analyser`, else by the search bot
-    (`ANALYSER`) within `budget` (default one second)."""
+    (`ANALYSER`) within `budget` (default one second). An analyser brings its own budget: one
+    given beside it is refused, not dropped."""
     check_decision(state)
+    if analyser is not None and budget is not None:
+        raise KafeneioError("an analyser brings its own budget: give the budget to it instead")
     if analyser is None:
         analyser = analyser_for(ANALYSER, budget or Budget(), seed)
     return analyser.analyse(state)
