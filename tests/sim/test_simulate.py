@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -131,3 +132,25 @@ def test_python_refuses_what_the_command_line_refuses() -> None:
         simulate("cafe", "greedy", 2)  # type: ignore[arg-type]
     with pytest.raises(KafeneioError, match="at least 1 game"):
         simulate("cafe", ["greedy", "random"], 0)
+
+
+def test_records_of_a_simulation_replay_to_its_results(tmp_path: Path) -> None:
+    """Game 2 of a run can be replayed and analysed on its own: its record is written."""
+    from kafeneio.games import load_record
+
+    out = tmp_path / "records"
+    args = ["simulate", "souvlaki", "--games", "3", "--seats", "greedy,random", "--seed", "5",
+            "-o", "round_limit=3", "--workers", "1", "--json", "--records", str(out)]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    written = sorted(path.name for path in out.iterdir())
+    assert written == ["game-0001.json", "game-0002.json", "game-0003.json"]
+    for game in report["results"]:
+        record = json.loads((out / f"game-{game['index'] + 1:04d}.json").read_text())
+        assert record["seats"] == game["seats"]
+        assert load_record(record).scores() == game["scores"]
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    refused = CliRunner().invoke(app, [*args[:-1], str(blocked)])
+    assert refused.exit_code == 2 and "--records" in refused.output

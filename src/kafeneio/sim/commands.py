@@ -264,6 +264,13 @@ def simulate_command(
     address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
+    records: Annotated[
+        Path | None,
+        typer.Option(
+            "--records",
+            help="Write each game's record here (game-0001.json, ...), to replay or analyse.",
+        ),
+    ] = None,
 ) -> None:
     """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
     game lengths."""
@@ -274,10 +281,23 @@ def simulate_command(
     run = read_run(
         game_name, seats, games, option, workers, backend, address, deal_roles, cards, seated
     )
+    if records is not None:
+        try:
+            reports.check_directory(records, "--records")
+        except KafeneioError as err:
+            raise fail(str(err)) from None
+
+    def played(advance: Callable[[int], None] | None) -> SimulationReport:
+        result = simulate(
+            run.game, run.bots, games, seed, run.options, deal_roles, run.where, advance,
+            keep_records=records is not None,
+        )  # fmt: skip
+        if records is not None:
+            write_records(result, records)
+        return result
+
     execute(
-        lambda advance: simulate(
-            run.game, run.bots, games, seed, run.options, deal_roles, run.where, advance
-        ),
+        played,
         games,
         "games",
         as_json,
@@ -285,6 +305,17 @@ def simulate_command(
         reports.simulation,
         print_simulation,
     )
+
+
+def write_records(result: SimulationReport, directory: Path) -> None:
+    """Each game's record as ``game-0001.json`` (numbered from 1, as the games were played)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for game in result.results:
+            path = directory / f"game-{game.index + 1:04d}.json"
+            path.write_text(json.dumps(game.record, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise KafeneioError(f"cannot write the records in {directory}: {err.strerror}") from None
 
 
 def spread_text(spread: Spread) -> str:

@@ -29,18 +29,20 @@ img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3
 """
 
 
-def check_directory(directory: Path) -> None:
-    """Refuse a report directory that cannot be written, before any game is played: a long
-    run should not fail at its end."""
+def check_directory(directory: Path, option: str = "--report") -> None:
+    """Refuse a directory (`option`'s) that cannot be written, before any game is played: a
+    long run should not fail at its end."""
     if directory.exists() and not directory.is_dir():
-        raise KafeneioError(f"--report {directory} is a file: name a directory (made if missing)")
+        raise KafeneioError(f"{option} {directory} is a file: name a directory (made if missing)")
     existing = directory
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():
-        raise KafeneioError(f"cannot make the report directory {directory}: {existing} is a file")
+        raise KafeneioError(f"cannot make the {option} directory {directory}: {existing} is a file")
     if not os.access(existing, os.W_OK):
-        raise KafeneioError(f"cannot write the report in {directory}: permission denied")
+        raise KafeneioError(
+            f"cannot write in the {option} directory {directory}: permission denied"
+        )
 
 
 def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Path:

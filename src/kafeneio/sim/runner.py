@@ -44,6 +44,8 @@ class GameJob:
     game_seed: int
     bot_seeds: tuple[int, ...]
     chance_seed: int
+    keep_record: bool = False
+    """Send the game's record back with its result (`simulate --records`)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class GameResult:
     """Actions applied, chance outcomes included."""
     turns: int
     rounds: int
+    record: dict[str, Any] | None = None
+    """The game's record, with its seats, where the job asked for it (not in `to_dict`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,6 +124,7 @@ def plan(
     options: Mapping[str, Any] | None = None,
     deal_roles: bool = True,
     first_index: int = 0,
+    keep_records: bool = False,
 ) -> list[GameJob]:
     """The jobs of a simulation of `games` games of the lineup `names` (one bot a seat).
 
@@ -154,6 +159,7 @@ def plan(
                 game_seed=seeds.getrandbits(32),
                 bot_seeds=tuple(seeds.getrandbits(32) for _ in range(players)),
                 chance_seed=seeds.getrandbits(32),
+                keep_record=keep_records,
             )
         )
     return jobs
@@ -175,6 +181,7 @@ def play_job(job: GameJob) -> GameResult:
         decisions=state.ply,
         turns=state.turns_completed(),
         rounds=rounds_played(state),
+        record={**state.to_record(), "seats": list(job.seats)} if job.keep_record else None,
     )
 
 

@@ -81,12 +81,14 @@ def simulate(
     deal_roles: bool = True,
     backend: Backend | None = None,
     progress: Progress | None = None,
+    keep_records: bool = False,
 ) -> SimulationReport:
     """Play `games` games of the lineup `seats` (one bot a seat), seats rotating from game to
-    game and, where the game has roles and `deal_roles`, roles dealt at random."""
+    game and, where the game has roles and `deal_roles`, roles dealt at random; with
+    `keep_records`, each result holds its game's record (`GameResult.record`)."""
     backend = backend or Backend()
     options = dict(options or {})
-    jobs = plan(game_name, seats, games, seed, options, deal_roles)
+    jobs = plan(game_name, seats, games, seed, options, deal_roles, keep_records=keep_records)
     start = time.perf_counter()
     results = run(jobs, backend, progress)
     report = summarize(game_name, list(seats), results, seed, options, deal_roles)
