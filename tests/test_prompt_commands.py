@@ -27,6 +27,8 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     # plain text: no reStructuredText marks, no codes, no chance outcome nobody types
     assert "``" not in output and "===" not in output and "encoding" not in output
     assert "random GF" not in output
+    start = output.index("Notation (")
+    assert max(len(line) for line in output[start:].splitlines()[:40]) <= 80  # a terminal's
 
 
 @pytest.mark.rule("CI-T.2")
@@ -46,13 +48,14 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
     output = _session("cafe", "hint\nquit\n")
     lines = output.splitlines()
     at = next(i for i, line in enumerate(lines) if "hint: " in line)
-    line, also = lines[at], lines[at + 1]
-    assert "chance to win" in line and also.startswith("  also considered: ")
-    # each move as typed, then in words: "FRf@25, France lady to chair 25 at FR2"
+    line, also = lines[at], lines[at + 1 : at + 5]
+    assert "chance to win" in line and also[0] == "  also considered:"
+    # each move as typed, then in words: "FRf@25, France lady to chair 25 at FR2", one a line
     suggested = line.split("hint: ", 1)[1].split(",", 1)[0]
     assert " to chair " in line or " to the bar" in line
-    named = [part.split(",")[0] for part in also.split("also considered: ", 1)[1].split("; ")]
+    named = [entry.strip().split(",")[0] for entry in also[1:]]
     assert suggested not in named and len(named) == len(set(named)) == 3
+    assert all(len(entry) <= 80 for entry in also)
 
 
 def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> None:

@@ -32,7 +32,7 @@ from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
-from kafeneio.core.events import Event
+from kafeneio.core.events import Event, packed
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
@@ -488,10 +488,10 @@ def _hint(state: State) -> str:
     chance = round(100 * analysis.win_chance)
     others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
     others.sort(key=lambda e: e.win_chance, reverse=True)  # the most searched, likeliest first
-    also = "; ".join(f"{_named(state, e.action)} ({round(100 * e.win_chance)}%)" for e in others)
+    also = [f"    {_named(state, e.action)} ({round(100 * e.win_chance)}%)" for e in others]
     best = _named(state, analysis.best)
     line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
-    return line + (f"\n  also considered: {also}" if also else "")
+    return "\n".join([line, "  also considered:", *also] if also else [line])
 
 
 def _named(state: State, action: Action) -> str:
@@ -527,7 +527,7 @@ def list_moves(state: State) -> str:
     for card, chairs in sorted(by_card.items()):
         lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
     if others:
-        lines.append("  " + "  ".join(others))
+        lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
     return "\n".join(lines)
 
 

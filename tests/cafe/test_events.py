@@ -72,3 +72,16 @@ def test_a_joker_exchange_reads_in_words() -> None:
     assert state.action_words(move) == (
         "France lady to chair 5 at FR1 in place of its joker, taken into the hand"
     )
+
+
+@pytest.mark.rule("CI-T.5")
+def test_the_terminal_offers_end_only_where_it_is_legal() -> None:
+    """A lone guest needing a partner: the status asked to "place a second guest, or end"
+    though end was refused (CI-T.5)."""
+    state = new_position([["FRf", "USm", "Jf", "CNm", "AFf"], ["GBm"]], bar=["DEf"] * 4)
+    state.apply(state.parse_legal("FRf@25"))
+    status = state.game.render(state, 0).splitlines()[-1]
+    assert status.endswith("place a second guest (end is not allowed: CI-T.5).")
+    free = new_position([["FRf", "USm"], ["GBm"]], {26: "FRm"})
+    free.apply(free.parse_legal("FRf@25"))
+    assert free.game.render(free, 0).splitlines()[-1].endswith("or end.")

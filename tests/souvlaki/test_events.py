@@ -154,3 +154,14 @@ def test_a_chance_outcome_in_the_history_is_named_to_nobody() -> None:
             assert {e.action for e in chances} == {"a random food card"}
             return
     raise AssertionError("no game of 40 had a chance outcome")
+
+
+@pytest.mark.rule("SW-4.9")
+def test_a_loss_of_reputation_is_told_as_taken_never_below_zero() -> None:
+    """Sending away costs 5 reputation (SW-4.6), but a shop with 3 loses 3 (SW-4.9): the log
+    said -5 where the shop went from 3 to 0."""
+    state = position(queues=[["SF 1/2"], []], food_hands=[["GF"], []], reputation=[3, 1])
+    events = state.apply(state.parse_legal("send 1"))
+    told = [event.text_for(SPECTATOR) or "" for event in events]
+    assert any("away: -3 reputation" in text for text in told), told
+    assert state.reputation(0) == 0

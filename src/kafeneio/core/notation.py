@@ -10,6 +10,7 @@ digits that ``int()`` refuses to convert.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from kafeneio.core.errors import NotationError, shown
 
@@ -55,19 +56,27 @@ def check_code(code: object, num_actions: int) -> int:
 def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
     """The notation table of an actions module's docstring as plain text for a person: no
     title line, no codes (they are for machines), no reStructuredText marks (the columns kept
-    in line), and no row that starts with one of `hidden` (a chance outcome nobody types)."""
+    in line), no row that starts with one of `hidden` (a chance outcome nobody types), and at
+    most 80 columns (a long description goes on under itself)."""
     notation = doc.split("Codes:")[0].strip().split("\n\n", 1)[-1]
     width = 0  # of the table's first column, from its rule (``=====  =====``)
-    lines = []
+    lines: list[tuple[str, str]] = []  # each line, and the indent it goes on with
     for line in notation.splitlines():
         if line.strip() and set(line) <= {"=", " "}:
             width = line.index(" ") + 2 if " " in line else 0
             continue
         row = re.fullmatch(r"(\S.*?)\s{2,}(\S.*)", line) if width else None
         if row is None:
-            lines.append(line.replace("``", ""))
+            plain = line.replace("``", "")
+            if not width and plain and lines and lines[-1][0]:  # prose: one paragraph
+                lines[-1] = (f"{lines[-1][0]} {plain}", "")
+            else:
+                lines.append((plain, " " * (len(plain) - len(plain.lstrip()))))
             continue
         first, rest = row.group(1).replace("``", ""), row.group(2).replace("``", "")
         if not first.startswith(hidden) or not hidden:
-            lines.append(f"{first.ljust(width - 2)}  {rest}")
-    return "\n".join(lines)
+            lines.append((f"{first.ljust(width - 2)}  {rest}", " " * width))
+    wrapped = []
+    for line, indent in lines:
+        wrapped += textwrap.wrap(line, 80, subsequent_indent=indent) or [line]
+    return "\n".join(wrapped)

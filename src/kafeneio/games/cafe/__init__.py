@@ -9,7 +9,7 @@ from kafeneio.core.game import Game, GameInfo, State
 from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.tensor import Spec
-from kafeneio.games.cafe.actions import NUM_ACTIONS, CafeAction, action_space
+from kafeneio.games.cafe.actions import END, NUM_ACTIONS, CafeAction, action_space
 from kafeneio.games.cafe.board import Board, load_board
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.state import CafeState
@@ -64,7 +64,8 @@ class CafeGame(Game):
     def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation
 
-        return render_observation(self.board, state.observation(viewer))
+        may_end = any(isinstance(a, CafeAction) and a.kind == END for a in state.legal_actions())
+        return render_observation(self.board, state.observation(viewer), may_end)
 
     def observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""

@@ -11,10 +11,11 @@ CELL = 5
 """A grid cell's width: the grid is 13 cells, 77 columns; the bar and the tables wrap at 80."""
 
 
-def render_observation(board: Board, obs: dict[str, Any]) -> str:
+def render_observation(board: Board, obs: dict[str, Any], may_end: bool = True) -> str:
+    """The picture; `may_end`: whether the mover may end the turn now (told in the status)."""
     lines = [_grid(board, obs), "", _bar(obs), "", *_tables(board, obs), ""]
     lines.extend(_players(obs))
-    lines.append(_status(obs))
+    lines.append(_status(obs, may_end))
     return "\n".join(lines)
 
 
@@ -68,7 +69,7 @@ def _players(obs: dict[str, Any]) -> list[str]:
     return rows
 
 
-def _status(obs: dict[str, Any]) -> str:
+def _status(obs: dict[str, Any], may_end: bool) -> str:
     if obs["phase"] == "over":
         winners = ", ".join(f"P{w + 1}" for w in obs["winners"])
         return f"Game over. Winner: {winners}."
@@ -79,5 +80,8 @@ def _status(obs: dict[str, Any]) -> str:
         return f"P{player + 1} completed a single-nation table: draw fewer, or draw full."
     if obs["phase"] == "second":
         placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
-        return f"P{player + 1} placed {placed}: place a second guest, or end."
+        if may_end:
+            return f"P{player + 1} placed {placed}: place a second guest, or end."
+        # ending now would leave a table without an allowed group
+        return f"P{player + 1} placed {placed}: place a second guest (end is not allowed: CI-T.5)."
     return f"P{player + 1} to move (turn {obs['turn'] + 1})."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
@@ -137,7 +138,7 @@ class SouvlakiGame(Game):
         from kafeneio.games.souvlaki import actions
 
         table = notation_text(actions.__doc__ or "", hidden=("random ",))  # chance's, not typed
-        return f"{table}\n\n{PHASES}"
+        return f"{table}\n\n{textwrap.fill(' '.join(PHASES.split()), 80)}"
 
     def _render(self, state: State, viewer: int) -> str:
         assert isinstance(state, SouvlakiState)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core.events import packed
+from kafeneio.core.events import packed, plural
 from kafeneio.games.souvlaki.cards import FOOD_LETTERS, FOOD_NAMES
 
 PHASE_TITLES = {
@@ -77,7 +77,7 @@ def _player(obs: dict[str, Any], seat: int, player: dict[str, Any]) -> list[str]
         mods.append(f"customers pay {player['served_money']:+d} this round")
     head = (
         f"{_name(obs, seat)}: {money}, reputation {player['reputation']}, "
-        f"{player['food_cards']} food cards, {player['unforeseen_cards']} unforeseen"
+        f"{plural(player['food_cards'], 'food card')}, {player['unforeseen_cards']} unforeseen"
     )
     if mods:
         head += "; " + "; ".join(mods)

@@ -958,9 +958,10 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         """SW-4.6: the customer leaves without paying; the shop loses 5 reputation."""
         player = self._to_move
         customer = self._queues[player].pop(action.slot)
+        before = self._reputation[player]
         self.change_reputation(player, -SEND_AWAY_COST)
-        text = (self.cards, customer)
-        self.emit("send", ev.sent_away, player, text, SEND_AWAY_COST)
+        text = (self.cards, customer)  # the loss as taken: never below 0 (SW-4.9)
+        self.emit("send", ev.sent_away, player, text, before - self._reputation[player])
         self._discard_customer(customer)
 
     def _finish_service(self, action: SouvlakiAction) -> None:
@@ -985,9 +986,11 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 text = (self.cards, customer)  # put in words only when read
                 if customer.annoyed:
                     loss = max(LEAVING_LOSS_MINIMUM, 2 * customer.influence)
+                    before = self._reputation[player]
                     self.change_reputation(player, -loss)
                     self._discard_customer(customer)
-                    self.emit("leave", ev.walked_out, player, text, loss)
+                    taken = before - self._reputation[player]  # never below 0 (SW-4.9)
+                    self.emit("leave", ev.walked_out, player, text, taken)
                 else:
                     staying.append(customer.with_annoyed(True))
                     self.emit("annoyed", ev.annoyed, player, text)
