@@ -417,9 +417,6 @@ def print_tournament(result: TournamentReport) -> None:
 
 
 # --- analyse ----------------------------------------------------------------------------------
-DEFAULT_ANALYSIS_SECONDS = 1.0
-
-
 def analyse_command(
     record: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     budget: Annotated[
@@ -467,8 +464,7 @@ def analyse_command(
             option = "--budget" if budget is not None else "--iterations"
             raise KafeneioError(f"--bot {bot} sets its own {own.pop()}: drop it or {option}")
         data = read_record_file(record)
-        seconds = DEFAULT_ANALYSIS_SECONDS if budget is None else budget
-        thought = Budget(None, iterations) if iterations is not None else Budget(seconds)
+        thought = Budget(budget, iterations)  # neither given: the budget's default second
         decisions = count_decisions(data)
         check_workers(workers)
         where = Backend(backend, workers or (1 if backend == "local" else None), address)
