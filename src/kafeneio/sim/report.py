@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kafeneio.core import KafeneioError
+from kafeneio.core.events import plural
 from kafeneio.games import title_of
 from kafeneio.sim import plots
 from kafeneio.sim.analysis import Decision, GameAnalysis
@@ -259,10 +260,9 @@ def loss_cell(decision: Decision) -> str:
 
 def loss_text(result: GameAnalysis, player: int) -> str:
     """What `player` lost, as the replay page says it: a chance a move, on average."""
-    moves = result.moves_of(player)
     return (
         f"lost {result.mean_lost(player):.1%} of win chance a move on average, over "
-        f"{moves} move{'' if moves == 1 else 's'}"
+        f"{plural(result.moves_of(player), 'move')}"
     )
 
 
