@@ -74,7 +74,7 @@ def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
                 lines.append((plain, " " * (len(plain) - len(plain.lstrip()))))
             continue
         first, rest = row.group(1).replace("``", ""), row.group(2).replace("``", "")
-        if not first.startswith(hidden) or not hidden:
+        if not first.startswith(hidden):  # (no prefix at all: never)
             lines.append((f"{first.ljust(width - 2)}  {rest}", " " * width))
     wrapped = []
     for line, indent in lines:
