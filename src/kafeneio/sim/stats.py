@@ -112,11 +112,6 @@ def _fit(wins: list[list[float]], rounds: int) -> list[float]:
     return [400 * math.log10(s) for s in strength]
 
 
-def expected(lead: float) -> float:
-    """The chance to win of a player rated `lead` Elo points above the other."""
-    return 1 / (1 + 10 ** (-lead / 400))
-
-
 def rate(
     names: Sequence[str],
     outcomes_by_game: Sequence[Sequence[Outcome]],
