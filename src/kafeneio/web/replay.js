@@ -1,5 +1,5 @@
 // The replay viewer of a finished game: step back and forth, or slide, with the log in step.
-import { api, el, gameIdFromPath, loadRules, percent, renderLog, seatName } from "./common.js";
+import { api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -136,7 +136,7 @@ function renderAnalysis() {
     // (an analysis stored before `mean_lost` was kept has the total only)
     const mean = analysis.mean_lost?.[s.seat] ?? (moves ? analysis.total_lost[s.seat] / moves : 0);
     return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
-      ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${moves} moves; `,
+      ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${plural(moves, "move")}; `,
       worst.length ? ["biggest clear mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => goTo(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
