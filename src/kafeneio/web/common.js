@@ -67,6 +67,11 @@ export function youMark(view, player) {
   return player === view.viewer && !view.replay ? " (you)" : "";
 }
 
+// Where this browser keeps the link of a seat it opened (the page writes it, the lobby reads it)
+export function seatLinkKey(gameId) {
+  return `kafeneio.seat.${gameId}`;
+}
+
 export function gameIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 }

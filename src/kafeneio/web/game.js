@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatName, withRules } from "./common.js";
+import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -247,7 +247,7 @@ async function downloadRecord() {
 // The seat's own link, kept in this browser, so that the lobby can offer it again (a closed tab
 // would lose the seat otherwise): the token stays on this device only, never sent elsewhere.
 if (token) {
-  try { localStorage.setItem(`kafeneio.seat.${gameId}`, location.pathname + location.hash); } catch { /* private mode */ }
+  try { localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash); } catch { /* private mode */ }
 }
 
 document.getElementById("download").addEventListener("click", downloadRecord);

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, el, plural } from "./common.js";
+import { api, el, plural, seatLinkKey } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -149,7 +149,7 @@ function gameRow(game) {
 }
 
 function keptSeat(gameId) {
-  try { return localStorage.getItem(`kafeneio.seat.${gameId}`); } catch { return null; }
+  try { return localStorage.getItem(seatLinkKey(gameId)); } catch { return null; }
 }
 
 // "5 min ago" for a time the server gives in UTC without a zone
