@@ -214,6 +214,13 @@ def test_a_bad_seat_spec_is_refused_with_the_reason(spec: str, message: str) -> 
         make_bot(spec, 0)
 
 
+@pytest.mark.parametrize("seed", ["7", 7.0, None, True])
+def test_a_seed_that_is_not_a_whole_number_is_refused(seed: object) -> None:
+    """Text seeded a bot (random.Random takes it) and a float failed deep in the bot."""
+    with pytest.raises(KafeneioError, match="seed is a whole number"):
+        make_bot("random", seed)  # type: ignore[arg-type]
+
+
 def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused() -> None:
     with pytest.raises(KafeneioError, match="both give 'iterations': give it once"):
         make_bot("mcts:iterations=5", 1, iterations=10)

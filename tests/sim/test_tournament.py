@@ -50,8 +50,12 @@ def test_a_round_robin_plays_every_pairing_with_seats_rotated_and_rates_the_bots
 
 
 def test_a_tournament_refuses_repeated_bots_and_too_few_for_the_players() -> None:
-    with pytest.raises(KafeneioError, match="different"):
+    with pytest.raises(KafeneioError, match="one bot twice: 'random' and 'random'"):
         tournament("cafe", ["random", "random"], 2)
+    with pytest.raises(KafeneioError, match="one bot twice"):  # the same bot however written
+        tournament("cafe", ["mcts:c=0.3:seconds=1", "greedy", "MCTS:seconds=1.0:c=0.3"], 2)
+    with pytest.raises(KafeneioError, match="different"):
+        tournament("cafe", ["random"], 2)
     with pytest.raises(KafeneioError, match="3 players need"):
         tournament("cafe", ["random", "greedy"], 2, players=3)
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kafeneio.bots.spec import parse_seat
 from kafeneio.core import KafeneioError
 from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
 from kafeneio.sim.simulate import Tally, tallies
@@ -73,8 +74,9 @@ def tournament(
 ) -> TournamentReport:
     """`games` games for every group of `players` different bots among `bots`."""
     names = [name.strip() for name in bots]
-    if len(set(names)) != len(names) or len(names) < 2:
+    if len(names) < 2:
         raise KafeneioError("--bots names at least two different bots")
+    check_different(names)
     if players > len(names):
         raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
     backend = backend or Backend()
@@ -109,6 +111,19 @@ def tournament(
         seconds=round(seconds, 3),
         results=results,
     )
+
+
+def check_different(names: Sequence[str]) -> None:
+    """`KafeneioError` if two seat specs name the same bot with the same parameters, however
+    written (``mcts:c=0.3:seconds=1`` and ``MCTS:seconds=1.0:c=0.3``): their games against each
+    other would be rated as between two bots."""
+    seen: dict[tuple[str, tuple[tuple[str, object], ...]], str] = {}
+    for name in names:
+        base, params = parse_seat(name)
+        key = (base, tuple(sorted(params.items())))
+        if key in seen:
+            raise KafeneioError(f"--bots names one bot twice: {seen[key]!r} and {name!r}")
+        seen[key] = name
 
 
 def pairwise(result: GameResult, names: list[str]) -> list[Outcome]:
