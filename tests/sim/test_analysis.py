@@ -336,6 +336,14 @@ def test_a_searchs_own_spread_of_rewards_sets_the_margin_of_a_loss(
     assert decision.margin > 0
 
 
+def test_a_margin_is_at_most_one_as_a_difference_of_two_chances_is() -> None:
+    """One visit each: 1.96 standard errors of a win-or-loss difference would be 1.37; the
+    JSON kept that while the tables showed 100%."""
+    state = ToyGame().new_state(2, seed=3)
+    decision = judge(state, 0, GUESSES[1], Stub(1, None))
+    assert decision.margin == 1.0 and not decision.clear_mistake
+
+
 def test_a_move_rated_as_high_as_the_most_visited_is_not_shown_a_preference() -> None:
     class Higher(Stub):  # the move played rated above the search's most visited
         def analyse(self, state: State) -> Analysis:

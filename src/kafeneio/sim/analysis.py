@@ -294,8 +294,9 @@ class Decision:
     lost: float
     """The best action's win chance less the played one's (0 when the best was played)."""
     margin: float
-    """The 95% sampling margin of `lost` (1 when an estimate rests on no sample): a loss
-    within it may be noise."""
+    """The 95% sampling margin of `lost`, at most 1 (the widest a difference of two chances
+    can be wrong by; 1 also when an estimate rests on no sample): a loss within it may be
+    noise."""
     legal: int
     iterations: int
 
@@ -441,7 +442,8 @@ def judge(state: State, ply: int, played: Action, analyser: Analyser) -> Decisio
 
 
 def _margin(analysis: Analysis, played: Action) -> float:
-    """1.96 standard errors of the difference between the best and the played estimates."""
+    """1.96 standard errors of the difference between the best and the played estimates, at
+    most 1: past that the estimates rest on too few samples to say anything."""
     if played == analysis.best:
         return 0.0
     variance = 0.0
@@ -450,7 +452,7 @@ def _margin(analysis: Analysis, played: Action) -> float:
             if entry.visits == 0:
                 return 1.0
             variance += _reward_variance(entry) / entry.visits
-    return Z95 * math.sqrt(variance)
+    return min(1.0, Z95 * math.sqrt(variance))
 
 
 def _reward_variance(entry: ActionEstimate) -> float:

@@ -253,8 +253,8 @@ def percent(chance: float) -> str:
 
 
 def loss_cell(decision: Decision) -> str:
-    """A move's loss with its margin, in win chance: ``19% ± 5%``. A margin is capped at 100%:
-    past it the estimate rests on too few samples to say anything."""
+    """A move's loss with its margin, in win chance: ``19% ± 5%`` (a margin is at most 100%;
+    an analysis kept before that cap may hold more)."""
     return f"{percent(decision.lost)} ± {percent(min(decision.margin, 1.0))}"
 
 
