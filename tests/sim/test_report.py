@@ -76,3 +76,27 @@ def test_overlaid_histograms_share_their_bins_across_every_series() -> None:
     assert histogram_bins([3, 5, 9], integer=True) == [x - 0.5 for x in range(3, 11)]
     assert histogram_bins([0.25, 0.75], integer=False)[::15] == [0.25, 0.5, 0.75]
     assert histogram_bins([4.0], integer=False) == [3.5, 4.5]
+
+
+def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> None:
+    """A results.json found later names its kind, its layout's version, the package and the
+    game engine, as a game record does."""
+    from kafeneio import __version__
+    from kafeneio.games import get_game
+
+    runner = CliRunner()
+    records = tmp_path / "records"
+    common = ["--games", "1", "--workers", "1", "--json"]
+    simulated = runner.invoke(
+        app, ["simulate", "cafe", "--seats", "random", *common, "--records", str(records)]
+    )
+    played = runner.invoke(app, ["tournament", "cafe", "--bots", "random,greedy", *common])
+    record = str(records / "game-0001.json")
+    analysed = runner.invoke(app, ["analyse", record, "--bot", "flat", "--iterations", "2", "--json"])
+    engine = get_game("cafe").info.engine_version
+    for kind, result in (("simulation", simulated), ("tournament", played), ("analysis", analysed)):
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert list(data)[:4] == ["format", "version", "kafeneio", "engine"]
+        assert data["format"] == f"kafeneio-{kind}" and data["version"] == 1
+        assert data["kafeneio"] == __version__ and data["engine"] == engine

@@ -30,6 +30,7 @@ from kafeneio.core.game import JSON
 from kafeneio.core.play import play
 from kafeneio.games import load_record
 from kafeneio.sim.runner import Backend, make_seat_bot, run_items
+from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Z95
 
 EXPLORATION = 0.4
@@ -336,7 +337,7 @@ class GameAnalysis:
         return self.total_lost(player) / moves if moves else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {**stamp("analysis", self.game), **asdict(self)}
         data["mistakes"] = [[asdict(d) for d in self.mistakes(p)] for p in range(self.players)]
         data["total_lost"] = [round(self.total_lost(p), 4) for p in range(self.players)]
         data["mean_lost"] = [round(self.mean_lost(p), 4) for p in range(self.players)]

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run
+from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Spread, wilson
 
 
@@ -66,7 +67,7 @@ class SimulationReport:
         return data
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {**stamp("simulation", self.game), **asdict(self)}
         data["results"] = [result.to_dict() for result in self.results]
         data["games_per_second"] = round(self.games / self.seconds, 2) if self.seconds else None
         return data

@@ -18,6 +18,7 @@ from kafeneio.bots.spec import parse_seat
 from kafeneio.core import KafeneioError
 from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
 from kafeneio.sim.simulate import Tally, tallies
+from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Outcome, Rating, rate
 
 
@@ -56,7 +57,7 @@ class TournamentReport:
         return data
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {**stamp("tournament", self.game), **asdict(self)}
         data["results"] = [result.to_dict() for result in self.results]
         return data
 

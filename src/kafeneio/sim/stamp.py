@@ -1,0 +1,23 @@
+"""The fields every JSON result of `simulate`, `tournament` and `analyse` begins with, so a file
+found later says what it is and what made it (as a game record does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kafeneio import __version__
+from kafeneio.games import get_game
+
+RESULT_VERSION = 1
+"""The layout of these results; raised when a field changes meaning or goes."""
+
+
+def stamp(kind: str, game_name: str) -> dict[str, Any]:
+    """``{"format": "kafeneio-<kind>", "version": 1, "kafeneio": "0.1.0", "engine": 1}``:
+    the result's kind, its layout's version, the package and the game engine that made it."""
+    return {
+        "format": f"kafeneio-{kind}",
+        "version": RESULT_VERSION,
+        "kafeneio": __version__,
+        "engine": get_game(game_name).info.engine_version,
+    }
