@@ -61,7 +61,7 @@ class Rating:
     """Bradley–Terry strength on the Elo scale (400 per factor of 10 in odds), mean 0."""
     low: float
     high: float
-    """A 95% bootstrap interval of `elo`."""
+    """A 95% interval of `elo`, from draws of each pairing's chance (see `rate`)."""
 
 
 Outcome = tuple[int, int, float]
