@@ -118,6 +118,13 @@ def test_viewers_are_the_players_and_the_spectator(game: Game, viewer: object) -
     assert game.render(state, SPECTATOR)
 
 
+def test_an_observation_names_its_viewer_and_null_for_a_spectator(game: Game) -> None:
+    """Café said -3 (`SPECTATOR`) and Souvlaki Wars null; JSON readers get one answer."""
+    state = game.new_state(3, seed=1)
+    assert [state.observation(p)["player"] for p in range(3)] == [0, 1, 2]
+    assert state.observation(SPECTATOR)["player"] is None
+
+
 @pytest.mark.parametrize("seed", ["abc", 1.5, True, b"x", -1, 2**63, [1]])
 def test_a_seed_is_a_whole_number_in_range(game: Game, seed: object) -> None:
     with pytest.raises(KafeneioError, match="seed"):

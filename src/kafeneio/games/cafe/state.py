@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError
-from kafeneio.core.game import JSON, TERMINAL, State
+from kafeneio.core.game import JSON, SPECTATOR, TERMINAL, State
 from kafeneio.core.randomness import shuffle
 from kafeneio.core.tensor import Entries
 from kafeneio.games.cafe import events
@@ -308,7 +308,7 @@ class CafeState(State):
         next_value = self.options.bar_values[len(self._bar)] if not self.bar_full else None
         return {
             "game": "cafe",
-            "player": player,
+            "player": None if player == SPECTATOR else player,
             "to_move": self.current_player(),
             "phase": self.phase,
             "turn": self._turns,
