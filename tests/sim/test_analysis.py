@@ -227,6 +227,7 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     mistakes = [line for line in shown.stdout.splitlines() if line.startswith("  move ")]
     assert all(" to chair " in line or " to the bar" in line for line in mistakes)
     assert "stops before the game's end" in shown.stdout  # six moves of a game
+    assert "chance outcomes count" not in shown.stdout  # Café's draws are no moves of a log
     assert "fewer samples than legal moves" in shown.stdout  # 4 iterations, more legal moves
     both = runner.invoke(app, ["analyse", str(path), "--iterations", "4", "--budget", "1"])
     assert both.exit_code == 2 and "not both" in both.output
@@ -248,6 +249,35 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])
     assert refused.exit_code == 2 and "nonsense" in refused.output
+
+
+def test_the_analyse_command_says_why_its_move_numbers_skip(tmp_path: Path) -> None:
+    """Souvlaki's draws are moves of its log that nobody decides: the table's move numbers
+    skip them, and its title counted decisions only, with no word of why."""
+    records = tmp_path / "records"
+    runner = CliRunner()
+    made = runner.invoke(
+        app,
+        [
+            "simulate",
+            "souvlaki",
+            "--games",
+            "1",
+            "--seats",
+            "random",
+            "--workers",
+            "1",
+            "--records",
+            str(records),
+        ],
+    )
+    assert made.exit_code == 0, made.output
+    path = str(records / "game-0001.json")
+    shown = runner.invoke(app, ["analyse", path, "--bot", "flat", "--iterations", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "(moves numbered as in the game's log, where chance outcomes count too)" in " ".join(
+        shown.stdout.split()
+    )
 
 
 def test_flat_analysis_finishes_samples_with_the_games_playout_bot() -> None:

@@ -487,6 +487,8 @@ def print_analysis(result: GameAnalysis) -> None:
         console.print("The record has no decision to analyse.")
         return
     title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
+    if result.decisions[-1].ply + 1 > len(result.decisions):  # draws between them: gaps
+        title += " (moves numbered as in the game's log, where chance outcomes count too)"
     table = Table(title=title)
     numbers = {"move", "before", "after", "lost ± margin"}
     for header in ("move", "player", "played", "preferred", "before", "after", "lost ± margin"):
