@@ -92,7 +92,9 @@ def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> N
     )
     played = runner.invoke(app, ["tournament", "cafe", "--bots", "random,greedy", *common])
     record = str(records / "game-0001.json")
-    analysed = runner.invoke(app, ["analyse", record, "--bot", "flat", "--iterations", "2", "--json"])
+    analysed = runner.invoke(
+        app, ["analyse", record, "--bot", "flat", "--iterations", "2", "--json"]
+    )
     engine = get_game("cafe").info.engine_version
     for kind, result in (("simulation", simulated), ("tournament", played), ("analysis", analysed)):
         assert result.exit_code == 0, result.output
@@ -100,3 +102,25 @@ def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> N
         assert list(data)[:4] == ["format", "version", "kafeneio", "engine"]
         assert data["format"] == f"kafeneio-{kind}" and data["version"] == 1
         assert data["kafeneio"] == __version__ and data["engine"] == engine
+
+
+def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plots' axis started at 0 while the tables and the replay page count from 1."""
+    from kafeneio.sim import plots
+    from kafeneio.sim.analysis import Decision, GameAnalysis
+    from kafeneio.sim.report import analysis
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(plots, "win_chance_over_game", lambda c, last: seen.update(c=c) or b"")
+    monkeypatch.setattr(plots, "losses", lambda p, last: seen.update(p=p, last=last) or b"")
+
+    def decision(ply: int, player: int) -> Decision:
+        return Decision(ply, player, "end", "end", "end", "end", 0.5, 0.5, 0.0, 0.0, 1, 1)
+
+    moves = [decision(0, 0), decision(1, 1), decision(3, 0)]  # move 3 a chance outcome
+    result = GameAnalysis("cafe", 2, None, [1, 0], [0], True, "mcts", moves)
+    analysis(result, tmp_path, ["analyse"])
+    assert seen["c"] == [("P1", [1, 4, 5], [0.5, 0.5, 1.0]), ("P2", [2, 5], [0.5, 0.0])]
+    assert seen["p"] == [("P1", [1, 4], [0.0, 0.0]), ("P2", [2], [0.0])] and seen["last"] == 4

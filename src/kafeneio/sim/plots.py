@@ -126,18 +126,22 @@ def ratings(
     return png(figure)
 
 
+MOVE_AXIS = "move (numbered from 1 as in the table; chance outcomes count)"
+
+
 def win_chance_over_game(
-    curves: Sequence[tuple[str, Sequence[int], Sequence[float]]], plies: int
+    curves: Sequence[tuple[str, Sequence[int], Sequence[float]]], last: int
 ) -> bytes:
-    """Each player's own estimate of their win chance at each of their decisions."""
+    """Each player's own estimate of their win chance at each of their decisions, by move
+    number (from 1; `last` is the last decision's)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8.4, 3.6))
     for index, (name, xs, ys) in enumerate(curves):
         colour = COLOURS[index % len(COLOURS)]
         axis.step(xs, ys, where="post", label=name, color=colour, linewidth=1.6)
-    axis.set_xlim(0, max(plies, 1))
+    axis.set_xlim(1, last + 1)
     axis.set_ylim(-0.02, 1.02)
-    axis.set_xlabel("decision (action number in the record)")
+    axis.set_xlabel(MOVE_AXIS)
     axis.set_ylabel("win chance, as the mover sees it")
     axis.set_title("Win chance over the game")
     axis.grid(alpha=0.3)
@@ -145,14 +149,14 @@ def win_chance_over_game(
     return png(figure)
 
 
-def losses(points: Sequence[tuple[str, Sequence[int], Sequence[float]]], plies: int) -> bytes:
-    """The win chance each decision lost, per player."""
+def losses(points: Sequence[tuple[str, Sequence[int], Sequence[float]]], last: int) -> bytes:
+    """The win chance each decision lost, per player, by move number (from 1)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8.4, 2.8))
     for index, (name, xs, ys) in enumerate(points):
         axis.bar(xs, ys, width=1.0, label=name, color=COLOURS[index % len(COLOURS)], alpha=0.8)
-    axis.set_xlim(0, max(plies, 1))
-    axis.set_xlabel("decision (action number in the record)")
+    axis.set_xlim(0.5, last + 0.5)
+    axis.set_xlabel(MOVE_AXIS)
     axis.set_ylabel("win chance lost")
     axis.set_title("Win chance lost by each move")
     axis.legend(fontsize=8, loc="upper right")

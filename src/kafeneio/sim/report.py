@@ -201,16 +201,17 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
 # --- analyse ----------------------------------------------------------------------------------
 def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> Path:
     names = player_names(result)
-    plies = max((d.ply for d in result.decisions), default=0) + 1
+    # moves numbered from 1, as the tables and the replay page number them
+    last = max((d.ply for d in result.decisions), default=0) + 1
     curves, lost = [], []
     for player, name in enumerate(names):
         own = [d for d in result.decisions if d.player == player]
-        xs, ys = [d.ply for d in own], [d.before for d in own]
-        if result.finished:  # the final result closes each curve
-            xs.append(plies)
+        xs, ys = [d.ply + 1 for d in own], [d.before for d in own]
+        if result.finished:  # the final result closes each curve, after the last move
+            xs.append(last + 1)
             ys.append(1.0 / len(result.winners) if player in result.winners else 0.0)
         curves.append((name, xs, ys))
-        lost.append((name, [d.ply for d in own], [d.lost for d in own]))
+        lost.append((name, [d.ply + 1 for d in own], [d.lost for d in own]))
     title = f"Analysis of a game of {title_of(result.game)}"
     sections = [
         f"<h1>{html.escape(title)}</h1>",
@@ -219,8 +220,8 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         f"each mover's own information in {result.seconds:.0f} s. Final scores "
         f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
         f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",
-        image(plots.win_chance_over_game(curves, plies), "win chance over the game"),
-        image(plots.losses(lost, plies), "win chance lost"),
+        image(plots.win_chance_over_game(curves, last), "win chance over the game"),
+        image(plots.losses(lost, last), "win chance lost"),
         "<h2>Biggest mistakes</h2>",
         "<p>A move's loss is the preferred move's win chance less the played one's; a mistake "
         "is listed when its loss is beyond the 95% sampling margin of that difference.</p>",
