@@ -288,6 +288,51 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     context.close()
 
 
+def open_seat(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
+    """A new game of this person (seat 1) against a bot, opened at its join link: the page,
+    its context and console, and the person's own view from the API."""
+    created = server.post(
+        "/api/games",
+        {
+            "game": game,
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}],
+        },
+    )
+    path = created["links"][0]["path"]
+    context, page, console = new_page(browser, width, 844)
+    page.goto(server.base + path)
+    page.wait_for_selector("body[data-ply]")
+    return context, page, console, created["id"], path.split("token=", 1)[1]
+
+
+def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServer) -> None:
+    context, page, console, game_id, token = open_seat(browser, server, "cafe", 390)
+    assert wait_turn_or_end(page)
+    mine = server.get(f"/api/games/{game_id}", token=token)
+    twins = """async ([view]) => {
+        const cafe = await import("/static/cafe.js");
+        const hand = view.observation.hands[view.viewer];
+        hand.splice(0, 2, hand[0], hand[0]);
+        const root = document.createElement("div");
+        document.body.append(root);
+        const ctx = { send: () => {}, interactive: true, hinted: `${hand[0]}@bar` };
+        await cafe.render(root, view, ctx);
+        const outlined = () => [...root.querySelectorAll(".hand button.card")]
+            .map((c) => c.classList.contains("hinted"));
+        const first = outlined();
+        root.querySelectorAll(".hand button.card")[1].click();  // the second one chosen
+        await new Promise((done) => setTimeout(done, 50));
+        const chosen = outlined();
+        root.remove();
+        return [first, chosen];
+    }"""
+    first, chosen = page.evaluate(twins, [mine])
+    assert first[:2] == [True, False] and sum(first) == 1  # two alike: one card outlined
+    assert chosen[:2] == [False, True] and sum(chosen) == 1  # the one chosen, if it is one
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")

@@ -188,11 +188,14 @@ function handRow(view, player, ctx) {
   const mine = ctx.interactive && player === view.viewer;
   // no-break spaces: a figure never wraps away from its name on a phone
   const stats = `score\u00a0${obs.scores[player]} · hand\u00a0target\u00a0${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
+  // the hinted guest is one card: of two alike, the one chosen, or else the first
+  const hand = obs.hands[player];
+  const hinted = selected && hand[selected.index] === ctx.hintAt[0] ? selected.index : hand.indexOf(ctx.hintAt[0]);
   return el("div", {},
     el("div", {}, el("strong", {}, seatName(view.seats, player)), youMark(view, player), el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
-      obs.hands[player].map((text, index) => cardFace(text, mine ? {
-        selected: selected?.index === index, hinted: ctx.hintAt[0] === text,
+      hand.map((text, index) => cardFace(text, mine ? {
+        selected: selected?.index === index, hinted: index === hinted,
         onclick: (event) => {
           selected = selected?.index === index ? null : { index, text };
           if (selected && byKeyboard(event)) refocus = { target: "board" };
