@@ -333,6 +333,64 @@ def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServe
     context.close()
 
 
+ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, 1), "ArrowDown": (0, -1)}
+"""Each arrow key's way on the Café board (x to the right, y upwards)."""
+
+
+def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: LiveServer) -> None:
+    context, page, console, *_ = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    places = {
+        chair["id"]: (chair["x"], chair["y"]) for chair in server.get("/api/cafe/board")["chairs"]
+    }
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):  # a guest with a few chairs to go to
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count() >= 2:
+            break
+    lit = ".chair.legal, .chair.swap"
+    chairs = [int(n) for n in page.locator(lit).evaluate_all("cs => cs.map(c => c.dataset.chair)")]
+    assert len(chairs) >= 2
+    # the lit chairs are one stop of the Tab order; the unlit ones are out of it
+    assert page.locator(f":is({lit})[tabindex='0']").count() == 1
+    assert page.locator(".chair:not(.legal):not(.swap)[tabindex='0']").count() == 0
+    page.focus(f":is({lit})[tabindex='0']")
+    focused = "() => Number(document.activeElement.dataset.chair)"
+    moved = 0
+    for key in ["ArrowRight", "ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"]:
+        dx, dy = ARROWS[key]
+        start = page.evaluate(focused)
+        x, y = places[start]
+        that_way = {c for c in chairs if (places[c][0] - x) * dx + (places[c][1] - y) * dy > 0}
+        page.keyboard.press(key)
+        now = page.evaluate(focused)
+        if that_way:  # to a lit chair that way, which is now the group's stop of the Tab order
+            assert now in that_way, (key, start, now)
+            assert page.get_attribute(f".chair[data-chair='{now}']", "tabindex") == "0"
+            assert page.locator(f":is({lit})[tabindex='0']").count() == 1
+            moved += 1
+        else:  # none that way: the focus stays
+            assert now == start, (key, start, now)
+    assert moved >= 1
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == chairs[0]
+    page.keyboard.press("End")
+    last = page.evaluate(focused)
+    assert last == chairs[-1]
+    page.keyboard.press("Tab")  # out of the chairs at once, and back to the one left
+    assert not page.evaluate("document.activeElement.matches('.chair')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == last
+    ply = int(page.get_attribute("body", "data-ply"))
+    page.keyboard.press("Enter")  # seats the guest there, and the focus goes back to the hand
+    page.wait_for_selector(f"#log li[value='{ply + 1}']")
+    assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation").endswith(f"@{last}")
+    if page.get_attribute("body", "data-your-turn") == "true":
+        page.wait_for_function("document.activeElement.matches('.hand button.card')")
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")

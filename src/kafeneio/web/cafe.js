@@ -74,7 +74,12 @@ function signed(value) { return value > 0 ? `+${value}` : String(value); }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
-  const grid = el("div", { class: "cafe-board", role: "group", "aria-label": "the café: tables and chairs" });
+  const rove = ctx.interactive && selected && moves && (moves.place.size || moves.swap.size);
+  const grid = el("div", {
+    class: "cafe-board", role: "group", onkeydown: rove ? roveChairs : null,
+    "aria-label": `the café: tables and chairs${rove ? "; the arrow keys go from lit chair to lit chair" : ""}`,
+  });
+  let lit = 0;  // lit chairs drawn so far
   const row = (y) => board.grid.height - y;
   for (const table of board.tables) {
     const birthday = obs.birthday_table === table.id;
@@ -100,10 +105,12 @@ function drawBoard(obs, moves, ctx) {
     const move = place || swap;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
+    // the lit chairs are one stop of the Tab order (the first of them), the arrow keys go from
+    // one to the next (`roveChairs`); an unlit chair is out of it, but still answers a click
+    const stop = clickable && move && !lit++;
     grid.append(el(clickable ? "button" : "div", {
       class: classes.join(" "), type: clickable ? "button" : null,
-      // the keyboard goes from lit chair to lit chair; an unlit one still answers a click
-      tabindex: clickable && !move ? -1 : null,
+      tabindex: clickable ? (stop ? 0 : -1) : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
       // an unlit chair is sent too: the server's refusal says which rule forbids it
@@ -114,6 +121,44 @@ function drawBoard(obs, moves, ctx) {
     swap ? el("span", { class: "gain" }, "⇄") : null));
   }
   return grid;
+}
+
+// The arrow keys on a lit chair: to the nearest lit chair that way on the board (a roving
+// tabindex: the chair gone to becomes the group's stop of the Tab order); Home and End: the
+// first and the last. Enter or Space seats the guest there, as a click does.
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+function roveChairs(event) {
+  const grid = event.currentTarget;
+  const from = event.target.closest(".chair.legal, .chair.swap");
+  if (!from || event.altKey || event.ctrlKey || event.metaKey) return;
+  const lit = [...grid.querySelectorAll(".chair.legal, .chair.swap")];
+  let to = null;
+  if (event.key === "Home") to = lit[0];
+  else if (event.key === "End") to = lit[lit.length - 1];
+  else if (ARROWS[event.key]) to = nearest(from, lit, ARROWS[event.key]);
+  else return;
+  event.preventDefault();  // an arrow key does not scroll the page while it moves the focus
+  if (!to || to === from) return;
+  for (const chair of lit) chair.tabIndex = chair === to ? 0 : -1;
+  to.focus();
+}
+
+// The lit chair nearest to `from` in direction [dx, dy] (board units, y upwards): the least
+// distance that way plus twice the distance across, so that a chair in line goes before one
+// nearer but off to the side; none if no lit chair lies that way.
+function nearest(from, lit, [dx, dy]) {
+  const at = (chair) => board.chairs[Number(chair.dataset.chair) - 1];
+  const start = at(from);
+  let best = null, bestScore = Infinity;
+  for (const chair of lit) {
+    const place = at(chair);
+    const along = (place.x - start.x) * dx + (place.y - start.y) * dy;
+    const across = Math.abs((place.x - start.x) * dy - (place.y - start.y) * dx);
+    const score = along + 2 * across;
+    if (along > 0 && score < bestScore) [best, bestScore] = [chair, score];
+  }
+  return best;
 }
 
 // A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
