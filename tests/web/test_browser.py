@@ -87,6 +87,27 @@ def souvlaki_turn(page: Any) -> None:
     raise AssertionError("no move to click on the Souvlaki page")
 
 
+def sentence(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def named_in_words(page: Any, server: LiveServer, link: str) -> dict[str, str]:
+    """Every button of a legal move on the page, at this page's turn, is named in the game's
+    words for that move (its aria-label, or its text when it has none): checked, and returned
+    by notation."""
+    game_id, token = link.split("/game/", 1)[1].split("#", 1)[0], link.split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)
+    assert mine["your_turn"] and str(mine["ply"]) == page.get_attribute("body", "data-ply")
+    words = {move["notation"]: sentence(move["words"]) for move in mine["legal"]}
+    named = page.locator("#board [data-action]").evaluate_all(
+        "bs => bs.map(b => [b.dataset.action, b.getAttribute('aria-label') || b.innerText])"
+    )
+    shown = {action: label for action, label in named if action in words}
+    for action, label in shown.items():
+        assert label.startswith(words[action]), (action, label, words[action])
+    return shown
+
+
 def play_to_the_end(page: Any, turn: Any) -> None:
     for _ in range(TURN_LIMIT):
         if not wait_turn_or_end(page):
@@ -124,7 +145,15 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     click_and_wait(page, "#hint-play")
     # the move of that ply (the bot may have moved since): the log numbers moves from 1
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation") == suggested
-    play_to_the_end(page, cafe_turn)
+    named: dict[str, str] = {}
+
+    def turn(page: Any) -> None:  # the moves off the board in the game's words, then a move
+        named.update(named_in_words(page, server, link))
+        cafe_turn(page)
+
+    play_to_the_end(page, turn)
+    if "end" in named:  # a turn with a second guest to seat (the game's deal decides)
+        assert named["end"] == "End the turn without a second guest"
     # a rule id the log cites opens that rule's text under its line, and closes again
     cited = page.locator("#log button.rule-ref").last
     rule = cited.inner_text()
@@ -269,7 +298,7 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
         const chosen = [...root.querySelectorAll(".hand button.card")]
             .map((c) => c.classList.contains("selected"));
         // a guest no chair takes: the instruction says so, with the bar's button at hand
-        view.legal = [{ notation: `${hand[0]}@bar`, gain: 1 }];
+        view.legal = [{ notation: `${hand[0]}@bar`, words: "to the bar", gain: 1 }];
         await cafe.render(root, view, ctx);
         root.querySelectorAll(".hand button.card")[0].click();
         await new Promise((done) => setTimeout(done, 50));
@@ -338,7 +367,7 @@ ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, 1), "ArrowD
 
 
 def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: LiveServer) -> None:
-    context, page, console, *_ = open_seat(browser, server, "cafe")
+    context, page, console, game_id, token = open_seat(browser, server, "cafe")
     assert wait_turn_or_end(page)
     places = {
         chair["id"]: (chair["x"], chair["y"]) for chair in server.get("/api/cafe/board")["chairs"]
@@ -351,6 +380,17 @@ def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: Liv
     lit = ".chair.legal, .chair.swap"
     chairs = [int(n) for n in page.locator(lit).evaluate_all("cs => cs.map(c => c.dataset.chair)")]
     assert len(chairs) >= 2
+    # each lit chair is named by its move in the game's words, with the points it scores
+    card = page.get_attribute("#board .hand .card.selected", "data-card")
+    mine = server.get(f"/api/games/{game_id}", token)
+    words = {move["notation"]: sentence(move["words"]) for move in mine["legal"]}
+    for chair in chairs:
+        said = words.get(f"{card}@{chair}") or words[f"swap {card}@{chair}"]
+        label = page.get_attribute(f".chair[data-chair='{chair}']", "aria-label")
+        assert re.fullmatch(re.escape(said) + r": [+-]?\d+ points?", label), (said, label)
+        assert page.get_attribute(f".chair[data-chair='{chair}']", "title") == label
+    if f"{card}@bar" in words:  # "Send to the bar (+1)", and in full in its aria-label
+        assert page.get_attribute("#to-bar", "aria-label") == words[f"{card}@bar"]
     # the lit chairs are one stop of the Tab order; the unlit ones are out of it
     assert page.locator(f":is({lit})[tabindex='0']").count() == 1
     assert page.locator(".chair:not(.legal):not(.swap)[tabindex='0']").count() == 0
@@ -403,7 +443,10 @@ def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer)
     page.wait_for_selector("[data-action='birthday none']")
     assert "birthday score" in page.inner_text("#cafe-instruction")
     assert page.inner_text("[data-action='birthday none']") == "No birthday table"
-    assert page.inner_text("[data-action='birthday US1']") == "US1"
+    assert page.inner_text("[data-action='birthday US1']") == "US1"  # in full for a reader:
+    assert page.get_attribute("[data-action='birthday US1']", "aria-label") == (
+        "Table US1 as the birthday table"
+    )
     click_and_wait(page, "[data-action='birthday US1']")
     assert console.errors == []
     context.close()
@@ -432,12 +475,15 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
 
 def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
-    create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # round 2 has maintenance
+    link = create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # maintenance in round 2
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
     seen: dict[str, str] = {}
+    named: dict[str, str] = {}
 
     def turn(page: Any) -> None:  # what the page says as it goes, then a move
+        for action, label in named_in_words(page, server, link).items():
+            named[action.split(" ")[0]] = label
         for action in ("buy", "advertise"):
             if page.locator(f"button[data-action={action}]").count():
                 seen[action] = page.inner_text(f"button[data-action={action}]")
@@ -461,7 +507,13 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
     assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
     assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
-    assert re.fullmatch(r"Finish service( \(of those waiting, .*\))?", seen["finish"])
+    assert re.fullmatch(r"End the service( \(of those waiting, .*\))?", seen["finish"])
+    # every kind of move is named in the game's words: a button's text or, where a short word
+    # reads better on it, its aria-label (and title)
+    assert named["keep"] == "Keep the starting food cards"
+    assert re.fullmatch(r"Draft .* from slot \d", named["pick"])
+    assert named["play"].startswith("Play ") and named["play"].endswith(" into the pool")
+    assert {"keep", "pick", "play", "done", "finish"} <= set(named)
     assert seen["numbers"] == "1."  # customers are numbered as moves count them
     assert int(seen["mulligan food"]) >= 1
     assert "The game ends" in page.inner_text("#result")

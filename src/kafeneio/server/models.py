@@ -106,6 +106,7 @@ class LogEntry(BaseModel):
 
 class LegalMove(BaseModel):
     notation: str
+    words: str = Field(description="the move in words, as its mover reads it (action_words)")
     gain: int | None = Field(description="points this move scores (Café), else null")
 
 

@@ -632,6 +632,9 @@ class Hub:
         return seat_infos(session.stored.seats, session.connected)
 
     def legal(self, session: GameSession) -> list[dict[str, Any]]:
+        """The legal moves, for the seat to move only: each in the game's notation and in its
+        words as the mover reads them (`state.action_words`: the mover's own cards are named),
+        Café's with the points it would score."""
         state = session.state
         player = state.current_player()
         preview = session.stored.game in PREVIEW_GAMES
@@ -643,7 +646,8 @@ class Hub:
                 copy = state.clone()
                 copy.apply(action)
                 gain = copy.scores()[player] - before
-            moves.append({"notation": action.notation, "gain": gain})
+            words = state.action_words(action)
+            moves.append({"notation": action.notation, "words": words, "gain": gain})
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, plural, seatName, withRules, youMark, yours } from "./common.js";
+import { api, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -71,6 +71,7 @@ function hintedPlace(notation) {
 }
 
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
+function scored(gain) { return `${gain > 0 ? "+" : ""}${plural(gain, "point")}`; }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
@@ -101,8 +102,9 @@ function drawBoard(obs, moves, ctx) {
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
-    const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
     const move = place || swap;
+    // a lit chair is named by its move, in the game's words; another by what is on it
+    const label = move ? `${moveText(move)}: ${scored(move.gain)}` : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}`;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
     // the lit chairs are one stop of the Tab order (the first of them), the arrow keys go from
@@ -201,7 +203,8 @@ function drawBar(obs, moves, ctx) {
   const chosen = selected;
   if (ctx.interactive && chosen) {
     const button = el("button", {
-      type: "button", id: "to-bar", disabled: !moves.bar,
+      type: "button", id: "to-bar", disabled: !moves.bar, title: moves.bar ? moveText(moves.bar) : null,
+      "aria-label": moves.bar ? moveText(moves.bar) : null,
       onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
     }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
@@ -209,23 +212,16 @@ function drawBar(obs, moves, ctx) {
   return el("div", { class: "panel" }, parts);
 }
 
-const MOVE_LABELS = {
-  end: "End move", pass: "Pass (no legal move)", "birthday none": "No birthday table",
-  "draw fewer": "Draw fewer (lower your hand target)", "draw full": "Draw a full hand",
-};
-
-function moveLabel(notation) {
-  if (MOVE_LABELS[notation]) return MOVE_LABELS[notation];
-  if (notation.startsWith("birthday ")) return notation.slice(9);  // a table: "US1"
-  return notation;  // a dance, in full
-}
-
+// The moves not made on the board (end, pass, a dance, the birthday table, how many to draw):
+// each a button in the game's words; a birthday table by its name alone ("US1"), one of many.
 function otherMoves(legal, ctx) {
   const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
   if (!ctx.interactive || !words.length) return null;
-  const label = moveLabel;
-  return el("div", { class: "actions", style: "margin:.5rem 0" },
-    words.map((m) => el("button", { type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation) }, label(m.notation))));
+  const table = (m) => m.notation.startsWith("birthday ") && m.notation !== "birthday none";
+  return el("div", { class: "actions", style: "margin:.5rem 0" }, words.map((m) => el("button", {
+    type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation),
+    title: table(m) ? moveText(m) : null, "aria-label": table(m) ? moveText(m) : null,
+  }, table(m) ? m.notation.slice(9) : moveText(m))));
 }
 
 function handRow(view, player, ctx) {
@@ -280,13 +276,14 @@ export async function render(root, view, ctx) {
 function instruction(obs, moves, ctx) {
   if (obs.phase === "birthday") return withRules("You reached the birthday score: choose a table whose points count double from now on for everyone (CI-V.1), or none.", "birthday");
   if (obs.phase === "draw") return withRules("You completed a table of one nation: draw fewer cards and lower your hand target, or draw a full hand (CI-D.2).", "draw");
-  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end your move." : ""}`;
+  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end the turn." : ""}`;
   const name = cardLabel(card(selected.text));
   if (moves.place.size || moves.swap.size) return `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   const chosen = selected;
   return [`No chair takes your ${name} now. `, el("button", {
-    type: "button", class: "quiet", id: "to-bar-here", onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
+    type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
+    onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 
