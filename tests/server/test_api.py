@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import get_game, load_record
 from kafeneio.server.app import create_app
-from server.conftest import create, token_of, wait_for
+from server.conftest import age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
 
@@ -248,6 +249,30 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     assert view(client, game_id)["rematch"] == new["id"]
     again = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
     assert again.status_code == 409
+
+
+def test_a_game_nobody_moves_in_for_long_is_listed_as_idle(client: TestClient, db_url: str) -> None:
+    created = create(client, "cafe", ["human", "greedy"])
+    game_id, token = created["id"], token_of(created, 0)
+    move = view(client, game_id, token)["legal"][0]["notation"]
+    assert act(client, game_id, token, 0, move).is_success
+    mine = wait_for(lambda: (v := view(client, game_id, token))["your_turn"] and v)
+    listed = lambda: next(g for g in client.get("/api/games").json() if g["id"] == game_id)  # noqa: E731
+    fresh = listed()
+    assert fresh["status"] == "running" and not fresh["idle"] and fresh["ply"] == mine["ply"]
+    moved = datetime.fromisoformat(fresh["last_move"])
+    assert timedelta(0) <= datetime.now(UTC).replace(tzinfo=None) - moved < timedelta(minutes=5)
+    age(db_url, game_id, days=3)  # nobody came back for three days
+    old = listed()
+    assert old["idle"] and old["status"] == "running"
+    assert datetime.fromisoformat(old["last_move"]) == moved - timedelta(days=3)
+    with client.websocket_connect(f"/ws/games/{game_id}") as seat:  # the person is back
+        seat.send_json({"type": "hello", "token": token})
+        seat.receive_json()
+        assert not listed()["idle"]
+    assert listed()["idle"]
+    assert act(client, game_id, token, mine["ply"], mine["legal"][0]["notation"]).is_success
+    assert not listed()["idle"]  # moved in just now
 
 
 def test_an_all_bot_game_plays_itself(client: TestClient) -> None:

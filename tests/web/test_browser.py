@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from server.conftest import LiveServer, mentions
+from server.conftest import LiveServer, age, mentions, wait_for
 from web.conftest import Console
 
 TURN_LIMIT = 400
@@ -427,6 +427,30 @@ def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: Liv
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation").endswith(f"@{last}")
     if page.get_attribute("body", "data-your-turn") == "true":
         page.wait_for_function("document.activeElement.matches('.hand button.card')")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/games",
+        {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]},
+    )
+    game_id, token = created["id"], created["links"][0]["path"].split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)  # joined: running
+    server.post(
+        f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
+    )
+    wait_for(lambda: server.get(f"/api/games/{game_id}", token)["your_turn"])  # no bot to move
+    age(server.db_url, game_id, days=3)  # and then left for three days
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    row = page.locator(f"#list-idle li:has(a[href='/game/{game_id}'])")
+    row.wait_for()
+    assert "last move 3 days ago" in row.inner_text()
+    assert page.locator(f"#list-running a[href='/game/{game_id}']").count() == 0
     assert console.errors == []
     context.close()
 

@@ -149,7 +149,15 @@ class GameSummary(BaseModel):
     status: str
     ply: int
     seats: list[SeatInfo]
-    created: str
+    created: str = Field(description="when the game was made (UTC)")
+    last_move: str | None = Field(
+        description="when the last move was made (UTC); null if none, or none since the server "
+        "kept the times of moves"
+    )
+    idle: bool = Field(
+        description="not over, nobody has moved for an hour (since the last move, or the start) "
+        "and no person is connected"
+    )
     rematch: str | None
 
 

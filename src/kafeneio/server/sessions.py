@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from kafeneio.bots import BOTS, make_bot
@@ -49,6 +50,10 @@ from kafeneio.sim.analysis import (
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
+IDLE_AFTER = timedelta(hours=1)
+"""A game not over in which nobody has moved for this long, and no person is connected, is
+idle: the lobby lists it apart from the games being played (an abandoned game against bots
+would otherwise stay among them for ever)."""
 PREVIEW_GAMES = frozenset({"cafe"})
 """Games whose legal moves come with the points each would score: Café's placements score at
 once from the public board, so trying each on a copy tells the mover nothing hidden."""
@@ -208,6 +213,13 @@ def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[
         }
         for index, seat in enumerate(seats)
     ]
+
+
+def is_idle(status: str, active: datetime, seats: list[dict[str, Any]], at: datetime) -> bool:
+    """Whether a game of `status`, last moved in (or made) at `active`, is idle at `at`: not
+    over, nobody has moved for `IDLE_AFTER` and no person is connected (`seat_infos`)."""
+    people_here = any(seat["kind"] == "human" and seat["connected"] for seat in seats)
+    return status in (OPEN, RUNNING) and at - active >= IDLE_AFTER and not people_here
 
 
 def seat_labels(seats: list[SeatSpec]) -> list[str]:

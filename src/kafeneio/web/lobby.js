@@ -141,8 +141,11 @@ function gameRow(game) {
   const actions = [seat ? el("a", { href: seat, class: "your-seat" }, "your seat")
     : el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
   if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
-  // when it began and how far it went, so that two games of the same seats can be told apart
-  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC` }, ago(game.created));
+  // when it began and how far it went, so that two games of the same seats can be told apart;
+  // a game under way: when it was last moved in (an idle one may be days ago)
+  const moved = game.status !== "finished" && game.last_move;
+  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` },
+    moved ? `last move ${ago(game.last_move)}` : game.status === "finished" ? ago(game.created) : `started ${ago(game.created)}`);
   // two lines a game, for the narrow column: what and where to go; who, how far and when
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when));
@@ -162,10 +165,18 @@ function ago(created) {
   return `${Math.round(minutes / 1440)} days ago`;
 }
 
+// The games under way apart from the idle ones (nobody has moved for an hour and no person is
+// connected: the server says which), most recently moved in first
+function lastActive(game) {
+  return game.last_move || game.created;
+}
+
 async function refreshLists() {
-  for (const status of ["open", "running", "finished"]) {
-    const games = await api(`/api/games?status=${status}`);
-    const box = document.getElementById(`list-${status}`);
+  const [open, running, finished] = await Promise.all(["open", "running", "finished"].map((status) => api(`/api/games?status=${status}`)));
+  const idle = running.filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
+  const lists = { open, running: running.filter((game) => !game.idle), idle, finished };
+  for (const [name, games] of Object.entries(lists)) {
+    const box = document.getElementById(`list-${name}`);
     box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
   }
 }
