@@ -455,6 +455,31 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
     context.close()
 
 
+def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer) -> None:
+    context, page, console, game_id, _ = open_seat(browser, server, "souvlaki", 390)
+    assert wait_turn_or_end(page)
+    page.click("#abandon")  # asked once more, the safe choice at hand
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    page.click("#abandon-cancel")
+    assert page.get_attribute("body", "data-your-turn") == "true"  # nothing happened
+    page.click("#abandon")
+    page.click("#abandon-confirm")
+    page.wait_for_selector("#result:not(.hidden)")
+    assert page.inner_text("#result h2") == "Game abandoned"
+    assert "no result" in page.inner_text("#result")
+    assert page.inner_text("#banner").startswith("This game was abandoned")
+    assert page.get_attribute("body", "data-your-turn") == "false"
+    assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
+    assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
+    page.goto(server.base + "/")  # among the games that will not be played any more
+    row = page.locator(f"#list-finished li:has(a[href*='/game/{game_id}'])")
+    row.wait_for()
+    assert "abandoned" in row.inner_text()
+    assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")

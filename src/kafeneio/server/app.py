@@ -69,8 +69,10 @@ STATUS_OF = {
     "no-hints": 403,
     "hint-failed": 503,
     "busy": 503,
+    "with-people": 403,
     "stale": 409,
     "game-over": 409,
+    "abandoned": 409,
     "rematch-exists": 409,
     "not-over": 409,
     "illegal": 422,
@@ -212,10 +214,11 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/games", response_model=list[GameSummary])
     async def list_games(
         request: Request,
-        status: Literal["open", "running", "finished"] | None = None,
+        status: Literal["open", "running", "finished", "abandoned"] | None = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
     ) -> list[GameSummary]:
-        """The newest games: `status` open (a seat not yet taken), running or finished; each
+        """The newest games: `status` open (a seat not yet taken), running, finished or abandoned
+        (left before the end by its player, against bots); each
         says when it was last moved in and whether it is idle."""
         hub = hub_of(request)
         at = now()
@@ -261,6 +264,16 @@ def _add_api(app: FastAPI) -> None:
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
         await hub.act(session, seat, body.ply, body.action)
+        return hub.view(session, seat)
+
+    @app.post("/api/games/{game_id}/abandon", response_model=GameView, responses=ERRORS)
+    async def abandon(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
+        """Leave a game against bots before its end, for the seat of the token: the game is
+        kept as it stands and played no more. Refused in a game with other people in it."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        seat = hub.join(session, x_seat_token)
+        await hub.abandon(session, seat)
         return hub.view(session, seat)
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, responses=ERRORS)

@@ -122,13 +122,16 @@ class GameView(BaseModel):
     id: str
     game: str
     title: str
-    status: str
+    status: str = Field(description="open, running, finished or abandoned")
     ply: int
     viewer: int | None
     seats: list[SeatInfo]
     to_move: int | None
     your_turn: bool
     hints: bool = Field(description="whether this viewer may ask for a hint now")
+    abandon: bool = Field(
+        description="whether this viewer may abandon the game now (a seat, against bots only)"
+    )
     over: bool
     observation: dict[str, Any]
     legal: list[LegalMove]

@@ -234,9 +234,10 @@ class Store:
             return _stored(session, row) if row is not None else None
 
     def load_unfinished(self) -> list[StoredGame]:
-        """Every game still going on (finished ones are read when asked for)."""
+        """Every game still going on (finished and abandoned ones are read when asked for)."""
         with Session(self.engine) as session:
-            query = select(GameRow).where(GameRow.status != "finished").order_by(GameRow.created)
+            going_on = GameRow.status.not_in(("finished", "abandoned"))
+            query = select(GameRow).where(going_on).order_by(GameRow.created)
             return [_stored(session, row) for row in session.scalars(query).all()]
 
     def listing(self, status: str | None, limit: int) -> list[Listed]:

@@ -138,14 +138,16 @@ async function submit(event) {
 function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
   const seat = game.status === "finished" ? null : keptSeat(game.id);  // opened in this browser
-  const actions = [seat ? el("a", { href: seat, class: "your-seat" }, "your seat")
-    : el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
+  const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
+  const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
+    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
+  if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
   // when it began and how far it went, so that two games of the same seats can be told apart;
   // a game under way: when it was last moved in (an idle one may be days ago)
-  const moved = game.status !== "finished" && game.last_move;
-  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` },
-    moved ? `last move ${ago(game.last_move)}` : game.status === "finished" ? ago(game.created) : `started ${ago(game.created)}`);
+  const underWay = game.status === "open" || game.status === "running";
+  const shown = !underWay ? ago(game.created) : game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
+  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` }, shown);
   // two lines a game, for the narrow column: what and where to go; who, how far and when
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when));
@@ -172,9 +174,12 @@ function lastActive(game) {
 }
 
 async function refreshLists() {
-  const [open, running, finished] = await Promise.all(["open", "running", "finished"].map((status) => api(`/api/games?status=${status}`)));
+  const statuses = ["open", "running", "finished", "abandoned"];
+  const [open, running, finished, abandoned] = await Promise.all(statuses.map((status) => api(`/api/games?status=${status}`)));
   const idle = running.filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
-  const lists = { open, running: running.filter((game) => !game.idle), idle, finished };
+  // the games that will not be played any more: over, or left before the end; newest first
+  const ended = finished.concat(abandoned).sort((a, b) => b.created.localeCompare(a.created));
+  const lists = { open, running: running.filter((game) => !game.idle), idle, finished: ended };
   for (const [name, games] of Object.entries(lists)) {
     const box = document.getElementById(`list-${name}`);
     box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
