@@ -14,6 +14,7 @@ import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import pytest
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 
+import sqlalchemy  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from kafeneio.server.app import create_app  # noqa: E402
@@ -154,3 +156,21 @@ def live_server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
 def mentions(text: str, name: str) -> bool:
     """`name` stands in `text` as a whole name (patient-customer is not in impatient-customer)."""
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def age(db_url: str, game_id: str, days: float) -> None:
+    """Make a game and its moves `days` older, as if nobody had touched it since."""
+    engine = sqlalchemy.create_engine(db_url)
+    with engine.begin() as connection:
+        for table, key in (("games", "id"), ("actions", "game_id")):
+            rows = connection.execute(
+                sqlalchemy.text(f"SELECT rowid, created FROM {table} WHERE {key} = :g"),
+                {"g": game_id},
+            ).all()
+            for rowid, created in rows:
+                older = datetime.fromisoformat(created) - timedelta(days=days)
+                connection.execute(
+                    sqlalchemy.text(f"UPDATE {table} SET created = :c WHERE rowid = :r"),
+                    {"c": older.isoformat(sep=" "), "r": rowid},
+                )
+    engine.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import get_game, load_record
 from kafeneio.server.app import create_app
-from server.conftest import create, token_of, wait_for
+from server.conftest import age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
 
@@ -204,6 +205,25 @@ def test_cafe_legal_moves_carry_their_points(client: TestClient) -> None:
     assert all(move["gain"] is None for move in moves["legal"])
 
 
+def test_legal_moves_come_in_words_to_the_mover_only(client: TestClient) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for game in ("souvlaki", "cafe"):
+        created = create(client, game, ["human", "human"])
+        game_id, tokens = created["id"], [token_of(created, 0), token_of(created, 1)]
+        for _ in range(6):  # a few decisions, each by whoever is to move
+            views = [view(client, game_id, token) for token in tokens]
+            state = hub.get(game_id).state
+            mover = state.current_player()
+            words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+            mine = views[mover]["legal"]
+            assert {move["notation"]: move["words"] for move in mine} == words
+            assert views[1 - mover]["legal"] == [] and view(client, game_id)["legal"] == []
+            stale = act(client, game_id, tokens[1 - mover], 99, mine[0]["notation"]).json()
+            assert stale["error"] == "stale" and stale["view"]["legal"] == []  # its own view
+            assert act(client, game_id, tokens[mover], state.ply, mine[-1]["notation"]).is_success
+    assert any(" to chair " in text for text in words.values())  # Café: "France lady to chair 24 …"
+
+
 def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "greedy"], **SHORT_CAFE)
     game_id, token = created["id"], token_of(created, 0)
@@ -229,6 +249,103 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     assert view(client, game_id)["rematch"] == new["id"]
     again = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
     assert again.status_code == 409
+
+
+def test_a_game_nobody_moves_in_for_long_is_listed_as_idle(client: TestClient, db_url: str) -> None:
+    created = create(client, "cafe", ["human", "greedy"])
+    game_id, token = created["id"], token_of(created, 0)
+    move = view(client, game_id, token)["legal"][0]["notation"]
+    assert act(client, game_id, token, 0, move).is_success
+    mine = wait_for(lambda: (v := view(client, game_id, token))["your_turn"] and v)
+    listed = lambda: next(g for g in client.get("/api/games").json() if g["id"] == game_id)  # noqa: E731
+    fresh = listed()
+    assert fresh["status"] == "running" and not fresh["idle"] and fresh["ply"] == mine["ply"]
+    moved = datetime.fromisoformat(fresh["last_move"])
+    assert timedelta(0) <= datetime.now(UTC).replace(tzinfo=None) - moved < timedelta(minutes=5)
+    age(db_url, game_id, days=3)  # nobody came back for three days
+    old = listed()
+    assert old["idle"] and old["status"] == "running"
+    assert datetime.fromisoformat(old["last_move"]) == moved - timedelta(days=3)
+    with client.websocket_connect(f"/ws/games/{game_id}") as seat:  # the person is back
+        seat.send_json({"type": "hello", "token": token})
+        seat.receive_json()
+        assert not listed()["idle"]
+    assert listed()["idle"]
+    assert act(client, game_id, token, mine["ply"], mine["legal"][0]["notation"]).is_success
+    assert not listed()["idle"]  # moved in just now
+
+
+def abandon(client: TestClient, game_id: str, token: str | None) -> Any:
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.post(f"/api/games/{game_id}/abandon", headers=headers)
+
+
+def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> None:
+    people = create(client, "cafe", ["human", "human"])
+    first = token_of(people, 0)
+    before = view(client, people["id"], first)
+    assert not before["abandon"]  # not offered: a person plays the other seat
+    for token, status, code in [
+        (first, 403, "with-people"),
+        (None, 403, "spectator"),
+        ("forged", 403, "bad-token"),
+    ]:
+        response = abandon(client, people["id"], token)
+        assert response.status_code == status and response.json()["error"] == code
+        assert response.json()["message"]
+        assert view(client, people["id"], first) == before  # nothing changed
+    created = create(client, "souvlaki", ["human", "heuristic"], round_limit=2)
+    game_id, token = created["id"], token_of(created, 0)
+    mine = view(client, game_id, token)
+    assert mine["abandon"] and not view(client, game_id)["abandon"]  # a seat's, not a spectator's
+    left = abandon(client, game_id, token)
+    assert left.status_code == 200, left.text
+    after = left.json()
+    assert after["status"] == "abandoned" and not after["over"] and after["ply"] >= mine["ply"]
+    assert not after["your_turn"] and after["legal"] == [] and not after["hints"]
+    assert not after["abandon"] and after["result"] is None
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.get(game_id).bot_to_move() is None  # its bot plays no more
+    for refused in (
+        act(client, game_id, token, after["ply"], "keep"),
+        client.post(
+            f"/api/games/{game_id}/hint",
+            json={"ply": after["ply"]},
+            headers={"X-Seat-Token": token},
+        ),
+        abandon(client, game_id, token),
+    ):
+        assert refused.status_code == 409 and refused.json()["error"] == "abandoned"
+    assert view(client, game_id, token) == after
+    listed = {g["id"]: g for g in client.get("/api/games?status=abandoned").json()}
+    assert listed[game_id]["ply"] == after["ply"] and not listed[game_id]["idle"]
+    assert game_id not in {g["id"] for g in client.get("/api/games?status=running").json()}
+    own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
+    assert own["format"] == "kafeneio-view" and "seed" not in own  # its own view, as before
+    rematch = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert rematch.status_code == 200  # a new game, the same seats: "play again"
+
+
+def test_an_abandoned_game_stays_abandoned_after_a_restart(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        created = create(client, "cafe", ["human", "greedy"])
+        game_id, token = created["id"], token_of(created, 0)
+        while (mine := view(client, game_id, token))["your_turn"]:  # to the bot's turn
+            assert act(
+                client, game_id, token, mine["ply"], mine["legal"][-1]["notation"]
+            ).is_success
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.get(game_id).bot_task is not None  # the bot waits its pause out
+        assert abandon(client, game_id, token).status_code == 200
+        wait_for(lambda: hub.get(game_id).bot_task is None)  # and is stopped
+        ply = view(client, game_id)["ply"]
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert game_id not in hub.sessions  # not brought back to be played
+        again = view(client, game_id, token)
+        assert again["status"] == "abandoned" and again["ply"] == ply
+        assert hub.get(game_id).bot_task is None
+        assert act(client, game_id, token, ply, "end").json()["error"] == "abandoned"
 
 
 def test_an_all_bot_game_plays_itself(client: TestClient) -> None:

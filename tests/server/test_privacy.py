@@ -17,7 +17,7 @@ from server.conftest import LiveServer, mentions, token_of
 
 HUMANS = 2
 FIELDS = {"seat", "kind", "name", "bot", "budget", "joined", "connected"}
-FIELDS |= {"ply", "player", "text", "events", "notation", "gain"}
+FIELDS |= {"ply", "player", "text", "events", "notation", "words", "gain"}
 """The field names of a view's seats, log entries and legal moves."""
 
 
@@ -144,7 +144,11 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
         if body.get("type") == "state":
             if not body["your_turn"]:
                 assert body["legal"] == []
-            allowed = public | leaves(body["log"]) | {m["notation"] for m in body["legal"]}
+            else:  # the moves in the words the game gives their mover, and only to the mover
+                assert viewer == state.current_player()
+                words = {a.notation: state.action_words(a) for a in state.legal_actions()}
+                assert {m["notation"]: m["words"] for m in body["legal"]} == words
+            allowed = public | leaves(body["log"]) | leaves(body["legal"])
             allowed |= leaves(body["seats"]) | leaves(body["options"])
             allowed |= {body["id"], body["game"], body["title"], body["status"], body["type"]}
             allowed |= set(body) | FIELDS

@@ -98,3 +98,33 @@ def test_an_analysis_is_kept_under_the_analyser_that_made_it(db_url: str) -> Non
     store.save_analysis("g", "mcts:iterations=400", {"decisions": [3]})  # takes its place
     assert store.load_analysis("g", "mcts:iterations=400") == {"decisions": [3]}
     assert store.load_analysis("g", "mcts:iterations=200") is None
+
+
+def test_a_database_from_before_move_times_is_upgraded_and_lists_its_games(db_url: str) -> None:
+    engine = create_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+        connection.execute(
+            text(
+                "INSERT INTO games (id, game, players, options, seed, status, created, engine, "
+                "record_data) VALUES ('old', 'cafe', 2, '{}', 7, 'running', "
+                "'2026-01-01 00:00:00', 1, '{}')"
+            )
+        )
+        connection.execute(
+            text("INSERT INTO actions (game_id, ply, notation, player) VALUES ('old', 0, 'x', 0)")
+        )
+    engine.dispose()
+    store = Store(db_url)  # migrates to the newest schema at start
+    assert "created" in {c["name"] for c in inspect(store.engine).get_columns("actions")}
+    [old] = store.listing(None, 10)
+    assert old.game.id == "old" and old.plies == 1 and old.last_move is None  # not known
+    store.add_action("old", 1, "y", 1)
+    [old] = store.listing("running", 10)
+    assert old.plies == 2 and old.last_move is not None
+    assert abs((now() - old.last_move).total_seconds()) < 300
+    loaded = store.load("old")
+    assert loaded is not None and loaded.actions == ["x", "y"]

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from server.conftest import LiveServer, mentions
+from server.conftest import LiveServer, age, mentions, wait_for
 from web.conftest import Console
 
 TURN_LIMIT = 400
@@ -87,6 +87,27 @@ def souvlaki_turn(page: Any) -> None:
     raise AssertionError("no move to click on the Souvlaki page")
 
 
+def sentence(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def named_in_words(page: Any, server: LiveServer, link: str) -> dict[str, str]:
+    """Every button of a legal move on the page, at this page's turn, is named in the game's
+    words for that move (its aria-label, or its text when it has none): checked, and returned
+    by notation."""
+    game_id, token = link.split("/game/", 1)[1].split("#", 1)[0], link.split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)
+    assert mine["your_turn"] and str(mine["ply"]) == page.get_attribute("body", "data-ply")
+    words = {move["notation"]: sentence(move["words"]) for move in mine["legal"]}
+    named = page.locator("#board [data-action]").evaluate_all(
+        "bs => bs.map(b => [b.dataset.action, b.getAttribute('aria-label') || b.innerText])"
+    )
+    shown = {action: label for action, label in named if action in words}
+    for action, label in shown.items():
+        assert label.startswith(words[action]), (action, label, words[action])
+    return shown
+
+
 def play_to_the_end(page: Any, turn: Any) -> None:
     for _ in range(TURN_LIMIT):
         if not wait_turn_or_end(page):
@@ -124,7 +145,15 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     click_and_wait(page, "#hint-play")
     # the move of that ply (the bot may have moved since): the log numbers moves from 1
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation") == suggested
-    play_to_the_end(page, cafe_turn)
+    named: dict[str, str] = {}
+
+    def turn(page: Any) -> None:  # the moves off the board in the game's words, then a move
+        named.update(named_in_words(page, server, link))
+        cafe_turn(page)
+
+    play_to_the_end(page, turn)
+    if "end" in named:  # a turn with a second guest to seat (the game's deal decides)
+        assert named["end"] == "End the turn without a second guest"
     # a rule id the log cites opens that rule's text under its line, and closes again
     cited = page.locator("#log button.rule-ref").last
     rule = cited.inner_text()
@@ -269,7 +298,7 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
         const chosen = [...root.querySelectorAll(".hand button.card")]
             .map((c) => c.classList.contains("selected"));
         // a guest no chair takes: the instruction says so, with the bar's button at hand
-        view.legal = [{ notation: `${hand[0]}@bar`, gain: 1 }];
+        view.legal = [{ notation: `${hand[0]}@bar`, words: "to the bar", gain: 1 }];
         await cafe.render(root, view, ctx);
         root.querySelectorAll(".hand button.card")[0].click();
         await new Promise((done) => setTimeout(done, 50));
@@ -288,6 +317,169 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     context.close()
 
 
+def open_seat(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
+    """A new game of this person (seat 1) against a bot, opened at its join link: the page,
+    its context and console, and the person's own view from the API."""
+    created = server.post(
+        "/api/games",
+        {
+            "game": game,
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}],
+        },
+    )
+    path = created["links"][0]["path"]
+    context, page, console = new_page(browser, width, 844)
+    page.goto(server.base + path)
+    page.wait_for_selector("body[data-ply]")
+    return context, page, console, created["id"], path.split("token=", 1)[1]
+
+
+def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServer) -> None:
+    context, page, console, game_id, token = open_seat(browser, server, "cafe", 390)
+    assert wait_turn_or_end(page)
+    mine = server.get(f"/api/games/{game_id}", token=token)
+    twins = """async ([view]) => {
+        const cafe = await import("/static/cafe.js");
+        const hand = view.observation.hands[view.viewer];
+        hand.splice(0, 2, hand[0], hand[0]);
+        const root = document.createElement("div");
+        document.body.append(root);
+        const ctx = { send: () => {}, interactive: true, hinted: `${hand[0]}@bar` };
+        await cafe.render(root, view, ctx);
+        const outlined = () => [...root.querySelectorAll(".hand button.card")]
+            .map((c) => c.classList.contains("hinted"));
+        const first = outlined();
+        root.querySelectorAll(".hand button.card")[1].click();  // the second one chosen
+        await new Promise((done) => setTimeout(done, 50));
+        const chosen = outlined();
+        root.remove();
+        return [first, chosen];
+    }"""
+    first, chosen = page.evaluate(twins, [mine])
+    assert first[:2] == [True, False] and sum(first) == 1  # two alike: one card outlined
+    assert chosen[:2] == [False, True] and sum(chosen) == 1  # the one chosen, if it is one
+    assert console.errors == []
+    context.close()
+
+
+ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, 1), "ArrowDown": (0, -1)}
+"""Each arrow key's way on the Café board (x to the right, y upwards)."""
+
+
+def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: LiveServer) -> None:
+    context, page, console, game_id, token = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    places = {
+        chair["id"]: (chair["x"], chair["y"]) for chair in server.get("/api/cafe/board")["chairs"]
+    }
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):  # a guest with a few chairs to go to
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count() >= 2:
+            break
+    lit = ".chair.legal, .chair.swap"
+    chairs = [int(n) for n in page.locator(lit).evaluate_all("cs => cs.map(c => c.dataset.chair)")]
+    assert len(chairs) >= 2
+    # each lit chair is named by its move in the game's words, with the points it scores
+    card = page.get_attribute("#board .hand .card.selected", "data-card")
+    mine = server.get(f"/api/games/{game_id}", token)
+    words = {move["notation"]: sentence(move["words"]) for move in mine["legal"]}
+    for chair in chairs:
+        said = words.get(f"{card}@{chair}") or words[f"swap {card}@{chair}"]
+        label = page.get_attribute(f".chair[data-chair='{chair}']", "aria-label")
+        assert re.fullmatch(re.escape(said) + r": [+-]?\d+ points?", label), (said, label)
+        assert page.get_attribute(f".chair[data-chair='{chair}']", "title") == label
+    if f"{card}@bar" in words:  # "Send to the bar (+1)", and in full in its aria-label
+        assert page.get_attribute("#to-bar", "aria-label") == words[f"{card}@bar"]
+    # the lit chairs are one stop of the Tab order; the unlit ones are out of it
+    assert page.locator(f":is({lit})[tabindex='0']").count() == 1
+    assert page.locator(".chair:not(.legal):not(.swap)[tabindex='0']").count() == 0
+    page.focus(f":is({lit})[tabindex='0']")
+    focused = "() => Number(document.activeElement.dataset.chair)"
+    moved = 0
+    for key in ["ArrowRight", "ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"]:
+        dx, dy = ARROWS[key]
+        start = page.evaluate(focused)
+        x, y = places[start]
+        that_way = {c for c in chairs if (places[c][0] - x) * dx + (places[c][1] - y) * dy > 0}
+        page.keyboard.press(key)
+        now = page.evaluate(focused)
+        if that_way:  # to a lit chair that way, which is now the group's stop of the Tab order
+            assert now in that_way, (key, start, now)
+            assert page.get_attribute(f".chair[data-chair='{now}']", "tabindex") == "0"
+            assert page.locator(f":is({lit})[tabindex='0']").count() == 1
+            moved += 1
+        else:  # none that way: the focus stays
+            assert now == start, (key, start, now)
+    assert moved >= 1
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == chairs[0]
+    page.keyboard.press("End")
+    last = page.evaluate(focused)
+    assert last == chairs[-1]
+    page.keyboard.press("Tab")  # out of the chairs at once, and back to the one left
+    assert not page.evaluate("document.activeElement.matches('.chair')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == last
+    ply = int(page.get_attribute("body", "data-ply"))
+    page.keyboard.press("Enter")  # seats the guest there, and the focus goes back to the hand
+    page.wait_for_selector(f"#log li[value='{ply + 1}']")
+    assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation").endswith(f"@{last}")
+    if page.get_attribute("body", "data-your-turn") == "true":
+        page.wait_for_function("document.activeElement.matches('.hand button.card')")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/games",
+        {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]},
+    )
+    game_id, token = created["id"], created["links"][0]["path"].split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)  # joined: running
+    server.post(
+        f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
+    )
+    wait_for(lambda: server.get(f"/api/games/{game_id}", token)["your_turn"])  # no bot to move
+    age(server.db_url, game_id, days=3)  # and then left for three days
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    row = page.locator(f"#list-idle li:has(a[href='/game/{game_id}'])")
+    row.wait_for()
+    assert "last move 3 days ago" in row.inner_text()
+    assert page.locator(f"#list-running a[href='/game/{game_id}']").count() == 0
+    assert console.errors == []
+    context.close()
+
+
+def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer) -> None:
+    context, page, console, game_id, _ = open_seat(browser, server, "souvlaki", 390)
+    assert wait_turn_or_end(page)
+    page.click("#abandon")  # asked once more, the safe choice at hand
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    page.click("#abandon-cancel")
+    assert page.get_attribute("body", "data-your-turn") == "true"  # nothing happened
+    page.click("#abandon")
+    page.click("#abandon-confirm")
+    page.wait_for_selector("#result:not(.hidden)")
+    assert page.inner_text("#result h2") == "Game abandoned"
+    assert "no result" in page.inner_text("#result")
+    assert page.inner_text("#banner").startswith("This game was abandoned")
+    assert page.get_attribute("body", "data-your-turn") == "false"
+    assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
+    assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
+    page.goto(server.base + "/")  # among the games that will not be played any more
+    row = page.locator(f"#list-finished li:has(a[href*='/game/{game_id}'])")
+    row.wait_for()
+    assert "abandoned" in row.inner_text()
+    assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")
@@ -300,7 +492,10 @@ def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer)
     page.wait_for_selector("[data-action='birthday none']")
     assert "birthday score" in page.inner_text("#cafe-instruction")
     assert page.inner_text("[data-action='birthday none']") == "No birthday table"
-    assert page.inner_text("[data-action='birthday US1']") == "US1"
+    assert page.inner_text("[data-action='birthday US1']") == "US1"  # in full for a reader:
+    assert page.get_attribute("[data-action='birthday US1']", "aria-label") == (
+        "Table US1 as the birthday table"
+    )
     click_and_wait(page, "[data-action='birthday US1']")
     assert console.errors == []
     context.close()
@@ -329,18 +524,22 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
 
 def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
-    create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # round 2 has maintenance
+    link = create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # maintenance in round 2
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
     seen: dict[str, str] = {}
+    named: dict[str, str] = {}
 
     def turn(page: Any) -> None:  # what the page says as it goes, then a move
+        for action, label in named_in_words(page, server, link).items():
+            named[action.split(" ")[0]] = label
         for action in ("buy", "advertise"):
             if page.locator(f"button[data-action={action}]").count():
                 seen[action] = page.inner_text(f"button[data-action={action}]")
         if page.locator("#service-how").count():
             seen["service"] = page.inner_text("#service-how")
             seen["finish"] = page.inner_text("button[data-action=finish]")
+        if page.locator(".queue-row .customer .number").count():  # queues may all be empty
             seen["numbers"] = page.inner_text(".queue-row .customer .number >> nth=0")
         if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
             seen["mulligan food"] = str(page.locator("#my-hand button.foodcard:disabled").count())
@@ -358,7 +557,13 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
     assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
     assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
-    assert re.fullmatch(r"Finish service( \(of those waiting, .*\))?", seen["finish"])
+    assert re.fullmatch(r"End the service( \(of those waiting, .*\))?", seen["finish"])
+    # every kind of move is named in the game's words: a button's text or, where a short word
+    # reads better on it, its aria-label (and title)
+    assert named["keep"] == "Keep the starting food cards"
+    assert re.fullmatch(r"Draft .* from slot \d", named["pick"])
+    assert named["play"].startswith("Play ") and named["play"].endswith(" into the pool")
+    assert {"keep", "pick", "play", "done", "finish"} <= set(named)
     assert seen["numbers"] == "1."  # customers are numbered as moves count them
     assert int(seen["mulligan food"]) >= 1
     assert "The game ends" in page.inner_text("#result")

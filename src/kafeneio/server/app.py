@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -52,10 +53,11 @@ from kafeneio.server.sessions import (
     GameSession,
     Hub,
     Watcher,
+    is_idle,
     seat_infos,
     takes_budget,
 )
-from kafeneio.server.store import SeatSpec, Store, StoredGame
+from kafeneio.server.store import Listed, SeatSpec, Store, now
 from kafeneio.sim.analysis import Budget
 
 WEB = Path(str(resources.files("kafeneio.web")))
@@ -67,8 +69,10 @@ STATUS_OF = {
     "no-hints": 403,
     "hint-failed": 503,
     "busy": 503,
+    "with-people": 403,
     "stale": 409,
     "game-over": 409,
+    "abandoned": 409,
     "rematch-exists": 409,
     "not-over": 409,
     "illegal": 422,
@@ -210,12 +214,15 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/games", response_model=list[GameSummary])
     async def list_games(
         request: Request,
-        status: Literal["open", "running", "finished"] | None = None,
+        status: Literal["open", "running", "finished", "abandoned"] | None = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
     ) -> list[GameSummary]:
-        """The newest games: `status` open (a seat not yet taken), running or finished."""
+        """The newest games: `status` open (a seat not yet taken), running, finished or abandoned
+        (left before the end by its player, against bots); each
+        says when it was last moved in and whether it is idle."""
         hub = hub_of(request)
-        return [_summary(hub, stored, ply) for stored, ply in hub.store.listing(status, limit)]
+        at = now()
+        return [_summary(hub, listed, at) for listed in hub.store.listing(status, limit)]
 
     @app.post("/api/games", response_model=Created, status_code=201, responses=ERRORS)
     async def create_game(body: CreateGame, request: Request) -> Created:
@@ -257,6 +264,16 @@ def _add_api(app: FastAPI) -> None:
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
         await hub.act(session, seat, body.ply, body.action)
+        return hub.view(session, seat)
+
+    @app.post("/api/games/{game_id}/abandon", response_model=GameView, responses=ERRORS)
+    async def abandon(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
+        """Leave a game against bots before its end, for the seat of the token: the game is
+        kept as it stands and played no more. Refused in a game with other people in it."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        seat = hub.join(session, x_seat_token)
+        await hub.abandon(session, seat)
         return hub.view(session, seat)
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, responses=ERRORS)
@@ -435,17 +452,21 @@ def _option_info(kind: type[RulesOptions], name: str, default: Any) -> OptionInf
     return OptionInfo(**described, type="text")
 
 
-def _summary(hub: Hub, stored: StoredGame, ply: int) -> GameSummary:
+def _summary(hub: Hub, listed: Listed, at: datetime) -> GameSummary:
+    stored, last_move = listed.game, listed.last_move
     live = hub.sessions.get(stored.id)
     seats = hub.seats(live) if live is not None else seat_infos(stored.seats, lambda seat: False)
+    active = last_move or stored.created  # an action written before times were kept: the start
     return GameSummary(
         id=stored.id,
         game=stored.game,
         title=title_of(stored.game),
         status=stored.status,
-        ply=ply,
+        ply=listed.plies,
         seats=seats,  # type: ignore[arg-type]  # validated by pydantic
         created=stored.created.isoformat(timespec="seconds"),
+        last_move=last_move.isoformat(timespec="seconds") if last_move else None,
+        idle=is_idle(stored.status, active, seats, at),
         rematch=stored.rematch,
     )
 

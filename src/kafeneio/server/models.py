@@ -106,6 +106,7 @@ class LogEntry(BaseModel):
 
 class LegalMove(BaseModel):
     notation: str
+    words: str = Field(description="the move in words, as its mover reads it (action_words)")
     gain: int | None = Field(description="points this move scores (Café), else null")
 
 
@@ -121,13 +122,16 @@ class GameView(BaseModel):
     id: str
     game: str
     title: str
-    status: str
+    status: str = Field(description="open, running, finished or abandoned")
     ply: int
     viewer: int | None
     seats: list[SeatInfo]
     to_move: int | None
     your_turn: bool
     hints: bool = Field(description="whether this viewer may ask for a hint now")
+    abandon: bool = Field(
+        description="whether this viewer may abandon the game now (a seat, against bots only)"
+    )
     over: bool
     observation: dict[str, Any]
     legal: list[LegalMove]
@@ -148,7 +152,15 @@ class GameSummary(BaseModel):
     status: str
     ply: int
     seats: list[SeatInfo]
-    created: str
+    created: str = Field(description="when the game was made (UTC)")
+    last_move: str | None = Field(
+        description="when the last move was made (UTC); null if none, or none since the server "
+        "kept the times of moves"
+    )
+    idle: bool = Field(
+        description="not over, nobody has moved for an hour (since the last move, or the start) "
+        "and no person is connected"
+    )
     rematch: str | None
 
 

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from kafeneio.bots import BOTS, make_bot
@@ -49,6 +50,12 @@ from kafeneio.sim.analysis import (
 
 LOG = logging.getLogger("kafeneio.server")
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
+ABANDONED = "abandoned"
+"""A game its only person left before the end (`Hub.abandon`): kept as it stood, played no more."""
+IDLE_AFTER = timedelta(hours=1)
+"""A game not over in which nobody has moved for this long, and no person is connected, is
+idle: the lobby lists it apart from the games being played (an abandoned game against bots
+would otherwise stay among them for ever)."""
 PREVIEW_GAMES = frozenset({"cafe"})
 """Games whose legal moves come with the points each would score: Café's placements score at
 once from the public board, so trying each on a copy tells the mover nothing hidden."""
@@ -159,6 +166,10 @@ def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     return WordedHint(hint(state, seed, budget), words)
 
 
+def refused_abandoned() -> ActionRefused:
+    return ActionRefused("abandoned", "this game was abandoned: it is not played any more")
+
+
 def _refuse_stale(session: GameSession, ply: int) -> None:
     """Refuse a request made at `ply` once the game has moved past it."""
     if ply != session.ply:
@@ -210,6 +221,13 @@ def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[
     ]
 
 
+def is_idle(status: str, active: datetime, seats: list[dict[str, Any]], at: datetime) -> bool:
+    """Whether a game of `status`, last moved in (or made) at `active`, is idle at `at`: not
+    over, nobody has moved for `IDLE_AFTER` and no person is connected (`seat_infos`)."""
+    people_here = any(seat["kind"] == "human" and seat["connected"] for seat in seats)
+    return status in (OPEN, RUNNING) and at - active >= IDLE_AFTER and not people_here
+
+
 def seat_labels(seats: list[SeatSpec]) -> list[str]:
     """The record's `seats`: each a bot's name or ``human``."""
     return [seat.bot or "bot" if seat.kind == "bot" else "human" for seat in seats]
@@ -248,9 +266,15 @@ class GameSession:
                 found = index
         return found
 
+    @property
+    def abandoned(self) -> bool:
+        return self.stored.status == ABANDONED
+
     def status(self) -> str:
         if self.state.is_terminal():
             return FINISHED
+        if self.abandoned:
+            return ABANDONED
         if any(seat.kind == "human" and not seat.joined for seat in self.stored.seats):
             return OPEN
         return RUNNING
@@ -284,15 +308,41 @@ class GameSession:
             return ActionRefused("spectator", "a spectator cannot ask for a hint")
         if self.state.is_terminal():
             return ActionRefused("game-over", "the game is over")
+        if self.abandoned:
+            return refused_abandoned()
         if self.state.current_player() != viewer:
             return ActionRefused("not-your-turn", "a hint is for the player to move")
-        if any(
-            seat.kind != "bot" for index, seat in enumerate(self.stored.seats) if index != viewer
-        ):
+        if self.with_people(viewer):
             return ActionRefused("no-hints", "hints are only given in games against bots")
         return None
 
+    def with_people(self, seat: int) -> bool:
+        """Whether a person plays another seat than `seat`."""
+        return any(other.kind != "bot" for i, other in enumerate(self.stored.seats) if i != seat)
+
+    def may_abandon(self, viewer: Viewer) -> bool:
+        """Whether `viewer` may abandon the game now (`abandon_refusal`)."""
+        return self.abandon_refusal(viewer) is None
+
+    def abandon_refusal(self, viewer: Viewer) -> ActionRefused | None:
+        """Why `viewer` may not abandon the game, or None: a seat may leave a game not over
+        against bots only, whoever is to move (leaving is no move: no ply to be stale). In a
+        game between people, leaving would spoil it for the others."""
+        if viewer is None:
+            return ActionRefused("spectator", "a spectator has no game to leave")
+        if self.state.is_terminal():
+            return ActionRefused("game-over", "the game is over")
+        if self.abandoned:
+            return refused_abandoned()
+        if self.with_people(viewer):
+            return ActionRefused(
+                "with-people", "only a game against bots can be abandoned: people play this one"
+            )
+        return None
+
     def bot_to_move(self) -> int | None:
+        if self.abandoned:
+            return None
         player = self.state.current_player()
         if 0 <= player < len(self.stored.seats) and self.stored.seats[player].kind == "bot":
             return player
@@ -452,6 +502,8 @@ class Hub:
             raise ActionRefused("spectator", "a spectator cannot play: open your join link")
         if state.is_terminal():
             raise ActionRefused("game-over", "the game is over")
+        if session.abandoned:
+            raise refused_abandoned()
         _refuse_stale(session, ply)
         if state.current_player() != seat:
             raise ActionRefused("not-your-turn", "it is not your turn")
@@ -461,6 +513,21 @@ class Hub:
             return state.parse_legal(text.strip())
         except KafeneioError as err:
             raise ActionRefused("illegal", str(err)) from None
+
+    async def abandon(self, session: GameSession, seat: Viewer) -> None:
+        """`seat` leaves its game against bots before the end: the game is kept as it stands,
+        marked abandoned, and played no more (its bots stop; every action is refused). Refused,
+        changing nothing, for a spectator, a game over or already abandoned, or a game with
+        other people in it (`abandon_refusal`)."""
+        async with session.lock:  # not in the middle of a move: the last one is written
+            refusal = session.abandon_refusal(seat)
+            if refusal is not None:
+                raise refusal
+            self.store.set_status(session.id, ABANDONED)
+            session.stored.status = ABANDONED
+            if session.bot_task is not None:
+                session.bot_task.cancel()  # a bot thinking now is not heard
+        self.broadcast(session)
 
     # --- hints ------------------------------------------------------------------------------
     async def hint(self, session: GameSession, seat: Viewer, ply: int) -> WordedHint:
@@ -581,7 +648,7 @@ class Hub:
                 loop = asyncio.get_running_loop()
                 action = await loop.run_in_executor(self.executor, bot.choose, copy)
                 async with session.lock:
-                    if session.ply != ply:
+                    if session.ply != ply or session.abandoned:
                         continue
                     await self._commit(session, action.notation, seat)
                     await self._resolve_chance(session)
@@ -604,7 +671,7 @@ class Hub:
         state = session.state
         player = state.current_player()
         over = state.is_terminal()
-        yours = viewer is not None and player == viewer and not over
+        yours = viewer is not None and player == viewer and not over and not session.abandoned
         return {
             "type": "state",
             "id": session.id,
@@ -617,6 +684,7 @@ class Hub:
             "to_move": player if player >= 0 else None,
             "your_turn": yours,
             "hints": session.hints_for(viewer),
+            "abandon": session.may_abandon(viewer),
             "over": over,
             "observation": observation(state, viewer),
             "legal": self.legal(session) if yours else [],
@@ -632,6 +700,9 @@ class Hub:
         return seat_infos(session.stored.seats, session.connected)
 
     def legal(self, session: GameSession) -> list[dict[str, Any]]:
+        """The legal moves, for the seat to move only: each in the game's notation and in its
+        words as the mover reads them (`state.action_words`: the mover's own cards are named),
+        Café's with the points it would score."""
         state = session.state
         player = state.current_player()
         preview = session.stored.game in PREVIEW_GAMES
@@ -643,7 +714,8 @@ class Hub:
                 copy = state.clone()
                 copy.apply(action)
                 gain = copy.scores()[player] - before
-            moves.append({"notation": action.notation, "gain": gain})
+            words = state.action_words(action)
+            moves.append({"notation": action.notation, "words": words, "gain": gain})
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from alembic import command
 from alembic.config import Config
@@ -82,6 +82,8 @@ class ActionRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     notation: Mapped[str] = mapped_column(Text)
     player: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When it was written (UTC); null for an action written before the time was kept."""
 
 
 class AnalysisRow(Base):
@@ -158,6 +160,15 @@ class ActionWrite:
     player: int
 
 
+class Listed(NamedTuple):
+    """A game of the lobby's lists: without its actions, but with their count and the time of
+    the last one written (None if none, or none since the time was kept)."""
+
+    game: StoredGame
+    plies: int
+    last_move: datetime | None
+
+
 class DuplicatePly(Exception):
     """An action row for a ply already written: another writer got there first."""
 
@@ -185,10 +196,17 @@ class Store:
     def add_actions(self, writes: list[ActionWrite]) -> None:
         """Write accepted actions in one transaction (all or none); `DuplicatePly` if a ply
         is taken."""
+        written = now()
         try:
             with Session(self.engine) as session, session.begin():
                 session.add_all(
-                    ActionRow(game_id=w.game_id, ply=w.ply, notation=w.notation, player=w.player)
+                    ActionRow(
+                        game_id=w.game_id,
+                        ply=w.ply,
+                        notation=w.notation,
+                        player=w.player,
+                        created=written,
+                    )
                     for w in writes
                 )
         except IntegrityError:
@@ -216,19 +234,26 @@ class Store:
             return _stored(session, row) if row is not None else None
 
     def load_unfinished(self) -> list[StoredGame]:
-        """Every game still going on (finished ones are read when asked for)."""
+        """Every game still going on (finished and abandoned ones are read when asked for)."""
         with Session(self.engine) as session:
-            query = select(GameRow).where(GameRow.status != "finished").order_by(GameRow.created)
+            going_on = GameRow.status.not_in(("finished", "abandoned"))
+            query = select(GameRow).where(going_on).order_by(GameRow.created)
             return [_stored(session, row) for row in session.scalars(query).all()]
 
-    def listing(self, status: str | None, limit: int) -> list[tuple[StoredGame, int]]:
-        """The newest games (of one status), each without its actions but with their count."""
-        plies = select(func.count()).where(ActionRow.game_id == GameRow.id).scalar_subquery()
-        query = select(GameRow, plies).order_by(GameRow.created.desc()).limit(limit)
+    def listing(self, status: str | None, limit: int) -> list[Listed]:
+        """The newest games (of one status), each without its actions but with their count and
+        the time of the last."""
+        mine = ActionRow.game_id == GameRow.id
+        plies = select(func.count()).where(mine).scalar_subquery()
+        last = select(func.max(ActionRow.created)).where(mine).scalar_subquery()
+        query = select(GameRow, plies, last).order_by(GameRow.created.desc()).limit(limit)
         if status is not None:
             query = query.where(GameRow.status == status)
         with Session(self.engine) as session:
-            return [(_stored(session, row, False), ply) for row, ply in session.execute(query)]
+            return [
+                Listed(_stored(session, row, False), ply, moved)
+                for row, ply, moved in session.execute(query)
+            ]
 
     def save_analysis(self, game_id: str, analyser: str, result: dict[str, Any]) -> None:
         """Keep a finished game's analysis (`analyser` says what made it), in place of any

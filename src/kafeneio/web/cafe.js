@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, plural, seatName, withRules, youMark, yours } from "./common.js";
+import { api, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -71,10 +71,16 @@ function hintedPlace(notation) {
 }
 
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
+function scored(gain) { return `${gain > 0 ? "+" : ""}${plural(gain, "point")}`; }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
-  const grid = el("div", { class: "cafe-board", role: "group", "aria-label": "the café: tables and chairs" });
+  const rove = ctx.interactive && selected && moves && (moves.place.size || moves.swap.size);
+  const grid = el("div", {
+    class: "cafe-board", role: "group", onkeydown: rove ? roveChairs : null,
+    "aria-label": `the café: tables and chairs${rove ? "; the arrow keys go from lit chair to lit chair" : ""}`,
+  });
+  let lit = 0;  // lit chairs drawn so far
   const row = (y) => board.grid.height - y;
   for (const table of board.tables) {
     const birthday = obs.birthday_table === table.id;
@@ -96,14 +102,17 @@ function drawBoard(obs, moves, ctx) {
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
-    const label = `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${place ? `, seat here for ${signed(place.gain)}` : ""}${swap ? ", exchange the joker here" : ""}`;
     const move = place || swap;
+    // a lit chair is named by its move, in the game's words; another by what is on it
+    const label = move ? `${moveText(move)}: ${scored(move.gain)}` : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}`;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
+    // the lit chairs are one stop of the Tab order (the first of them), the arrow keys go from
+    // one to the next (`roveChairs`); an unlit chair is out of it, but still answers a click
+    const stop = clickable && move && !lit++;
     grid.append(el(clickable ? "button" : "div", {
       class: classes.join(" "), type: clickable ? "button" : null,
-      // the keyboard goes from lit chair to lit chair; an unlit one still answers a click
-      tabindex: clickable && !move ? -1 : null,
+      tabindex: clickable ? (stop ? 0 : -1) : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
       // an unlit chair is sent too: the server's refusal says which rule forbids it
@@ -114,6 +123,44 @@ function drawBoard(obs, moves, ctx) {
     swap ? el("span", { class: "gain" }, "⇄") : null));
   }
   return grid;
+}
+
+// The arrow keys on a lit chair: to the nearest lit chair that way on the board (a roving
+// tabindex: the chair gone to becomes the group's stop of the Tab order); Home and End: the
+// first and the last. Enter or Space seats the guest there, as a click does.
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+function roveChairs(event) {
+  const grid = event.currentTarget;
+  const from = event.target.closest(".chair.legal, .chair.swap");
+  if (!from || event.altKey || event.ctrlKey || event.metaKey) return;
+  const lit = [...grid.querySelectorAll(".chair.legal, .chair.swap")];
+  let to = null;
+  if (event.key === "Home") to = lit[0];
+  else if (event.key === "End") to = lit[lit.length - 1];
+  else if (ARROWS[event.key]) to = nearest(from, lit, ARROWS[event.key]);
+  else return;
+  event.preventDefault();  // an arrow key does not scroll the page while it moves the focus
+  if (!to || to === from) return;
+  for (const chair of lit) chair.tabIndex = chair === to ? 0 : -1;
+  to.focus();
+}
+
+// The lit chair nearest to `from` in direction [dx, dy] (board units, y upwards): the least
+// distance that way plus twice the distance across, so that a chair in line goes before one
+// nearer but off to the side; none if no lit chair lies that way.
+function nearest(from, lit, [dx, dy]) {
+  const at = (chair) => board.chairs[Number(chair.dataset.chair) - 1];
+  const start = at(from);
+  let best = null, bestScore = Infinity;
+  for (const chair of lit) {
+    const place = at(chair);
+    const along = (place.x - start.x) * dx + (place.y - start.y) * dy;
+    const across = Math.abs((place.x - start.x) * dy - (place.y - start.y) * dx);
+    const score = along + 2 * across;
+    if (along > 0 && score < bestScore) [best, bestScore] = [chair, score];
+  }
+  return best;
 }
 
 // A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
@@ -156,7 +203,8 @@ function drawBar(obs, moves, ctx) {
   const chosen = selected;
   if (ctx.interactive && chosen) {
     const button = el("button", {
-      type: "button", id: "to-bar", disabled: !moves.bar,
+      type: "button", id: "to-bar", disabled: !moves.bar, title: moves.bar ? moveText(moves.bar) : null,
+      "aria-label": moves.bar ? moveText(moves.bar) : null,
       onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
     }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
@@ -164,23 +212,16 @@ function drawBar(obs, moves, ctx) {
   return el("div", { class: "panel" }, parts);
 }
 
-const MOVE_LABELS = {
-  end: "End move", pass: "Pass (no legal move)", "birthday none": "No birthday table",
-  "draw fewer": "Draw fewer (lower your hand target)", "draw full": "Draw a full hand",
-};
-
-function moveLabel(notation) {
-  if (MOVE_LABELS[notation]) return MOVE_LABELS[notation];
-  if (notation.startsWith("birthday ")) return notation.slice(9);  // a table: "US1"
-  return notation;  // a dance, in full
-}
-
+// The moves not made on the board (end, pass, a dance, the birthday table, how many to draw):
+// each a button in the game's words; a birthday table by its name alone ("US1"), one of many.
 function otherMoves(legal, ctx) {
   const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
   if (!ctx.interactive || !words.length) return null;
-  const label = moveLabel;
-  return el("div", { class: "actions", style: "margin:.5rem 0" },
-    words.map((m) => el("button", { type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation) }, label(m.notation))));
+  const table = (m) => m.notation.startsWith("birthday ") && m.notation !== "birthday none";
+  return el("div", { class: "actions", style: "margin:.5rem 0" }, words.map((m) => el("button", {
+    type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation),
+    title: table(m) ? moveText(m) : null, "aria-label": table(m) ? moveText(m) : null,
+  }, table(m) ? m.notation.slice(9) : moveText(m))));
 }
 
 function handRow(view, player, ctx) {
@@ -188,11 +229,14 @@ function handRow(view, player, ctx) {
   const mine = ctx.interactive && player === view.viewer;
   // no-break spaces: a figure never wraps away from its name on a phone
   const stats = `score\u00a0${obs.scores[player]} · hand\u00a0target\u00a0${obs.hand_targets[player]}${obs.out[player] ? " · out" : ""}`;
+  // the hinted guest is one card: of two alike, the one chosen, or else the first
+  const hand = obs.hands[player];
+  const hinted = selected && hand[selected.index] === ctx.hintAt[0] ? selected.index : hand.indexOf(ctx.hintAt[0]);
   return el("div", {},
     el("div", {}, el("strong", {}, seatName(view.seats, player)), youMark(view, player), el("span", { class: "muted" }, ` — ${stats}`)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
-      obs.hands[player].map((text, index) => cardFace(text, mine ? {
-        selected: selected?.index === index, hinted: ctx.hintAt[0] === text,
+      hand.map((text, index) => cardFace(text, mine ? {
+        selected: selected?.index === index, hinted: index === hinted,
         onclick: (event) => {
           selected = selected?.index === index ? null : { index, text };
           if (selected && byKeyboard(event)) refocus = { target: "board" };
@@ -232,13 +276,14 @@ export async function render(root, view, ctx) {
 function instruction(obs, moves, ctx) {
   if (obs.phase === "birthday") return withRules("You reached the birthday score: choose a table whose points count double from now on for everyone (CI-V.1), or none.", "birthday");
   if (obs.phase === "draw") return withRules("You completed a table of one nation: draw fewer cards and lower your hand target, or draw a full hand (CI-D.2).", "draw");
-  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end your move." : ""}`;
+  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end the turn." : ""}`;
   const name = cardLabel(card(selected.text));
   if (moves.place.size || moves.swap.size) return `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   const chosen = selected;
   return [`No chair takes your ${name} now. `, el("button", {
-    type: "button", class: "quiet", id: "to-bar-here", onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
+    type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
+    onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 

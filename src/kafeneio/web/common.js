@@ -89,6 +89,13 @@ export function percent(chance) {
   return `${Math.round(100 * chance)}%`;
 }
 
+// A legal move in the game's own words (`words`, as `state.action_words` gives them to the
+// mover), as a sentence: "keep the starting food cards" -> "Keep the starting food cards".
+// The page writes no wording of its own for a move: one source, the game's.
+export function moveText(move) {
+  return move.words.charAt(0).toUpperCase() + move.words.slice(1);
+}
+
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

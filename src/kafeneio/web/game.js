@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
+import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -17,6 +17,7 @@ let rulesFor = null;  // the game whose rules reference is loaded
 let askingRematch = false;  // this page has asked for a rematch and awaits the answer
 let ownRematch = null;  // the rematch this page created (its news may come after the answer)
 let noGame = false;  // the server knows no game of this id: the banner says so, once
+let confirmingLeave = false;  // "Abandon this game…" was pressed: the page asks once more
 
 let messages = 0;  // each message's rule ids open apart from another's
 let offline = false;  // a message says the server is away: cleared when the socket is back
@@ -100,6 +101,7 @@ function render() {
   banner.classList.toggle("yours", yours);
   banner.textContent = bannerText(view);
   renderSeats();
+  renderLeave();
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
   renderResult(renderer);
@@ -113,6 +115,7 @@ function render() {
 }
 
 function bannerText(v) {
+  if (v.status === "abandoned") return "This game was abandoned: it is not played any more.";
   if (v.over) return "The game is over.";
   if (v.your_turn) return "Your turn.";
   if (v.to_move === null) return "…";
@@ -174,26 +177,69 @@ function renderSeats() {
   el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"))));
 }
 
+// Leaving a game against bots before its end, as a player may (view.abandon): asked once more
+// on the page, then the server keeps the game as it stands and plays it no more.
+function renderLeave() {
+  const box = document.getElementById("leave");
+  box.classList.toggle("hidden", !view.abandon);
+  if (!view.abandon) { confirmingLeave = false; box.replaceChildren(); return; }
+  if (!confirmingLeave) {
+    box.replaceChildren(el("button", { type: "button", class: "quiet", id: "abandon", onclick: () => {
+      confirmingLeave = true;
+      renderLeave();
+      document.getElementById("abandon-cancel").focus();  // the safe choice first
+    } }, "Abandon this game…"));
+    return;
+  }
+  box.replaceChildren(el("p", {}, "Abandon this game? Its bots stop, and it cannot be taken up again; it keeps no result."),
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "abandon-confirm", onclick: abandonGame }, "Abandon the game"),
+      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: () => {
+        confirmingLeave = false;
+        renderLeave();
+        document.getElementById("abandon")?.focus();
+      } }, "Keep playing")));
+}
+
+async function abandonGame() {
+  try {
+    await api(`/api/games/${gameId}/abandon`, { method: "POST", token });  // the view comes by the socket
+    showMessage("");
+  } catch (error) {
+    showMessage(error.message);
+    if (error.code === "offline") offline = true;
+  }
+  confirmingLeave = false;
+  if (view) render();
+}
+
 let wasLive = false;  // this page saw the game before its end: scroll to the result once it ends
 
 function renderResult(renderer) {
   const box = document.getElementById("result");
-  if (!view.over) { box.classList.add("hidden"); wasLive = true; return; }
-  const { scores, winners } = view.result;
-  const names = winners.map((w) => seatName(view.seats, w)).join(" and ");
-  const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
+  const abandoned = view.status === "abandoned";
+  if (!view.over && !abandoned) { box.classList.add("hidden"); wasLive = true; return; }
+  const buttons = abandoned ? [] : [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
   const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
   if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
   else if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
   else if (view.viewer !== null || view.seats.every((s) => s.kind === "bot")) {
-    buttons.push(el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch"));
+    buttons.push(el("button", { type: "button", id: "rematch", onclick: rematch }, abandoned ? "Play again" : "Rematch"));
   }
-  box.replaceChildren(
+  if (abandoned) {
+    box.replaceChildren(el("h2", {}, "Game abandoned"),
+      el("p", {}, `It was left after ${plural(view.ply, "move")}, before its end: it has no result and is played no more.`),
+      el("div", { class: "row", style: "margin-top:.6rem" }, buttons));
+  } else {
+    const { scores, winners } = view.result;
+    const names = winners.map((w) => seatName(view.seats, w)).join(" and ");
+    box.replaceChildren(
     el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
     el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
-  );
+    );
+  }
   box.classList.remove("hidden");
   if (wasLive) {  // the game ended while this page was open: who won may be far above
     wasLive = false;

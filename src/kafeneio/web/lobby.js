@@ -138,11 +138,16 @@ async function submit(event) {
 function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
   const seat = game.status === "finished" ? null : keptSeat(game.id);  // opened in this browser
-  const actions = [seat ? el("a", { href: seat, class: "your-seat" }, "your seat")
-    : el("a", { href: `/game/${game.id}` }, game.status === "finished" ? "result" : "watch")];
+  const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
+  const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
+    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
-  // when it began and how far it went, so that two games of the same seats can be told apart
-  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC` }, ago(game.created));
+  if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
+  // when it began and how far it went, so that two games of the same seats can be told apart;
+  // a game under way: when it was last moved in (an idle one may be days ago)
+  const underWay = game.status === "open" || game.status === "running";
+  const shown = !underWay ? ago(game.created) : game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
+  const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` }, shown);
   // two lines a game, for the narrow column: what and where to go; who, how far and when
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when));
@@ -162,10 +167,21 @@ function ago(created) {
   return `${Math.round(minutes / 1440)} days ago`;
 }
 
+// The games under way apart from the idle ones (nobody has moved for an hour and no person is
+// connected: the server says which), most recently moved in first
+function lastActive(game) {
+  return game.last_move || game.created;
+}
+
 async function refreshLists() {
-  for (const status of ["open", "running", "finished"]) {
-    const games = await api(`/api/games?status=${status}`);
-    const box = document.getElementById(`list-${status}`);
+  const statuses = ["open", "running", "finished", "abandoned"];
+  const [open, running, finished, abandoned] = await Promise.all(statuses.map((status) => api(`/api/games?status=${status}`)));
+  const idle = running.filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
+  // the games that will not be played any more: over, or left before the end; newest first
+  const ended = finished.concat(abandoned).sort((a, b) => b.created.localeCompare(a.created));
+  const lists = { open, running: running.filter((game) => !game.idle), idle, finished: ended };
+  for (const [name, games] of Object.entries(lists)) {
+    const box = document.getElementById(`list-${name}`);
     box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
   }
 }

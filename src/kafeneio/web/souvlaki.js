@@ -1,13 +1,13 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { el, fill, seatName, youMark, yours } from "./common.js";
+import { el, fill, moveText, seatName, youMark, yours } from "./common.js";
 
+// The foods' letters, for the key under the hand and a customer's order (not moves: a move is
+// named in the game's own words, `words`, sent with each legal move to its mover)
 const FOOD_NAMES = { G: "pita gyros", S: "souvlaki", F: "fries", D: "soft drink" };
-const WORD_LABELS = {
-  keep: "Keep this hand", redraw: "Redraw the hand", buy: "Buy supplies", advertise: "Advertise",
-  done: "Done with the shop", pass: "Play no unforeseen card", serve: "Serve the first customer", finish: "Finish service",
-};
+// The moves not made on a card or a customer, in the order they are offered
+const WORD_MOVES = ["keep", "redraw", "buy", "advertise", "done", "pass", "serve", "finish"];
 
 function foods(text) {
   if (!text) return el("span", { class: "muted" }, "—");
@@ -60,9 +60,11 @@ function row(view, legal, ctx) {
     el("div", { class: "customers" }, obs.row.map((text, i) => {
       if (!text) return el("div", { class: "customer muted" }, "taken");
       const [order, values] = text.split(" ");
-      const pick = legal.has(`pick ${i + 1}`);
+      const pick = legal.get(`pick ${i + 1}`);
       return el("div", { class: "customer" }, el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : ""),
-        ctx.interactive && pick ? el("button", { type: "button", "data-action": `pick ${i + 1}`, onclick: () => ctx.send(`pick ${i + 1}`) }, "Pick") : null);
+        ctx.interactive && pick ? el("button", {
+          type: "button", "data-action": `pick ${i + 1}`, title: moveText(pick), "aria-label": moveText(pick), onclick: () => ctx.send(`pick ${i + 1}`),
+        }, "Pick") : null);
     })));
 }
 
@@ -71,9 +73,12 @@ function queues(view, legal, ctx) {
   return el("div", { class: "panel" }, el("h3", {}, "Queues"), obs.queues.map((queue, p) => el("div", { class: "queue-row" },
     el("div", {}, el("strong", {}, obs.players[p].shop_name), el("span", { class: "muted" }, ` — ${seatName(view.seats, p)}`)),
     queue.length ? el("div", { class: "customers" }, queue.map((c, i) => {
-      const send = `send ${i + 1}`;
-      const button = ctx.interactive && p === view.viewer && legal.has(send)
-        ? el("button", { type: "button", class: "quiet", "data-action": send, onclick: () => ctx.send(send) }, `Send away (−${obs.rules.send_away_cost})`) : null;
+      const send = legal.get(`send ${i + 1}`);
+      const cost = `−${obs.rules.send_away_cost}`;
+      const button = ctx.interactive && p === view.viewer && send ? el("button", {
+        type: "button", class: "quiet", "data-action": send.notation, onclick: () => ctx.send(send.notation),
+        title: `${moveText(send)}: ${cost} reputation`, "aria-label": `${moveText(send)}: ${cost} reputation`,
+      }, `Send away (${cost})`) : null;
       return customer(c, button, i + 1);
     })) : el("div", { class: "muted" }, "nobody waiting"))));
 }
@@ -84,13 +89,17 @@ function hand(view, legal, ctx) {
   const foodButtons = obs.hand.food.map((card) => {
     const verb = legal.has(`discard ${card}`) ? "discard" : "play";
     const action = `${verb} ${card}`;
-    const playable = legal.has(action);
+    const move = legal.get(action);
     // in the service a card not playable is sent all the same, for the reason; elsewhere it waits
-    const waits = view.observation.phase !== "service" && !playable;
+    const service = view.observation.phase === "service";
+    const waits = !service && !move;
+    const names = [...card].map((f) => FOOD_NAMES[f]).join(" + ");
+    const what = move ? moveText(move)
+      : ctx.interactive ? `${names}: not playable now${service ? " (press to be told why)" : ""}` : names;
     return el("button", {
-      type: "button", class: `foodcard${playable ? " playable" : ""}`, "data-card": card, "data-action": action, disabled: !ctx.interactive || waits,
-      title: `${verb} ${[...card].map((f) => FOOD_NAMES[f]).join(" + ")}`, onclick: () => ctx.send(action),
-    }, foods(card), verb === "discard" && playable ? el("div", { style: "font-size:.75rem" }, "discard") : null);
+      type: "button", class: `foodcard${move ? " playable" : ""}`, "data-card": card, "data-action": action, disabled: !ctx.interactive || waits,
+      title: what, "aria-label": what, onclick: () => ctx.send(action),
+    }, foods(card), verb === "discard" && move ? el("div", { style: "font-size:.75rem" }, "discard") : null);
   });
   const uses = [...legal.keys()].filter((n) => n.startsWith("use "));
   const unforeseen = [...new Set(obs.hand.unforeseen)].map((kind) => {
@@ -98,7 +107,9 @@ function hand(view, legal, ctx) {
     const mine = uses.filter((n) => n.split(" ")[1] === kind);
     return el("div", { class: "unforeseen", "data-card": kind }, el("strong", {}, kind.replaceAll("-", " ")), count > 1 ? ` ×${count}` : "",
       el("div", { class: "muted", style: "font-size:.85rem" }, obs.hand.unforeseen_text[kind] || ""),
-      ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", { type: "button", "data-action": n, onclick: () => ctx.send(n) }, useLabel(view, n)))) : null);
+      ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", {
+        type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": moveText(legal.get(n)), onclick: () => ctx.send(n),
+      }, useLabel(view, n)))) : null);
   });
   const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
   return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, yours(view, "hand")),
@@ -110,29 +121,35 @@ function hand(view, legal, ctx) {
 function wordActions(view, legal, ctx) {
   if (!ctx.interactive) return null;
   const phase = view.observation.phase;
-  const words = Object.keys(WORD_LABELS).filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
+  // in the service, serve and finish are offered even when not legal: sent, the server says why
+  const words = WORD_MOVES.filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
   const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
     type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
-  }, wordLabel(w, view))));
+    title: legal.has(w) ? null : "not possible now: press to be told why",
+  }, wordLabel(legal.get(w), w, view))));
   // the service's order of play, for a first game: it is not in the buttons themselves
   const how = phase === "service" ? el("p", { class: "muted", id: "service-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
-    "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; finish when you are done (a customer not served gets annoyed).") : null;
+    "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; end the service when you are done (a customer not served gets annoyed).") : null;
   return [buttons, how];
 }
 
-// A shop's purchases with what they cost and give, from its identity card (public, SW-0.4).
-function wordLabel(word, view) {
+// A move in the game's words, with what it costs and gives from the shop's identity card
+// (public, SW-0.4) or what it does to those waiting; a move offered though not legal (a serve
+// the pool does not cover) by its notation: sent, the server says why not.
+function wordLabel(move, word, view) {
+  if (!move) return word.charAt(0).toUpperCase() + word.slice(1);
   const shop = view.observation.players[view.viewer]?.identity;
-  if (word === "buy" && shop) return `Buy supplies (${shop.supplies_cost} money: ${shop.supplies_cards} food cards)`;
-  if (word === "advertise" && shop) return `Advertise (${shop.advertising_cost} money: +${shop.advertising_reputation} reputation)`;
+  let detail = null;
+  if (word === "buy" && shop) detail = `${shop.supplies_cost} money: ${shop.supplies_cards} food cards`;
+  if (word === "advertise" && shop) detail = `${shop.advertising_cost} money: +${shop.advertising_reputation} reputation`;
   if (word === "finish") {  // at the phase's end the unserved turn annoyed, or leave if they were (SW-4.7, 4.8)
     const waiting = view.observation.queues[view.viewer] ?? [];
     const leave = waiting.filter((c) => c.annoyed).length;
     const turn = waiting.length - leave;
     const what = [turn ? `${turn} get annoyed` : null, leave ? `${leave} leave` : null].filter(Boolean);
-    return what.length ? `Finish service (of those waiting, ${what.join(", ")})` : WORD_LABELS.finish;
+    if (what.length) detail = `of those waiting, ${what.join(", ")}`;
   }
-  return WORD_LABELS[word];
+  return detail ? `${moveText(move)} (${detail})` : moveText(move);
 }
 
 function service(view) {
