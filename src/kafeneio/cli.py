@@ -311,8 +311,9 @@ Words = Callable[[int], str | None]
 
 class Keyboard:
     """What the players at one keyboard see. With two or more human seats, the keyboard is handed
-    over between them through a cleared screen, so that nobody sees another human's hand; each
-    human is then shown what they missed, as they may see it."""
+    over between them through a cleared screen, so that nobody sees another human's hand: the
+    human who had it reads what their move did, then hides the screen; the next one presses
+    Enter alone and is shown what they missed, as they may see it."""
 
     def __init__(self, seats: list[str]) -> None:
         self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
@@ -342,10 +343,12 @@ class Keyboard:
                     lines.append(text)
 
     def hand_to(self, player: int) -> bool:
-        """Clear the screen and wait until `player` has the keyboard; False if they quit."""
+        """Hide the screen of the human who has the keyboard, then wait until `player` has it;
+        False if either quits."""
         if not self.hot_seat or self.seen_by == player:
             return True
-        self.clear()
+        if not self.hide(f"pass the keyboard to P{player + 1}"):
+            return False
         try:
             ask(f"Pass the keyboard to P{player + 1} and press Enter (P{player + 1} only). ")
         except (EOFError, KeyboardInterrupt):
@@ -357,6 +360,18 @@ class Keyboard:
             console.print(f"P{player + 1}, since your last turn:", markup=False)
             console.print("\n".join(self.missed[player]), markup=False)
             self.missed[player].clear()
+        return True
+
+    def hide(self, then: str) -> bool:
+        """Clear the screen once the human whose view it shows has read it (what their own move
+        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit."""
+        if self.seen_by is not None:
+            try:
+                ask(f"Press Enter to hide your hand, then {then}. ")
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                return False
+        self.clear()
         return True
 
     def clear(self) -> None:
@@ -416,8 +431,8 @@ def _play_loop(
     except _Quit:
         console.print("Stopped.")
         return
-    if keyboard.hot_seat:
-        keyboard.clear()
+    if keyboard.hot_seat and not keyboard.hide("see the final scores"):
+        keyboard.clear()  # input closed: the final scores all the same, with no hand on screen
     if not quiet:
         console.print("\n" + game.render(state, keyboard.viewer), markup=False)
     _print_result(state, last_events)
