@@ -145,3 +145,32 @@ def test_a_human_reads_their_move_before_hiding_and_closed_input_stops_there() -
     after = result.output.split("P2> ")[-1]
     assert after.index("keeps their food cards") < after.index(HIDE) < after.index("Stopped.")
     assert HANDOVER + "1" not in after
+
+
+def test_humans_at_one_keyboard_take_turns_without_hiding_where_hands_are_public(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Café's hands are public (CI-S.1; its `GameInfo.perfect_information`): no screen is hidden
+    or handed over between its humans."""
+    states: list[State] = []
+    asked: list[str] = []
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 30:
+            raise EOFError  # input ends: the game stops
+        return states[0].legal_actions()[0].notation
+
+    monkeypatch.setattr(cli, "ask", typist)
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    args = ["play", "cafe", "--seats", "human,human", "--seed", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert states[0].game.info.perfect_information
+    assert set(asked) == {"P1> ", "P2> "}  # only moves asked: no hiding, no handover
+    assert "P2, since your last turn" not in result.output

@@ -310,25 +310,28 @@ Words = Callable[[int], str | None]
 
 
 class Keyboard:
-    """What the players at one keyboard see. With two or more human seats, the keyboard is handed
-    over between them through a cleared screen, so that nobody sees another human's hand: the
-    human who had it reads what their move did, then hides the screen; the next one presses
-    Enter alone and is shown what they missed, as they may see it."""
+    """What the players at one keyboard see. Where hands are hidden (a game without perfect
+    information) and two or more seats are human, the keyboard is handed over between them
+    through a cleared screen, so that nobody sees another human's hand: the human who had it
+    reads what their move did, then hides the screen; the next one presses Enter alone and is
+    shown what they missed, as they may see it. Where hands are public, the humans just take
+    turns at the keyboard."""
 
-    def __init__(self, seats: list[str]) -> None:
+    def __init__(self, seats: list[str], hands_hidden: bool) -> None:
         self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
-        self.hot_seat = len(self.humans) > 1
+        self.hot_seat = hands_hidden and len(self.humans) > 1
+        """Whether the screen is hidden between humans."""
         self.seen_by: int | None = None
-        """The human whose view is on the screen (hot-seat only)."""
+        """The human whose view is on the screen."""
         self.missed: dict[int, list[str]] = {p: [] for p in self.humans}
 
     @property
     def viewer(self) -> int:
-        """Who is looking at the screen now: the one human, the human who has the keyboard, or
-        everyone (a spectator)."""
-        if self.hot_seat:
-            return self.seen_by if self.seen_by is not None else SPECTATOR
-        return self.humans[0] if self.humans else SPECTATOR
+        """Who is looking at the screen now: the human who has the keyboard (the one human,
+        before their first turn), or everyone (a spectator)."""
+        if self.seen_by is not None:
+            return self.seen_by
+        return self.humans[0] if len(self.humans) == 1 else SPECTATOR
 
     def say(self, words: Words, author: int | None = None) -> None:
         """Print `words` as the screen's viewer may see them, and keep them, as each other human
@@ -345,7 +348,10 @@ class Keyboard:
     def hand_to(self, player: int) -> bool:
         """Hide the screen of the human who has the keyboard, then wait until `player` has it;
         False if either quits."""
-        if not self.hot_seat or self.seen_by == player:
+        if not self.hot_seat:  # nothing to hide: the keyboard just goes round
+            self.seen_by = player
+            return True
+        if self.seen_by == player:
             return True
         if not self.hide(f"pass the keyboard to P{player + 1}"):
             return False
@@ -393,7 +399,7 @@ def _play_loop(
 ) -> None:
     """Play `state` on to its end; `ended`: the last action's events of a record that is over
     already (go on from it, and there is only the result to show)."""
-    keyboard = Keyboard(seats)
+    keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
     shown_at = [-1]
     last_events: list[Event] = list(ended)
 
