@@ -60,6 +60,8 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves      the legal moves, with what each scores    board   show the board again
   hint       the search bot's suggestion for you       help    this text
   rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
+COLUMNS = 80
+"""A terminal's width: the log of the moves keeps to it where the game's words allow."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
@@ -306,7 +308,7 @@ class _Quit(Exception):
 
 
 Words = Callable[[int], str | None]
-"""A line as one viewer may see it (None: not shown to them)."""
+"""Lines as one viewer may see them (None: not shown to them)."""
 
 
 class Keyboard:
@@ -333,16 +335,16 @@ class Keyboard:
             return self.seen_by
         return self.humans[0] if len(self.humans) == 1 else SPECTATOR
 
-    def say(self, words: Words, author: int | None = None) -> None:
+    def say(self, words: Words) -> None:
         """Print `words` as the screen's viewer may see them, and keep them, as each other human
-        may see them, for when that human takes the keyboard (`author` has seen them)."""
+        may see them, for when that human takes the keyboard."""
         line = words(self.viewer)
-        if line is not None and author != self.viewer:
+        if line is not None:
             console.print(line, markup=False)
         if self.hot_seat:
             for human, lines in self.missed.items():
                 text = words(human)
-                if text is not None and human not in (author, self.seen_by):
+                if text is not None and human != self.seen_by:
                     lines.append(text)
 
     def hand_to(self, player: int) -> bool:
@@ -410,7 +412,9 @@ def _play_loop(
                     raise _Quit
                 shown_at[0] = -1
             if shown_at[0] != state.ply:
-                console.print("\n" + game.render(state, player), markup=False)
+                # no blank line above: the log of the last turn, the board and the prompt
+                # fit 24 rows (the board's first line sets it off from the log)
+                console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
             action = _human_turn(game, state, player)
             if action is None:
@@ -424,11 +428,9 @@ def _play_loop(
         if quiet:
             return
         who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
-        line = f"  {who}: {step.action}" if who else "  chance decides"
+        head = f"  {who}: {step.action}" if who else "  chance decides"
         # not which card chance took: only the players concerned may know that
-        keyboard.say(lambda viewer: line, author=step.player)
-        for event in step.events:
-            keyboard.say(_event_words(event))
+        keyboard.say(_step_words(head, step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
@@ -440,16 +442,26 @@ def _play_loop(
     if keyboard.hot_seat and not keyboard.hide("see the final scores"):
         keyboard.clear()  # input closed: the final scores all the same, with no hand on screen
     if not quiet:
-        console.print("\n" + game.render(state, keyboard.viewer), markup=False)
+        console.print(game.render(state, keyboard.viewer), markup=False)
     _print_result(state, last_events)
 
 
-def _event_words(event: Event) -> Words:
-    """`event` in words for each viewer, indented under the move that caused it."""
+def _step_words(head: str, step: Step) -> Words:
+    """A step in words for each viewer: `head` (who did what), and what it caused indented
+    below, the first on the head's own line where that line holds it (so that a Café turn and
+    the board fit 24 rows). The human who typed the move sees only what it caused."""
 
     def words(viewer: int) -> str | None:
-        text = event.text_for(viewer)
-        return f"    {text}" if text is not None else None
+        texts = (event.text_for(viewer) for event in step.events)
+        said = [text for text in texts if text is not None]
+        lines = [f"    {text}" for text in said]
+        if viewer != step.player:  # a viewer who moved is the human who typed it
+            joined = f"{head} — {said[0]}" if said else ""
+            if said and len(joined) <= COLUMNS:
+                lines[0] = joined
+            else:
+                lines.insert(0, head)
+        return "\n".join(lines) if lines else None
 
     return words
 
