@@ -94,6 +94,15 @@ def test_a_finished_record_replayed_says_why_the_game_ended_as_live_play_does(
     assert end in again.output and "points" in again.output  # the score column says its unit
 
 
+@pytest.mark.parametrize("game", ["cafe", "souvlaki"])
+def test_the_end_screen_tells_why_the_game_ended_once(game: str) -> None:
+    result = runner.invoke(app, ["play", game, "--seats", "random,greedy", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.output.splitlines() if "The game ends" in line]
+    assert len(told) == 1 and told[0].startswith("The game ends")  # under the final scores
+    assert result.output.index("Final scores") < result.output.index(told[0])
+
+
 def test_replay_of_an_illegal_action_exits_2_naming_its_index(tmp_path: Path) -> None:
     path = write_game(tmp_path)
     record = json.loads(path.read_text())

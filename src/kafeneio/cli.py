@@ -449,10 +449,12 @@ def _play_loop(
 def _step_words(head: str, step: Step) -> Words:
     """A step in words for each viewer: `head` (who did what), and what it caused indented
     below, the first on the head's own line where that line holds it (so that a Café turn and
-    the board fit 24 rows). The human who typed the move sees only what it caused."""
+    the board fit 24 rows). The human who typed the move sees only what it caused. Why the
+    game ended is left to the final scores (`_print_result`), which tell it once."""
+    told = [event for event in step.events if event.kind != "end"]
 
     def words(viewer: int) -> str | None:
-        texts = (event.text_for(viewer) for event in step.events)
+        texts = (event.text_for(viewer) for event in told)
         said = [text for text in texts if text is not None]
         lines = [f"    {text}" for text in said]
         if viewer != step.player:  # a viewer who moved is the human who typed it
