@@ -134,7 +134,7 @@ def test_one_human_is_never_asked_to_hand_over(monkeypatch: pytest.MonkeyPatch) 
 
     def typist(prompt: str) -> str:
         asked.append(prompt)
-        return "quit"
+        raise EOFError  # input ends at once: the game stops
 
     monkeypatch.setattr(cli, "ask", typist)
     result = CliRunner().invoke(app, ["play", "souvlaki", "--seats", "human,random"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -63,3 +65,21 @@ def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> N
     assert "Not understood: 'kep' is not a move" in output and "Did you mean keep?" in output
     assert "Not understood: 'xyzzy'" in output and "Type 'moves' for the legal moves." in output
     assert "Not allowed" not in output  # that is for a move read but against the rules
+
+
+def test_quit_of_a_game_not_recorded_asks_first_and_no_plays_on() -> None:
+    output = _session("cafe", "quit\nn\nquit\ny\n")
+    assert output.count(cli.SURE_TO_QUIT.strip()) == 2
+    assert output.count("P1> ") == 2 and output.rstrip().endswith("Stopped.")
+
+
+def test_quit_is_not_asked_again_when_input_ends_or_the_game_is_recorded(
+    tmp_path: Path,
+) -> None:
+    output = _session("cafe", "quit\n")  # the input ends at the question: that quits
+    assert cli.SURE_TO_QUIT.strip() in output and output.rstrip().endswith("Stopped.")
+    path = tmp_path / "game.json"
+    args = ["play", "cafe", "--seed", "7", "--record", str(path)]
+    recorded = runner.invoke(app, args, input="quit\n")
+    assert recorded.exit_code == 0 and path.exists()
+    assert cli.SURE_TO_QUIT.strip() not in recorded.output and "Stopped." in recorded.output

@@ -26,6 +26,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
@@ -57,9 +58,11 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
-  moves      the legal moves, with what each scores    board   show the board again
-  hint       the search bot's suggestion for you       help    this text
-  rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
+  moves    the legal moves, what each scores     board   show the board again
+  hint     the search bot's suggestion for you   help    this text
+  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+QUIT = {"quit", "exit"}
+SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
 HINT_OTHERS = 3
@@ -236,7 +239,8 @@ def play(
         markup=False,
     )
     try:
-        _play_loop(game, state, bots, seat_names, quiet, random.Random(seed), ended)
+        recorded = record is not None
+        _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
     finally:
         if record is not None:
             data = state.to_record()
@@ -284,7 +288,7 @@ def ask(prompt: str) -> str:
     """A line typed at `prompt`: through `input` on a terminal, so readline knows the prompt."""
     if sys.stdin.isatty():
         return input(prompt)
-    return console.input(prompt)
+    return console.input(escape(prompt))  # plain text, as all the game prints: "[y/N]" too
 
 
 def _seat_names(seats: str | None, players: int) -> list[str]:
@@ -396,11 +400,13 @@ def _play_loop(
     bots: dict[int, Bot],
     seats: list[str],
     quiet: bool,
+    recorded: bool,
     chance: random.Random,
     ended: Sequence[Event] = (),
 ) -> None:
-    """Play `state` on to its end; `ended`: the last action's events of a record that is over
-    already (go on from it, and there is only the result to show)."""
+    """Play `state` on to its end; `recorded`: whether the game's record will be written (a
+    human who quits a game that is not is asked first); `ended`: the last action's events of a
+    record that is over already (go on from it, and there is only the result to show)."""
     keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
     shown_at = [-1]
     last_events: list[Event] = list(ended)
@@ -416,7 +422,7 @@ def _play_loop(
                 # fit 24 rows (the board's first line sets it off from the log)
                 console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player)
+            action = _human_turn(game, state, player, recorded)
             if action is None:
                 raise _Quit
             return action
@@ -468,8 +474,9 @@ def _step_words(head: str, step: Step) -> Words:
     return words
 
 
-def _human_turn(game: Game, state: State, player: int) -> Action | None:
-    """Read one legal decision; None when the player quits."""
+def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action | None:
+    """Read one legal decision; None when the player quits (and, the game not `recorded`,
+    says so again) or their input ends."""
     while True:
         try:
             text = ask(f"P{player + 1}> ").strip()
@@ -477,8 +484,10 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
             console.print()
             return None
         command = text.lower()
-        if command in {"quit", "exit"}:
-            return None
+        if command in QUIT:
+            if recorded or _sure_to_quit():
+                return None
+            continue
         if command in {"help", "?"}:
             console.print(HELP_TEXT + "\n\n" + game.notation_help(), markup=False)
         elif command == "rule" or command.startswith("rule "):
@@ -496,6 +505,17 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
                 console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _sure_to_quit() -> bool:
+    """Whether a player who asked to quit a game that is not recorded still does, told so; an
+    end of input quits (a script that typed quit means it)."""
+    try:
+        answer = ask(SURE_TO_QUIT).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return True
+    return answer in {"y", "yes", *QUIT}
 
 
 def _close_moves(state: State, text: str) -> str:
