@@ -72,7 +72,8 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     )
     assert "legal moves" in result.output
     assert "chairs are numbered 1 to 68" in result.output
-    assert "never goes to the bar (CI-M.2)" in result.output
+    # written right, refused by a rule: said as every refusal is, not as a typo
+    assert "Not allowed: Jf@bar: a joker never goes to the bar (CI-M.2)" in result.output
 
 
 def test_a_human_move_that_breaks_a_rule_names_the_rule() -> None:
