@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
+from kafeneio.core import State
 
 runner = CliRunner()
 
@@ -83,3 +85,32 @@ def test_quit_is_not_asked_again_when_input_ends_or_the_game_is_recorded(
     recorded = runner.invoke(app, args, input="quit\n")
     assert recorded.exit_code == 0 and path.exists()
     assert cli.SURE_TO_QUIT.strip() not in recorded.output and "Stopped." in recorded.output
+
+
+@pytest.mark.rule("SW-2.2")
+def test_a_pick_past_the_row_names_the_rows_own_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    states: list[State] = []
+    rows: list[int] = []
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        state = states[0]
+        legal = [action.notation for action in state.legal_actions()]
+        if not legal[0].startswith("pick"):
+            return legal[0]
+        if len(rows) == 2:
+            raise EOFError  # input ends: the game stops
+        rows.append(len(state.observation(0)["row"]))
+        return "pick 0" if len(rows) == 1 else f"pick {rows[0] + 1}"
+
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    monkeypatch.setattr(cli, "ask", typist)
+    output = _session("souvlaki", "")
+    slots = f"the row's slots are 1 to {rows[0]} (SW-2.2)"
+    assert rows[0] < 9  # the notation's most, which was named whatever the row held
+    assert f"Not allowed: pick 0: {slots}" in output
+    assert f"Not allowed: pick {rows[0] + 1}: {slots}" in output
