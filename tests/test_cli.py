@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
+from kafeneio.core import State
 from kafeneio.games import get_game, load_record
 
 runner = CliRunner()
@@ -62,11 +67,13 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     )
     assert result.exit_code == 0, result.output
     assert (
-        "[US1]" in result.output and "Bar: 1:+1 ·" in result.output and "20:-14 ·" in result.output
+        "[US1]" in result.output
+        and "Bar: 0 of 20 seats taken; the next score +1 +2" in result.output
     )
     assert "legal moves" in result.output
     assert "chairs are numbered 1 to 68" in result.output
-    assert "never goes to the bar (CI-M.2)" in result.output
+    # written right, refused by a rule: said as every refusal is, not as a typo
+    assert "Not allowed: Jf@bar: a joker never goes to the bar (CI-M.2)" in result.output
 
 
 def test_a_human_move_that_breaks_a_rule_names_the_rule() -> None:
@@ -86,6 +93,15 @@ def test_a_finished_record_replayed_says_why_the_game_ended_as_live_play_does(
     assert end in replayed.output and "penalty" in replayed.output  # the same table, the reason
     again = runner.invoke(app, ["play", "cafe", "--from", str(path), "--quiet"])
     assert end in again.output and "points" in again.output  # the score column says its unit
+
+
+@pytest.mark.parametrize("game", ["cafe", "souvlaki"])
+def test_the_end_screen_tells_why_the_game_ended_once(game: str) -> None:
+    result = runner.invoke(app, ["play", game, "--seats", "random,greedy", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.output.splitlines() if "The game ends" in line]
+    assert len(told) == 1 and told[0].startswith("The game ends")  # under the final scores
+    assert result.output.index("Final scores") < result.output.index(told[0])
 
 
 def test_replay_of_an_illegal_action_exits_2_naming_its_index(tmp_path: Path) -> None:
@@ -304,16 +320,59 @@ def test_a_human_plays_a_whole_game_at_the_prompt(
 
 
 def test_the_cafe_board_fits_an_80_column_terminal_to_the_end_of_a_game() -> None:
-    """The bar's 20 seats and 24 tables full of guests wrap at 80 columns (they ran to 140)."""
+    """The bar's line gives as many of its next seats as 80 columns hold (it ran to 140)."""
     state = get_game("cafe").new_state(2, seed=3)
+    first = state.game.render(state, 0)
     rng = random.Random(3)
     widest = 0
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
         picture = state.game.render(state, 0)
         widest = max(widest, *(len(line) for line in picture.splitlines()))
-    assert "Bar: 1:" in picture and "Tables: " in picture
+    assert "Bar: " in picture and " …" in first  # the next seats cut short at the start
     assert 77 <= widest <= 80  # the grid is 77 wide
+
+
+ROWS = 24
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_cafe_turn_fits_24_rows_with_the_last_opponents_turn(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At each of P1's turns the screen holds, in 80 x 24, the turn of the player before them
+    (who moves last before P1), the board with every hand, the status and the prompt."""
+    screen = io.StringIO()
+    printed_to = [0]
+    states: list[State] = []
+    heights: list[int] = []
+    real_loop = cli._play_loop
+    last = f"  P{players} (heuristic): "
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        text = screen.getvalue()[printed_to[0] :]
+        printed_to[0] += len(text)
+        lines = text.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith(last)]
+        if starts:  # a new turn of P1's: what a terminal shows from the last turn on
+            shown = lines[starts[0] :]
+            assert "[AF1]" in text and "| hand: " in text  # the board and the hands
+            heights.append(sum(max(1, math.ceil(len(line) / 80)) for line in shown) + 1)
+        legal = states[0].legal_actions()
+        return legal[len(heights) % len(legal)].notation
+
+    monkeypatch.setattr(cli, "console", Console(file=screen, width=80, soft_wrap=True))
+    monkeypatch.setattr(cli, "ask", typist)
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    seats = ",".join(["human"] + ["heuristic"] * (players - 1))
+    result = runner.invoke(app, ["play", "cafe", "--seats", seats, "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert states[0].is_terminal() and len(heights) > 10
+    assert max(heights) <= ROWS, heights
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

@@ -1,5 +1,6 @@
 """Two humans at one keyboard (issue 9, item 1): a screen shown to one never holds the other's
-hand, and the keyboard is handed over through a cleared screen."""
+hand; a human reads what their own move did before they hide their screen, and the keyboard is
+handed over through a cleared screen."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import State
 
+HIDE = "Press Enter to hide your hand"
 HANDOVER = "Pass the keyboard to P"
+GAME_ENDS = "The game ends: "
 
 
 def hand_line(state: State, player: int) -> str:
@@ -23,8 +26,9 @@ def hand_line(state: State, player: int) -> str:
 
 
 class Keyboard:
-    """Types for both humans and cuts what the console printed into screens: a screen is what
-    was printed since the last handover, and belongs to the human who then took the keyboard."""
+    """Types for both humans and cuts what the console printed into screens. A human's screen is
+    what was printed from the handover that gave them the keyboard to the prompt at which they
+    hide it; from there to the next handover the screen is blank, and belongs to nobody."""
 
     def __init__(self, screen: io.StringIO) -> None:
         self.printed = screen
@@ -34,6 +38,9 @@ class Keyboard:
         self.screens: list[tuple[int | None, str]] = []
         self.state: State | None = None
         self.prompts = 0
+        self.typed_at = 0
+        """The ply of the owner's last decision: what followed it must be on their screen."""
+        self.results_read = 0
         self.leaks: list[str] = []
 
     def new_text(self) -> str:
@@ -44,20 +51,48 @@ class Keyboard:
     def ask(self, prompt: str) -> str:
         self.text += self.new_text()
         assert self.state is not None
-        if prompt.startswith(HANDOVER):
+        if self.owner is not None:
+            self.check_no_leak(self.owner)
+        if prompt.startswith(HIDE):
+            assert self.owner is not None, "a blank screen asked to be hidden"
+            self.check_result_shown(self.owner)
             self.screens.append((self.owner, self.text))
+            self.owner, self.text = None, ""
+            return ""
+        if prompt.startswith(HANDOVER):
+            assert self.owner is None, f"P{self.owner}'s screen handed over before it was hidden"
+            # what a cleared screen shows to whoever comes next: nobody's hand
+            assert "Your food cards" not in self.text and "unforeseen cards" not in self.text
+            self.screens.append((None, self.text))
             self.owner, self.text = int(prompt[len(HANDOVER)]) - 1, ""
             return ""
         player = int(prompt[1]) - 1
         assert player == self.owner, f"P{player + 1} typing at P{self.owner}'s screen"
+        self.prompts += 1
+        self.typed_at = self.state.ply
+        legal = self.state.legal_actions()
+        return "moves" if self.prompts % 50 == 1 else legal[self.prompts % len(legal)].notation
+
+    def check_no_leak(self, player: int) -> None:
+        assert self.state is not None
         other = 1 - player
         mine, theirs = hand_line(self.state, player), hand_line(self.state, other)
         lines = {line.strip() for line in self.text.splitlines()}
         if theirs != mine and theirs in lines:  # a whole line: "G" is also the start of "G S"
             self.leaks.append(f"P{player + 1}'s screen shows P{other + 1}'s hand: {theirs}")
-        self.prompts += 1
-        legal = self.state.legal_actions()
-        return "moves" if self.prompts % 50 == 1 else legal[self.prompts % len(legal)].notation
+
+    def check_result_shown(self, player: int) -> None:
+        """Everything `player` may read of their last decision and of what followed it is on
+        the screen they are about to hide (but why the game ended: the final scores say it)."""
+        assert self.state is not None
+        since = [e for e in self.state.history_for(player) if e.ply >= self.typed_at]
+        assert since and since[0].player == player
+        for entry in since:
+            for words in entry.events:
+                if words.startswith(GAME_ENDS):
+                    continue
+                assert words in self.text, f"P{player + 1} hid their screen unread: {words}"
+                self.results_read += 1
 
 
 @pytest.mark.parametrize("seed", [3, 8])
@@ -72,21 +107,26 @@ def test_two_humans_at_one_keyboard_never_see_each_others_hand(
         keyboard.state = args[1]
         real_loop(*args)
 
-    monkeypatch.setattr(cli, "console", Console(file=screen, width=120, highlight=False))
+    monkeypatch.setattr(
+        cli, "console", Console(file=screen, width=120, highlight=False, soft_wrap=True)
+    )
     monkeypatch.setattr(cli, "ask", keyboard.ask)
     monkeypatch.setattr(cli, "_play_loop", spy_loop)
     args = ["play", "souvlaki", "--seats", "human,human", "--seed", str(seed)]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert keyboard.state is not None and keyboard.state.is_terminal()
+    assert keyboard.owner is None  # the last mover hid their screen before the final scores
     after_last_move = keyboard.new_text()  # the end, shown to both: no hand
     assert "Final scores" in after_last_move and "Your food cards" not in after_last_move
+    assert after_last_move.count(GAME_ENDS) == 1
     assert keyboard.leaks == []
     assert keyboard.prompts > 100
-    owners = [owner for owner, _ in keyboard.screens]
+    owners = [owner for owner, _ in keyboard.screens if owner is not None]
     assert {0, 1} <= set(owners) and len(owners) > 20  # many handovers, both ways
-    for owner, text in keyboard.screens[1:]:  # the first is the banner, before any handover
-        assert owner is not None and "Your food cards" in text
+    for owner, text in keyboard.screens:
+        assert owner is None or "Your food cards" in text  # a human's screen: their own hand
+    assert keyboard.results_read > len(owners)  # the screens hidden showed what moves did
 
 
 def test_one_human_is_never_asked_to_hand_over(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,8 +134,47 @@ def test_one_human_is_never_asked_to_hand_over(monkeypatch: pytest.MonkeyPatch) 
 
     def typist(prompt: str) -> str:
         asked.append(prompt)
-        return "quit"
+        raise EOFError  # input ends at once: the game stops
 
     monkeypatch.setattr(cli, "ask", typist)
     result = CliRunner().invoke(app, ["play", "souvlaki", "--seats", "human,random"])
     assert result.exit_code == 0 and asked == ["P1> "]
+
+
+def test_a_human_reads_their_move_before_hiding_and_closed_input_stops_there() -> None:
+    # Seed 3: P2 starts and keeps their food cards; then input ends at the hide prompt.
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]
+    result = CliRunner().invoke(app, args, input="\nkeep\n")
+    assert result.exit_code == 0, result.output
+    after = result.output.split("P2> ")[-1]
+    assert after.index("keeps their food cards") < after.index(HIDE) < after.index("Stopped.")
+    assert HANDOVER + "1" not in after
+
+
+def test_humans_at_one_keyboard_take_turns_without_hiding_where_hands_are_public(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Café's hands are public (CI-S.1; its `GameInfo.perfect_information`): no screen is hidden
+    or handed over between its humans."""
+    states: list[State] = []
+    asked: list[str] = []
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > 30:
+            raise EOFError  # input ends: the game stops
+        return states[0].legal_actions()[0].notation
+
+    monkeypatch.setattr(cli, "ask", typist)
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    args = ["play", "cafe", "--seats", "human,human", "--seed", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert states[0].game.info.perfect_information
+    assert set(asked) == {"P1> ", "P2> "}  # only moves asked: no hiding, no handover
+    assert "P2, since your last turn" not in result.output

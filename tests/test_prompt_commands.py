@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
+from kafeneio.core import State
 
 runner = CliRunner()
 
@@ -63,3 +67,50 @@ def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> N
     assert "Not understood: 'kep' is not a move" in output and "Did you mean keep?" in output
     assert "Not understood: 'xyzzy'" in output and "Type 'moves' for the legal moves." in output
     assert "Not allowed" not in output  # that is for a move read but against the rules
+
+
+def test_quit_of_a_game_not_recorded_asks_first_and_no_plays_on() -> None:
+    output = _session("cafe", "quit\nn\nquit\ny\n")
+    assert output.count(cli.SURE_TO_QUIT.strip()) == 2
+    assert output.count("P1> ") == 2 and output.rstrip().endswith("Stopped.")
+
+
+def test_quit_is_not_asked_again_when_input_ends_or_the_game_is_recorded(
+    tmp_path: Path,
+) -> None:
+    output = _session("cafe", "quit\n")  # the input ends at the question: that quits
+    assert cli.SURE_TO_QUIT.strip() in output and output.rstrip().endswith("Stopped.")
+    path = tmp_path / "game.json"
+    args = ["play", "cafe", "--seed", "7", "--record", str(path)]
+    recorded = runner.invoke(app, args, input="quit\n")
+    assert recorded.exit_code == 0 and path.exists()
+    assert cli.SURE_TO_QUIT.strip() not in recorded.output and "Stopped." in recorded.output
+
+
+@pytest.mark.rule("SW-2.2")
+def test_a_pick_past_the_row_names_the_rows_own_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    states: list[State] = []
+    rows: list[int] = []
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        state = states[0]
+        legal = [action.notation for action in state.legal_actions()]
+        if not legal[0].startswith("pick"):
+            return legal[0]
+        if len(rows) == 2:
+            raise EOFError  # input ends: the game stops
+        rows.append(len(state.observation(0)["row"]))
+        return "pick 0" if len(rows) == 1 else f"pick {rows[0] + 1}"
+
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    monkeypatch.setattr(cli, "ask", typist)
+    output = _session("souvlaki", "")
+    slots = f"the row's slots are 1 to {rows[0]} (SW-2.2)"
+    assert rows[0] < 9  # the notation's most, which was named whatever the row held
+    assert f"Not allowed: pick 0: {slots}" in output
+    assert f"Not allowed: pick {rows[0] + 1}: {slots}" in output

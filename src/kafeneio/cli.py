@@ -26,6 +26,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
@@ -57,9 +58,13 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
-  moves      the legal moves, with what each scores    board   show the board again
-  hint       the search bot's suggestion for you       help    this text
-  rule ID    what a rule says (a refusal names one)    quit    stop (the record is written)"""
+  moves    the legal moves, what each scores     board   show the board again
+  hint     the search bot's suggestion for you   help    this text
+  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+QUIT = {"quit", "exit"}
+SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
+COLUMNS = 80
+"""A terminal's width: the log of the moves keeps to it where the game's words allow."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
@@ -234,7 +239,8 @@ def play(
         markup=False,
     )
     try:
-        _play_loop(game, state, bots, seat_names, quiet, random.Random(seed), ended)
+        recorded = record is not None
+        _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
     finally:
         if record is not None:
             data = state.to_record()
@@ -282,7 +288,7 @@ def ask(prompt: str) -> str:
     """A line typed at `prompt`: through `input` on a terminal, so readline knows the prompt."""
     if sys.stdin.isatty():
         return input(prompt)
-    return console.input(prompt)
+    return console.input(escape(prompt))  # plain text, as all the game prints: "[y/N]" too
 
 
 def _seat_names(seats: str | None, players: int) -> list[str]:
@@ -306,46 +312,55 @@ class _Quit(Exception):
 
 
 Words = Callable[[int], str | None]
-"""A line as one viewer may see it (None: not shown to them)."""
+"""Lines as one viewer may see them (None: not shown to them)."""
 
 
 class Keyboard:
-    """What the players at one keyboard see. With two or more human seats, the keyboard is handed
-    over between them through a cleared screen, so that nobody sees another human's hand; each
-    human is then shown what they missed, as they may see it."""
+    """What the players at one keyboard see. Where hands are hidden (a game without perfect
+    information) and two or more seats are human, the keyboard is handed over between them
+    through a cleared screen, so that nobody sees another human's hand: the human who had it
+    reads what their move did, then hides the screen; the next one presses Enter alone and is
+    shown what they missed, as they may see it. Where hands are public, the humans just take
+    turns at the keyboard."""
 
-    def __init__(self, seats: list[str]) -> None:
+    def __init__(self, seats: list[str], hands_hidden: bool) -> None:
         self.humans = [p for p, name in enumerate(seats) if name == HUMAN]
-        self.hot_seat = len(self.humans) > 1
+        self.hot_seat = hands_hidden and len(self.humans) > 1
+        """Whether the screen is hidden between humans."""
         self.seen_by: int | None = None
-        """The human whose view is on the screen (hot-seat only)."""
+        """The human whose view is on the screen."""
         self.missed: dict[int, list[str]] = {p: [] for p in self.humans}
 
     @property
     def viewer(self) -> int:
-        """Who is looking at the screen now: the one human, the human who has the keyboard, or
-        everyone (a spectator)."""
-        if self.hot_seat:
-            return self.seen_by if self.seen_by is not None else SPECTATOR
-        return self.humans[0] if self.humans else SPECTATOR
+        """Who is looking at the screen now: the human who has the keyboard (the one human,
+        before their first turn), or everyone (a spectator)."""
+        if self.seen_by is not None:
+            return self.seen_by
+        return self.humans[0] if len(self.humans) == 1 else SPECTATOR
 
-    def say(self, words: Words, author: int | None = None) -> None:
+    def say(self, words: Words) -> None:
         """Print `words` as the screen's viewer may see them, and keep them, as each other human
-        may see them, for when that human takes the keyboard (`author` has seen them)."""
+        may see them, for when that human takes the keyboard."""
         line = words(self.viewer)
-        if line is not None and author != self.viewer:
+        if line is not None:
             console.print(line, markup=False)
         if self.hot_seat:
             for human, lines in self.missed.items():
                 text = words(human)
-                if text is not None and human not in (author, self.seen_by):
+                if text is not None and human != self.seen_by:
                     lines.append(text)
 
     def hand_to(self, player: int) -> bool:
-        """Clear the screen and wait until `player` has the keyboard; False if they quit."""
-        if not self.hot_seat or self.seen_by == player:
+        """Hide the screen of the human who has the keyboard, then wait until `player` has it;
+        False if either quits."""
+        if not self.hot_seat:  # nothing to hide: the keyboard just goes round
+            self.seen_by = player
             return True
-        self.clear()
+        if self.seen_by == player:
+            return True
+        if not self.hide(f"pass the keyboard to P{player + 1}"):
+            return False
         try:
             ask(f"Pass the keyboard to P{player + 1} and press Enter (P{player + 1} only). ")
         except (EOFError, KeyboardInterrupt):
@@ -357,6 +372,18 @@ class Keyboard:
             console.print(f"P{player + 1}, since your last turn:", markup=False)
             console.print("\n".join(self.missed[player]), markup=False)
             self.missed[player].clear()
+        return True
+
+    def hide(self, then: str) -> bool:
+        """Clear the screen once the human whose view it shows has read it (what their own move
+        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit."""
+        if self.seen_by is not None:
+            try:
+                ask(f"Press Enter to hide your hand, then {then}. ")
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                return False
+        self.clear()
         return True
 
     def clear(self) -> None:
@@ -373,12 +400,14 @@ def _play_loop(
     bots: dict[int, Bot],
     seats: list[str],
     quiet: bool,
+    recorded: bool,
     chance: random.Random,
     ended: Sequence[Event] = (),
 ) -> None:
-    """Play `state` on to its end; `ended`: the last action's events of a record that is over
-    already (go on from it, and there is only the result to show)."""
-    keyboard = Keyboard(seats)
+    """Play `state` on to its end; `recorded`: whether the game's record will be written (a
+    human who quits a game that is not is asked first); `ended`: the last action's events of a
+    record that is over already (go on from it, and there is only the result to show)."""
+    keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
     shown_at = [-1]
     last_events: list[Event] = list(ended)
 
@@ -389,9 +418,11 @@ def _play_loop(
                     raise _Quit
                 shown_at[0] = -1
             if shown_at[0] != state.ply:
-                console.print("\n" + game.render(state, player), markup=False)
+                # no blank line above: the log of the last turn, the board and the prompt
+                # fit 24 rows (the board's first line sets it off from the log)
+                console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player)
+            action = _human_turn(game, state, player, recorded)
             if action is None:
                 raise _Quit
             return action
@@ -403,11 +434,9 @@ def _play_loop(
         if quiet:
             return
         who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
-        line = f"  {who}: {step.action}" if who else "  chance decides"
+        head = f"  {who}: {step.action}" if who else "  chance decides"
         # not which card chance took: only the players concerned may know that
-        keyboard.say(lambda viewer: line, author=step.player)
-        for event in step.events:
-            keyboard.say(_event_words(event))
+        keyboard.say(_step_words(head, step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
@@ -416,25 +445,38 @@ def _play_loop(
     except _Quit:
         console.print("Stopped.")
         return
-    if keyboard.hot_seat:
-        keyboard.clear()
+    if keyboard.hot_seat and not keyboard.hide("see the final scores"):
+        keyboard.clear()  # input closed: the final scores all the same, with no hand on screen
     if not quiet:
-        console.print("\n" + game.render(state, keyboard.viewer), markup=False)
+        console.print(game.render(state, keyboard.viewer), markup=False)
     _print_result(state, last_events)
 
 
-def _event_words(event: Event) -> Words:
-    """`event` in words for each viewer, indented under the move that caused it."""
+def _step_words(head: str, step: Step) -> Words:
+    """A step in words for each viewer: `head` (who did what), and what it caused indented
+    below, the first on the head's own line where that line holds it (so that a Café turn and
+    the board fit 24 rows). The human who typed the move sees only what it caused. Why the
+    game ended is left to the final scores (`_print_result`), which tell it once."""
+    told = [event for event in step.events if event.kind != "end"]
 
     def words(viewer: int) -> str | None:
-        text = event.text_for(viewer)
-        return f"    {text}" if text is not None else None
+        texts = (event.text_for(viewer) for event in told)
+        said = [text for text in texts if text is not None]
+        lines = [f"    {text}" for text in said]
+        if viewer != step.player:  # a viewer who moved is the human who typed it
+            joined = f"{head} — {said[0]}" if said else ""
+            if said and len(joined) <= COLUMNS:
+                lines[0] = joined
+            else:
+                lines.insert(0, head)
+        return "\n".join(lines) if lines else None
 
     return words
 
 
-def _human_turn(game: Game, state: State, player: int) -> Action | None:
-    """Read one legal decision; None when the player quits."""
+def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action | None:
+    """Read one legal decision; None when the player quits (and, the game not `recorded`,
+    says so again) or their input ends."""
     while True:
         try:
             text = ask(f"P{player + 1}> ").strip()
@@ -442,8 +484,10 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
             console.print()
             return None
         command = text.lower()
-        if command in {"quit", "exit"}:
-            return None
+        if command in QUIT:
+            if recorded or _sure_to_quit():
+                return None
+            continue
         if command in {"help", "?"}:
             console.print(HELP_TEXT + "\n\n" + game.notation_help(), markup=False)
         elif command == "rule" or command.startswith("rule "):
@@ -461,6 +505,17 @@ def _human_turn(game: Game, state: State, player: int) -> Action | None:
                 console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _sure_to_quit() -> bool:
+    """Whether a player who asked to quit a game that is not recorded still does, told so; an
+    end of input quits (a script that typed quit means it)."""
+    try:
+        answer = ask(SURE_TO_QUIT).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return True
+    return answer in {"y", "yes", *QUIT}
 
 
 def _close_moves(state: State, text: str) -> str:

@@ -458,10 +458,11 @@ def test_the_bar_is_open_even_when_a_table_move_exists_but_never_to_a_joker() ->
     assert "USm@16" in legal(state)
     assert not any(a.startswith("J") and a.endswith("@bar") for a in legal(state))
     before = state.clone()
-    with pytest.raises(NotationError, match=r"CI-M\.2"):
-        state.apply_notation("Jm@bar")
-    with pytest.raises(NotationError):
-        GAME.parse_action("Jf@bar")
+    with pytest.raises(IllegalActionError, match=r"CI-M\.2") as refused:
+        state.apply_notation("Jm@bar")  # written right, refused by a rule: not a typo
+    assert refused.value.rule == "CI-M.2" and not isinstance(refused.value, NotationError)
+    with pytest.raises(IllegalActionError):
+        GAME.parse_action("jf@bar")
     assert state == before
     play(state, "USm@bar")
     assert state.scores() == [1, 0]

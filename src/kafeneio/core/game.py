@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError, ViewerError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError, ViewerError
 from kafeneio.core.events import Event, EventLog, HistoryEntry, Words
 from kafeneio.core.options import RulesOptions
 
@@ -161,7 +161,9 @@ class Game(ABC):
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """The action written `text` in the game's notation; raises `NotationError`."""
+        """The action written `text` in the game's notation; raises `NotationError`, or
+        `IllegalActionError` (with its rule) for a move written right that the rules allow in
+        no position, so that it is not mistaken for a typo (Café's ``Jm@bar``)."""
 
     @abstractmethod
     def decode_action(self, code: int) -> Action:
@@ -398,7 +400,20 @@ class State(ABC):
 
     def parse_legal(self, text: str) -> Action:
         """The legal action written `text`; `NotationError` or `IllegalActionError` otherwise."""
-        return self._legal_match(self.game.parse_action(text))
+        try:
+            action = self.game.parse_action(text)
+        except NotationError as err:
+            unreadable = err
+        else:
+            return self._legal_match(action)
+        self._explain_unreadable(text)
+        raise unreadable
+
+    def _explain_unreadable(self, text: str) -> None:
+        """Where this position tells better than the notation why `text`, which names no action
+        of the game, is refused, raise that (Souvlaki Wars' ``pick 0`` names the row's slots);
+        by default nothing: the notation's error stands."""
+        return None
 
     @abstractmethod
     def explain_illegal(self, action: Action) -> None:

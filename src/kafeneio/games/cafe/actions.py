@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import KafeneioError, NotationError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.notation import check_code, notation_words, whole_number
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
@@ -178,13 +178,14 @@ class ActionSpace:
         )
 
     def parse(self, text: str) -> CafeAction:
-        """The action written `text`; `NotationError` naming the problem otherwise. Spaces
+        """The action written `text`; `NotationError` naming the problem otherwise, or
+        `IllegalActionError` for a move written right that the rules never allow. Spaces
         around ``@`` are allowed (``USm @ 16``, as the terminal's move list sets chairs apart):
         joined once the text is checked short and ASCII, so no long input reaches a pattern."""
         words = AT_SPACES.sub("@", " ".join(notation_words(text))).split()
         try:
             return self._parse_words(words)
-        except NotationError:
+        except (NotationError, IllegalActionError):
             raise
         except KafeneioError as err:
             raise NotationError(str(err)) from None
@@ -220,8 +221,10 @@ class ActionSpace:
         if len(words) == 1 and "@" in head:
             card, chair = self._card_at(words[0])
             if chair is None:
-                if is_joker(card):
-                    raise NotationError("a joker never goes to the bar (CI-M.2)")
+                if is_joker(card):  # no action at all: the action space has no such move
+                    raise IllegalActionError(
+                        f"{self.board.card_text(card)}@bar: a joker never goes to the bar", "CI-M.2"
+                    )
                 return self.bar[card]
             return self.place[card][chair]
         raise NotationError(

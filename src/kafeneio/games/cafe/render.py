@@ -1,21 +1,27 @@
-"""A plain-text picture of a Café International position, drawn from one player's observation."""
+"""A plain-text picture of a Café International position, drawn from one player's observation.
+
+It fits a terminal of 80 x 24 with room above it for the last turn's moves: one line of what
+ends the game (the bag, the bar), the board, one line a player, the status. Who sits at each
+table is on the board itself; the bar's guests never move or score again (CI-T.7), so the
+picture gives the bar's free seats and what the next ones score.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core.events import packed
+from kafeneio.core.events import plural
 from kafeneio.games.cafe.board import Board
 
 CELL = 5
-"""A grid cell's width: the grid is 13 cells, 77 columns; the bar and the tables wrap at 80."""
+"""A grid cell's width: the grid is 13 cells, 77 columns."""
+WIDTH = 80
+"""A terminal's columns: no line of the picture is longer."""
 
 
 def render_observation(board: Board, obs: dict[str, Any], may_end: bool = True) -> str:
     """The picture; `may_end`: whether the mover may end the turn now (told in the status)."""
-    lines = [_grid(board, obs), "", _bar(obs), "", *_tables(board, obs), ""]
-    lines.extend(_players(obs))
-    lines.append(_status(obs, may_end))
+    lines = [_bag_and_bar(obs), _grid(board, obs), *_players(obs), _status(obs, may_end)]
     return "\n".join(lines)
 
 
@@ -34,26 +40,25 @@ def _grid(board: Board, obs: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def _bar(obs: dict[str, Any]) -> str:
-    """Every bar seat with its value (CI-0.3) and its guest, or ``·`` while free."""
-    seated = obs["bar"]
-    seats = [
-        f"{seat + 1}:{value:+d} {seated[seat] if seat < len(seated) else '·'}"
-        for seat, value in enumerate(obs["bar_values"])
-    ]
-    return "\n".join(packed("Bar: ", seats, "  "))
+def _bag_and_bar(obs: dict[str, Any]) -> str:
+    """What ends the game (CI-E.1): the cards left in the bag; the bar's seats taken, and what
+    the next free ones score (CI-0.3), as many as the line holds."""
+    values = obs["bar_values"]
+    taken = len(obs["bar"])
+    line = f"Bag: {plural(obs['bag_size'], 'card')}. Bar: {taken} of {len(values)} seats taken"
+    if taken == len(values):
+        return line + "."
+    upcoming = [f"{value:+d}" for value in values[taken:]]
+    return _fitted(f"{line}; the next score", upcoming)
 
 
-def _tables(board: Board, obs: dict[str, Any]) -> list[str]:
-    """Each table with guests: who sits there."""
-    rows = []
-    for table in board.tables:
-        guests = [obs["chairs"][c] for c in table.chairs if obs["chairs"][c]]
-        if guests:
-            rows.append(f"{table.id}: {' '.join(guests)}")
-    if not rows:
-        return ["Tables: all empty"]
-    return packed("Tables: ", rows, "   ")
+def _fitted(head: str, items: list[str]) -> str:
+    """`head` and as many of `items` as fit in `WIDTH`, with `…` for the rest."""
+    for count in range(len(items), 0, -1):
+        line = " ".join([head, *items[:count]]) + (" …" if count < len(items) else "")
+        if len(line) <= WIDTH:
+            return line
+    return f"{head} …"
 
 
 def _players(obs: dict[str, Any]) -> list[str]:
@@ -65,7 +70,6 @@ def _players(obs: dict[str, Any]) -> list[str]:
             f"{mover} P{player + 1}: score {obs['scores'][player]:>4}, "
             f"draws to {obs['hand_targets'][player]}{state} | hand: {' '.join(hand) or '-'}"
         )
-    rows.append(f"  Bag: {obs['bag_size']} cards")
     return rows
 
 

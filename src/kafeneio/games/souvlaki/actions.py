@@ -33,7 +33,12 @@ from dataclasses import dataclass
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import NotationError
-from kafeneio.core.notation import check_code, notation_words, whole_number
+from kafeneio.core.notation import (
+    MAX_NUMBER_DIGITS,
+    check_code,
+    notation_words,
+    whole_number,
+)
 from kafeneio.games.souvlaki.cards import (
     MAX_UNFORESEEN_KINDS,
     CardSet,
@@ -238,6 +243,20 @@ class ActionSpace:
         if not shape_fits(kind.target, targets):
             raise NotationError(f"action code {code}: {kind.id} takes other targets")
         return self.use(card, targets)
+
+    def pick_number(self, text: str) -> int | None:
+        """The number of a ``pick N`` text, also one past any row (``pick 0``), which `parse`
+        refuses: the position names the row's own slots (`SouvlakiState`); None for any other
+        text."""
+        try:
+            words = notation_words(text)
+        except NotationError:
+            return None
+        if len(words) != 2 or words[0].lower() != "pick":
+            return None
+        number = words[1]
+        digits = number.isascii() and number.isdigit() and len(number) <= MAX_NUMBER_DIGITS
+        return int(number) if digits else None
 
     def parse(self, text: str) -> SouvlakiAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""

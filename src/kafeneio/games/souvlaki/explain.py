@@ -3,6 +3,7 @@ understands."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.errors import IllegalActionError
@@ -29,7 +30,7 @@ from kafeneio.games.souvlaki.actions import (
 from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.effects import customer_misfit
 from kafeneio.games.souvlaki.events import customer_words, foods_words, order_words, targets_words
-from kafeneio.games.souvlaki.legality import send_refusal, serve_refusal
+from kafeneio.games.souvlaki.legality import pick_refusal, send_refusal, serve_refusal
 
 if TYPE_CHECKING:
     from kafeneio.games.souvlaki.state import SouvlakiState
@@ -170,7 +171,7 @@ def _maintenance(state: SouvlakiState, action: SouvlakiAction, player: int) -> I
 
 def _draft(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:
     if action.kind == PICK:
-        return IllegalActionError(f"{action}: slot {action.slot + 1} holds no customer", "SW-2.2")
+        return pick_error(action.slot + 1, state.row()) or _wrong_phase(state, action)
     if action.kind in (PASS, DONE, FINISH):
         return IllegalActionError(f"{action}: picking a customer is mandatory", "SW-2.3")
     return _wrong_phase(state, action)
@@ -201,6 +202,16 @@ def _unforeseen(state: SouvlakiState, action: SouvlakiAction, player: int) -> Il
                 f"{action}: customer p{owner + 1}.{position + 1} {misfit}", rule
             )
     return IllegalActionError(f"{action}: the two customers must be in different queues", rule)
+
+
+def pick_error(number: int, row: Sequence[int]) -> IllegalActionError | None:
+    """Why ``pick number`` (as typed, from 1; any number) drafts nobody from `row`, the draft
+    row's customers' kinds (`pick_refusal`); None when it drafts one."""
+    refusal = pick_refusal(number - 1, row)
+    if refusal is None:
+        return None
+    rule, reason = refusal
+    return IllegalActionError(f"pick {number}: {reason}", rule)
 
 
 def _service(state: SouvlakiState, action: SouvlakiAction, player: int) -> IllegalActionError:

@@ -129,6 +129,16 @@ def serve_refusal(queue: Sequence[Customer], pool: Sequence[int]) -> Refusal | N
     return ("SW-4.2", f"the pool lacks {foods_text(missing)} for the first customer")
 
 
+def pick_refusal(slot: int, row: Sequence[int]) -> Refusal | None:
+    """SW-2.2: may the customer in slot `slot` (from 0) of the draft `row` (its customers'
+    kinds, -1 where one was taken) be drafted?"""
+    if not 0 <= slot < len(row):
+        return ("SW-2.2", f"the row's slots are 1 to {len(row)}")
+    if row[slot] < 0:
+        return ("SW-2.2", f"slot {slot + 1} holds no customer")
+    return None
+
+
 def sendable(queue_length: int, send_away: str, most: int) -> int:
     """SW-4.6: how many positions from the front may be sent away (at most `most`, the
     positions the action encoding names)."""

@@ -47,11 +47,12 @@ from kafeneio.games.souvlaki.customer import (
     waiting_big_order,
 )
 from kafeneio.games.souvlaki.effects import UnforeseenEffects
-from kafeneio.games.souvlaki.explain import action_words, why_illegal
+from kafeneio.games.souvlaki.explain import action_words, pick_error, why_illegal
 from kafeneio.games.souvlaki.legality import (
     Refusal,
     advertise_refusal,
     buy_refusal,
+    pick_refusal,
     play_refusal,
     sendable,
     serve_ready,
@@ -323,6 +324,16 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     def explain_illegal(self, action: Any) -> None:
         raise why_illegal(self, action)
 
+    def _explain_unreadable(self, text: str) -> None:
+        """``pick 0`` or ``pick 12`` while a pick is asked: refused as a slot past this row, with
+        the row's own slots (the notation knows only the largest row's)."""
+        number = self.game.space.pick_number(text)
+        picks = self.game.space.pick
+        if number is not None and any(action in picks for action in self.legal_actions()):
+            error = pick_error(number, self._row)
+            if error is not None:
+                raise error
+
     def _words(self, action: Any) -> str:
         return action_words(self, action)
 
@@ -587,7 +598,8 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         if phase == MAINTENANCE:
             return self._maintenance_actions(player)
         if phase == NEW_CUSTOMERS:
-            return [space.pick[slot] for slot, card in enumerate(self._row) if card >= 0]
+            row = self._row
+            return [space.pick[slot] for slot in range(len(row)) if pick_refusal(slot, row) is None]
         return [space.pass_, *self.legal_uses(player)]
 
     def _maintenance_actions(self, player: int) -> list[SouvlakiAction]:
