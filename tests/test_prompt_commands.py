@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import State
+from kafeneio.games import get_game
+from kafeneio.sim.analysis import Analysis, Budget, hint
 
 runner = CliRunner()
 
@@ -114,3 +116,25 @@ def test_a_pick_past_the_row_names_the_rows_own_slots(monkeypatch: pytest.Monkey
     assert rows[0] < 9  # the notation's most, which was named whatever the row held
     assert f"Not allowed: pick 0: {slots}" in output
     assert f"Not allowed: pick {rows[0] + 1}: {slots}" in output
+
+
+def test_a_hint_asked_again_at_the_same_position_is_shown_again_not_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search for time may answer otherwise when asked twice (here: another seed at each
+    search): the terminal shows its first answer again, and searches afresh once the position
+    has changed."""
+    searched: list[int] = []
+
+    def search(state: State, seed: int, budget: Budget) -> Analysis:
+        searched.append(state.ply)
+        return hint(state, seed=len(searched), budget=Budget(iterations=20))
+
+    monkeypatch.setattr(cli, "hint", search)
+    first_move = get_game("cafe").new_state(2, seed=7).legal_actions()[0].notation
+    output = _session("cafe", f"hint\nhint\n{first_move}\nhint\nquit\n")
+    assert searched == [0, 1]  # a Café turn's first guest, then its second: two positions
+    answers = output.split("hint: ")[1:]
+    assert len(answers) == 3 and output.count("As before (the same position") == 1
+    said = [answer.split("\nP1> ")[0] for answer in answers]
+    assert said[1] == said[0] and "As before" in output.split("hint: ")[1]

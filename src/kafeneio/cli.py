@@ -409,6 +409,7 @@ def _play_loop(
     record that is over already (go on from it, and there is only the result to show)."""
     keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
     shown_at = [-1]
+    hints = _Hints()
     last_events: list[Event] = list(ended)
 
     def human(player: int) -> Player:
@@ -422,7 +423,7 @@ def _play_loop(
                 # fit 24 rows (the board's first line sets it off from the log)
                 console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player, recorded)
+            action = _human_turn(game, state, player, recorded, hints)
             if action is None:
                 raise _Quit
             return action
@@ -474,7 +475,9 @@ def _step_words(head: str, step: Step) -> Words:
     return words
 
 
-def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action | None:
+def _human_turn(
+    game: Game, state: State, player: int, recorded: bool, hints: _Hints
+) -> Action | None:
     """Read one legal decision; None when the player quits (and, the game not `recorded`,
     says so again) or their input ends."""
     while True:
@@ -493,7 +496,7 @@ def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action
         elif command == "rule" or command.startswith("rule "):
             console.print(_rule_text(game, text[4:].strip()), markup=False)
         elif command == "hint":
-            console.print(_hint(state), markup=False)
+            console.print(hints.ask(state), markup=False)
         elif command == "moves":
             console.print(list_moves(state), markup=False)
         elif command == "board":
@@ -535,6 +538,23 @@ def _rule_text(game: Game, rule_id: str) -> str:
         return str(rulebook_of(game).rule(rule_id.upper()))
     except KafeneioError as err:
         return str(err)
+
+
+class _Hints:
+    """The last hint of a game, kept with its position (ply): asked again there, it is shown
+    again rather than searched again, since a search for time may answer otherwise."""
+
+    def __init__(self) -> None:
+        self.ply = -1
+        self.text = ""
+
+    def ask(self, state: State) -> str:
+        """The hint for the player to move: the one given at this ply, or a new search."""
+        if self.ply == state.ply:
+            return f"As before (the same position, not searched again):\n{self.text}"
+        self.text = _hint(state)
+        self.ply = state.ply
+        return self.text
 
 
 def _hint(state: State) -> str:
