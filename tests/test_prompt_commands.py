@@ -37,6 +37,22 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     assert max(len(line) for line in output[start:].splitlines()[:40]) <= 80  # a terminal's
 
 
+def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out() -> None:
+    """Souvlaki's board no longer repeats what each unforeseen card does, the decks and the
+    legend: `cards` tells them, and the commands said at the start and `help` name it. Café's
+    board shows everything: its help has no `cards`, which says so."""
+    output = _session("souvlaki", "cards\nhelp\nquit\n")
+    start, cards = output.split("P1> ")[:2]
+    assert "cards," in start.splitlines()[1]  # the commands, said once as the game starts
+    assert "Your unforeseen cards:\n  " in cards and "Decks: food " in cards
+    assert "Shops (identity cards, SW-0.4):" in cards and "D soft drink" in cards
+    assert max(len(line) for line in cards.splitlines()) <= 80
+    assert cli.REFERENCE_HELP in output
+    cafe = _session("cafe", "cards\nhelp\nquit\n")
+    assert "The board shows everything" in cafe and cli.REFERENCE_HELP not in cafe
+    assert " cards," not in cafe
+
+
 @pytest.mark.rule("CI-T.2")
 def test_rule_prints_the_rule_a_refusal_cites() -> None:
     output = _session("cafe", "rule ci-t.2\nrule XX-9.9\nrule\nquit\n")

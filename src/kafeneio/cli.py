@@ -61,6 +61,8 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves    the legal moves, what each scores     board   show the board again
   hint     the search bot's suggestion for you   help    this text
   rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+REFERENCE_HELP = "  cards    what the board leaves out: what your cards do, the decks, the shops"
+"""The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
@@ -238,6 +240,8 @@ def play(
         + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names)),
         markup=False,
     )
+    if HUMAN in seat_names:
+        console.print(_commands(game, state), markup=False)
     try:
         recorded = record is not None
         _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
@@ -470,9 +474,22 @@ def _step_words(head: str, step: Step) -> Words:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
-        return "\n".join(lines) if lines else None
+        return "\n".join(_within_columns(lines)) if lines else None
 
     return words
+
+
+def _within_columns(lines: list[str]) -> list[str]:
+    """`lines` broken at spaces where longer than `COLUMNS`, the rest indented under the line
+    it continues (the terminal would break them anywhere, under nothing)."""
+    broken = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        wrapped = textwrap.wrap(
+            line, COLUMNS, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+        broken.extend(wrapped or [line])
+    return broken
 
 
 def _human_turn(
@@ -492,7 +509,9 @@ def _human_turn(
                 return None
             continue
         if command in {"help", "?"}:
-            console.print(HELP_TEXT + "\n\n" + game.notation_help(), markup=False)
+            console.print(_help(game, state, player), markup=False)
+        elif command == "cards":
+            console.print(_reference(game, state, player), markup=False)
         elif command == "rule" or command.startswith("rule "):
             console.print(_rule_text(game, text[4:].strip()), markup=False)
         elif command == "hint":
@@ -508,6 +527,26 @@ def _human_turn(
                 console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _commands(game: Game, state: State) -> str:
+    """The prompt's commands on one line, said once as a game with a human starts."""
+    cards = " cards," if game.reference(state, SPECTATOR) else ""
+    return f"At the prompt: a move, or help, moves, hint, board,{cards} rule ID, quit."
+
+
+def _help(game: Game, state: State, player: int) -> str:
+    """The prompt's commands (`cards` where the game's board leaves things to look up), then
+    how the game's moves are written."""
+    commands = HELP_TEXT
+    if game.reference(state, player):
+        commands += "\n" + REFERENCE_HELP
+    return f"{commands}\n\n{game.notation_help()}"
+
+
+def _reference(game: Game, state: State, player: int) -> str:
+    """What `player` may look up beside the board (`Game.reference`), or that it shows all."""
+    return game.reference(state, player) or "The board shows everything: there is nothing more."
 
 
 def _sure_to_quit() -> bool:
