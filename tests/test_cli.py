@@ -6,6 +6,7 @@ import io
 import json
 import math
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kafeneio import cli
+from kafeneio.bots import make_bot
 from kafeneio.cli import app
 from kafeneio.core import State
 from kafeneio.games import get_game, load_record
@@ -63,7 +65,7 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     result = runner.invoke(
         app,
         ["play", "cafe", "--seed", "7", "--seats", "human,random"],
-        input="help\nmoves\nUSm@99\nJf@bar\nquit\n",
+        input="help\nmoves\nUSm@99\nJf@bar\nswap Jm@16\nquit\n",
     )
     assert result.exit_code == 0, result.output
     assert (
@@ -74,6 +76,11 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     assert "chairs are numbered 1 to 68" in result.output
     # written right, refused by a rule: said as every refusal is, not as a typo
     assert "Not allowed: Jf@bar: a joker never goes to the bar (CI-M.2)" in result.output
+    # seed 7: P1 holds a joker man, which the rules never exchange for a joker (CI-M.4)
+    assert (
+        "Not allowed: swap Jm@16: a joker is exchanged for a guest, not for another joker "
+        "(CI-M.4)" in result.output
+    )
 
 
 def test_a_human_move_that_breaks_a_rule_names_the_rule() -> None:
@@ -373,6 +380,75 @@ def test_a_cafe_turn_fits_24_rows_with_the_last_opponents_turn(
     assert result.exit_code == 0, result.output
     assert states[0].is_terminal() and len(heights) > 10
     assert max(heights) <= ROWS, heights
+
+
+STEP = re.compile(r"  (P\d) \(heuristic\): |  chance decides")
+"""The first line of a decision in the log: a bot's, or chance's."""
+
+
+def _last_turn(lines: list[str]) -> int | None:
+    """Where the last opponent's turn begins in `lines`, the log since P1's last decision: the
+    last opponent's decisions in a row (chance's among them), from the round's start where
+    they run across it (who serves last and maintains first makes two turns in a row); None
+    where no opponent decided (P1 decides again)."""
+    steps = [(i, STEP.match(line)) for i, line in enumerate(lines)]
+    movers = [(i, step.group(1)) for i, step in steps if step]  # group 1: None for chance
+    players = [who for _, who in movers if who]
+    if not players:
+        return None
+    start = movers[-1][0]
+    for i, who in reversed(movers):
+        if who not in (players[-1], None):
+            break
+        start = i
+    ends = [i for i in range(start, len(lines)) if re.match(r" +Round \d+ is over", lines[i])]
+    return ends[-1] if ends else start
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_turn(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through a whole game, played at the prompt, every line on screen holds in 80 columns
+    (the turn order ran to 118, the decks to 89, the legend to 81, a card's text to 110, the
+    widest to 201), and at each of P1's turns the screen holds in 24 rows the last opponent's
+    turn, the board (each shop with its queue, the draft row, the hand) and the prompt: at 2
+    and 3 players always (10-17 and 13-21 rows; 20-33 and 22-33 before), at 4 players on 9
+    screens in 10 (12-26 rows; 24-39 before): an opponent's long service beside four queues
+    does not fit."""
+    screen = io.StringIO()
+    printed_to = [0]
+    states: list[State] = []
+    heights: list[int] = []
+    widths: list[int] = []
+    real_loop = cli._play_loop
+    choose = make_bot("heuristic", 9)  # P1 plays as a player would, serving its queue
+
+    def spy_loop(*args: Any) -> None:
+        states.append(args[1])
+        real_loop(*args)
+
+    def typist(prompt: str) -> str:
+        text = screen.getvalue()[printed_to[0] :]
+        printed_to[0] += len(text)
+        lines = text.splitlines()
+        widths.append(max(len(line) for line in lines))
+        start = _last_turn(lines)
+        if start is not None:  # a new turn of P1's: what a terminal shows from the last turn on
+            assert "Your food cards: " in text and "queue: " in text  # the hand, the queues
+            heights.append(sum(max(1, math.ceil(len(line) / 80)) for line in lines[start:]) + 1)
+        return choose(states[0]).notation
+
+    monkeypatch.setattr(cli, "console", Console(file=screen, width=80, soft_wrap=True))
+    monkeypatch.setattr(cli, "ask", typist)
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    seats = ",".join(["human"] + ["heuristic"] * (players - 1))
+    result = runner.invoke(app, ["play", "souvlaki", "--seats", seats, "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert states[0].is_terminal() and len(heights) > 20
+    assert max(widths) <= 80, widths
+    fitting = sum(height <= ROWS for height in heights)
+    assert fitting == len(heights) if players < 4 else fitting >= 0.9 * len(heights), heights
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

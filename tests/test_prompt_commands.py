@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import State
+from kafeneio.games import get_game
+from kafeneio.sim.analysis import Analysis, Budget, hint
 
 runner = CliRunner()
 
@@ -33,6 +35,22 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     assert "random GF" not in output
     start = output.index("Notation (")
     assert max(len(line) for line in output[start:].splitlines()[:40]) <= 80  # a terminal's
+
+
+def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out() -> None:
+    """Souvlaki's board no longer repeats what each unforeseen card does, the decks and the
+    legend: `cards` tells them, and the commands said at the start and `help` name it. Café's
+    board shows everything: its help has no `cards`, which says so."""
+    output = _session("souvlaki", "cards\nhelp\nquit\n")
+    start, cards = output.split("P1> ")[:2]
+    assert "cards," in start.splitlines()[1]  # the commands, said once as the game starts
+    assert "Your unforeseen cards:\n  " in cards and "Decks: food " in cards
+    assert "Shops (identity cards, SW-0.4):" in cards and "D soft drink" in cards
+    assert max(len(line) for line in cards.splitlines()) <= 80
+    assert cli.REFERENCE_HELP in output
+    cafe = _session("cafe", "cards\nhelp\nquit\n")
+    assert "The board shows everything" in cafe and cli.REFERENCE_HELP not in cafe
+    assert " cards," not in cafe
 
 
 @pytest.mark.rule("CI-T.2")
@@ -114,3 +132,25 @@ def test_a_pick_past_the_row_names_the_rows_own_slots(monkeypatch: pytest.Monkey
     assert rows[0] < 9  # the notation's most, which was named whatever the row held
     assert f"Not allowed: pick 0: {slots}" in output
     assert f"Not allowed: pick {rows[0] + 1}: {slots}" in output
+
+
+def test_a_hint_asked_again_at_the_same_position_is_shown_again_not_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search for time may answer otherwise when asked twice (here: another seed at each
+    search): the terminal shows its first answer again, and searches afresh once the position
+    has changed."""
+    searched: list[int] = []
+
+    def search(state: State, seed: int, budget: Budget) -> Analysis:
+        searched.append(state.ply)
+        return hint(state, seed=len(searched), budget=Budget(iterations=20))
+
+    monkeypatch.setattr(cli, "hint", search)
+    first_move = get_game("cafe").new_state(2, seed=7).legal_actions()[0].notation
+    output = _session("cafe", f"hint\nhint\n{first_move}\nhint\nquit\n")
+    assert searched == [0, 1]  # a Café turn's first guest, then its second: two positions
+    answers = output.split("hint: ")[1:]
+    assert len(answers) == 3 and output.count("As before (the same position") == 1
+    said = [answer.split("\nP1> ")[0] for answer in answers]
+    assert said[1] == said[0] and "As before" in output.split("hint: ")[1]

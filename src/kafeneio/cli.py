@@ -61,6 +61,8 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves    the legal moves, what each scores     board   show the board again
   hint     the search bot's suggestion for you   help    this text
   rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+REFERENCE_HELP = "  cards    what the board leaves out: what your cards do, the decks, the shops"
+"""The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
@@ -238,6 +240,8 @@ def play(
         + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names)),
         markup=False,
     )
+    if HUMAN in seat_names:
+        console.print(_commands(game, state), markup=False)
     try:
         recorded = record is not None
         _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
@@ -409,6 +413,7 @@ def _play_loop(
     record that is over already (go on from it, and there is only the result to show)."""
     keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
     shown_at = [-1]
+    hints = _Hints()
     last_events: list[Event] = list(ended)
 
     def human(player: int) -> Player:
@@ -422,7 +427,7 @@ def _play_loop(
                 # fit 24 rows (the board's first line sets it off from the log)
                 console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player, recorded)
+            action = _human_turn(game, state, player, recorded, hints)
             if action is None:
                 raise _Quit
             return action
@@ -469,12 +474,27 @@ def _step_words(head: str, step: Step) -> Words:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
-        return "\n".join(lines) if lines else None
+        return "\n".join(_within_columns(lines)) if lines else None
 
     return words
 
 
-def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action | None:
+def _within_columns(lines: list[str]) -> list[str]:
+    """`lines` broken at spaces where longer than `COLUMNS`, the rest indented under the line
+    it continues (the terminal would break them anywhere, under nothing)."""
+    broken = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        wrapped = textwrap.wrap(
+            line, COLUMNS, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+        broken.extend(wrapped or [line])
+    return broken
+
+
+def _human_turn(
+    game: Game, state: State, player: int, recorded: bool, hints: _Hints
+) -> Action | None:
     """Read one legal decision; None when the player quits (and, the game not `recorded`,
     says so again) or their input ends."""
     while True:
@@ -489,11 +509,13 @@ def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action
                 return None
             continue
         if command in {"help", "?"}:
-            console.print(HELP_TEXT + "\n\n" + game.notation_help(), markup=False)
+            console.print(_help(game, state, player), markup=False)
+        elif command == "cards":
+            console.print(_reference(game, state, player), markup=False)
         elif command == "rule" or command.startswith("rule "):
             console.print(_rule_text(game, text[4:].strip()), markup=False)
         elif command == "hint":
-            console.print(_hint(state), markup=False)
+            console.print(hints.ask(state), markup=False)
         elif command == "moves":
             console.print(list_moves(state), markup=False)
         elif command == "board":
@@ -505,6 +527,26 @@ def _human_turn(game: Game, state: State, player: int, recorded: bool) -> Action
                 console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
             except KafeneioError as err:
                 console.print(f"Not allowed: {err}", markup=False)
+
+
+def _commands(game: Game, state: State) -> str:
+    """The prompt's commands on one line, said once as a game with a human starts."""
+    cards = " cards," if game.reference(state, SPECTATOR) else ""
+    return f"At the prompt: a move, or help, moves, hint, board,{cards} rule ID, quit."
+
+
+def _help(game: Game, state: State, player: int) -> str:
+    """The prompt's commands (`cards` where the game's board leaves things to look up), then
+    how the game's moves are written."""
+    commands = HELP_TEXT
+    if game.reference(state, player):
+        commands += "\n" + REFERENCE_HELP
+    return f"{commands}\n\n{game.notation_help()}"
+
+
+def _reference(game: Game, state: State, player: int) -> str:
+    """What `player` may look up beside the board (`Game.reference`), or that it shows all."""
+    return game.reference(state, player) or "The board shows everything: there is nothing more."
 
 
 def _sure_to_quit() -> bool:
@@ -535,6 +577,23 @@ def _rule_text(game: Game, rule_id: str) -> str:
         return str(rulebook_of(game).rule(rule_id.upper()))
     except KafeneioError as err:
         return str(err)
+
+
+class _Hints:
+    """The last hint of a game, kept with its position (ply): asked again there, it is shown
+    again rather than searched again, since a search for time may answer otherwise."""
+
+    def __init__(self) -> None:
+        self.ply = -1
+        self.text = ""
+
+    def ask(self, state: State) -> str:
+        """The hint for the player to move: the one given at this ply, or a new search."""
+        if self.ply == state.ply:
+            return f"As before (the same position, not searched again):\n{self.text}"
+        self.text = _hint(state)
+        self.ply = state.ply
+        return self.text
 
 
 def _hint(state: State) -> str:

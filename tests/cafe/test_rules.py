@@ -557,6 +557,20 @@ def test_an_exchange_that_breaks_the_gender_rule_or_the_wrong_chair_is_refused()
 
 
 @pytest.mark.rule("CI-M.4")
+def test_a_joker_is_never_exchanged_for_a_joker_a_refusal_by_the_rule_not_a_typo() -> None:
+    chairs = {16: "USf", 17: "USm", 15: "Jm", **ELSEWHERE}
+    state = new_position([["Jm", "Jf", "USf"], ["AFf"]], chairs)
+    for move in ("swap Jm@15", "swap jf @ 15", "swap Jm@16"):  # a joker's chair or not
+        before = state.clone()
+        with pytest.raises(IllegalActionError, match="not for another joker") as err:
+            state.apply_notation(move)
+        assert err.value.rule == "CI-M.4" and not isinstance(err.value, NotationError)
+        assert state == before
+    with pytest.raises(NotationError):
+        GAME.parse_action("swap Jm@15")  # no position to ask: no such move in the notation
+
+
+@pytest.mark.rule("CI-M.4")
 def test_the_own_gender_option_lets_only_the_jokers_gender_take_its_place() -> None:
     chairs = {16: "USf", 17: "USm", 15: "Jm", **ELSEWHERE}
     hands = [["USf", "DEm", "INf", "AFm"], ["AFf"]]

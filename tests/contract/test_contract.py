@@ -110,6 +110,7 @@ def test_viewers_are_the_players_and_the_spectator(game: Game, viewer: object) -
         state.observation,
         state.history_for,
         lambda v: game.render(state, v),
+        lambda v: game.reference(state, v),
         lambda v: state.determinize(v, random.Random(0)),
     ):
         with pytest.raises(ViewerError, match="SPECTATOR"):

@@ -261,11 +261,72 @@ def test_the_render_shows_queues_money_and_only_the_viewers_hands() -> None:
         reputation=[9, 5],
     )
     text = GAME.render(state, 0)
-    assert "phase 2, New Customers" in text and "Draft row: 1." in text
+    assert "Round 1 of at most 30, New Customers." in text and "Draft row: 1." in text
     assert "GG 3/2 (ANNOYED)" in text and "SD 2/1 (phone)" in text
     assert "money 7, reputation 9" in text and "Turn order: P1" in text
     assert "Your food cards: GF" in text and "SD\n" not in text.split("Your food cards")[1]
     assert "Your food cards" not in GAME.render(state, SPECTATOR)
+
+
+def test_the_picture_and_the_reference_show_nothing_a_viewer_may_not_know() -> None:
+    """What a player sees on the board and under `cards` is the same in every world their
+    view allows: another player's hands and the decks' order, resampled, never show."""
+    rng = random.Random(5)
+    checked = changed = 0
+    for seed in range(3):
+        state = GAME.new_state(4, seed=seed)
+        while not state.is_terminal() and checked < 40 * (seed + 1):
+            if state.ply % 7 == 0:
+                viewer = rng.choice([SPECTATOR, *range(4)])
+                sample = state.determinize(viewer, rng)
+                for look in (GAME.render, GAME.reference):
+                    assert look(sample, viewer) == look(state, viewer)
+                changed += sample._food != state._food or sample._decks != state._decks
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100 and changed > checked // 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("first_game", [False, True], ids=["full", "first-game"])
+def test_every_line_of_the_picture_and_the_reference_holds_in_80_columns(
+    players: int, first_game: bool
+) -> None:
+    """In every phase, with loans, long queues and cards in play (random games pile them up),
+    for a player and for a spectator."""
+    game = GAME.with_options({"first_game": first_game})
+    rng = random.Random(players)
+    state = game.new_state(players, seed=players)
+    widest, loans = 0, False
+    while not state.is_terminal():
+        for viewer in (0, SPECTATOR):
+            for text in (game.render(state, viewer), game.reference(state, viewer)):
+                widest = max(widest, *(len(line) for line in text.splitlines()))
+        loans |= any(player["loans"] for player in state.observation(0)["players"])
+        state.apply(rng.choice(state.legal_actions()))
+    assert loans and 70 < widest <= 80
+
+
+def test_the_reference_tells_the_viewers_cards_the_decks_the_shops_and_the_legend() -> None:
+    """What the board leaves out (the terminal's `cards`): the texts of the viewer's own
+    unforeseen cards and of those in play, the decks' sizes, every shop's identity card, the
+    legend of the customers' notation; in lines of 80 columns at most."""
+    state = GAME.new_state(3, seed=2)
+    held = state.observation(1)["hand"]["unforeseen"]
+    text = GAME.reference(state, 1)
+    texts = {kind.id: kind.text for kind in GAME.cards.unforeseen}
+    assert all(f"  {card}: " in text for card in held)
+    assert " ".join(texts[held[0]].split()) in " ".join(text.split())
+    assert "Decks: food " in text and "P3 Gyros Express: operating cost 2 a round" in text
+    assert "G pita gyros, S souvlaki, F fries, D soft drink" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    spectator = GAME.reference(state, SPECTATOR)
+    assert "Your unforeseen" not in spectator and "Decks: food " in spectator
+    legend = "Customer: order money/influence"
+    assert state.phase == "mulligan" and legend in GAME.render(state, 1)  # the first screen
+    while state.phase == "mulligan":
+        state.apply(state.legal_actions()[0])
+    assert legend not in GAME.render(state, 1)  # not on every screen after it
 
 
 def test_turns_completed_counts_player_turns_not_decisions() -> None:

@@ -177,6 +177,16 @@ class Game(ABC):
     def _render(self, state: State, viewer: int) -> str:
         """`render` once the viewer is checked."""
 
+    def reference(self, state: State, viewer: int = SPECTATOR) -> str:
+        """What `viewer` may look up beside the picture of `state` now and then, which the
+        picture leaves out to stay small (Souvlaki Wars: what the unforeseen cards do, the
+        decks, the identity cards, the legend); "" where the picture shows everything."""
+        return self._reference(state, state.check_viewer(viewer))
+
+    def _reference(self, state: State, viewer: int) -> str:
+        """`reference` once the viewer is checked."""
+        return ""
+
     def notation_help(self) -> str:
         """How a person writes this game's moves (and, where it helps, its phases)."""
         return ""

@@ -62,6 +62,8 @@ DANCE_BASE = BIRTHDAY_NONE + 1
 DRAW_FEWER = DANCE_BASE + NUM_TABLES * 2 * 4**4
 DRAW_FULL = DRAW_FEWER + 1
 NUM_ACTIONS = DRAW_FULL + 1
+NO_CODE = -1
+"""The code of a move written right that the action space does not hold (`joker_swap`)."""
 # What stands on one chair of a dance table, one base-4 digit per chair.
 NATIVE, NEIGHBOUR, JOKER, SEATED = range(4)
 
@@ -189,6 +191,23 @@ class ActionSpace:
             raise
         except KafeneioError as err:
             raise NotationError(str(err)) from None
+
+    def joker_swap(self, text: str) -> CafeAction | None:
+        """``swap Jm@16`` as the swap it would be, were a joker exchanged for a joker; `parse`
+        refuses it, for the action space holds no such move (no code: -1). Only to explain its
+        refusal by the rules (`CafeState`, CI-M.4); None for any other text."""
+        try:
+            words = AT_SPACES.sub("@", " ".join(notation_words(text))).split()
+            if len(words) != 2 or words[0].lower() != "swap":
+                return None
+            card, chair = self._card_at(words[1])
+        except KafeneioError:
+            return None
+        if chair is None or not is_joker(card):
+            return None
+        return CafeAction(
+            NO_CODE, f"swap {self.board.card_text(card)}@{chair + 1}", SWAP, card, chair
+        )
 
     def _parse_words(self, words: list[str]) -> CafeAction:
         if not words:

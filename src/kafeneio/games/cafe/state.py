@@ -373,6 +373,13 @@ class CafeState(State):
     def explain_illegal(self, action: Any) -> None:
         raise _why_illegal(self, action)
 
+    def _explain_unreadable(self, text: str) -> None:
+        """``swap Jm@16``: written right, yet no action (a joker is never exchanged for a
+        joker): refused by the rules as any swap is here, not as a typo."""
+        swap = SPACE.joker_swap(text)
+        if swap is not None:
+            raise _why_illegal(self, swap)
+
     def _words(self, action: Any) -> str:
         from kafeneio.games.cafe.explain import action_words  # explain reads this module
 
@@ -674,11 +681,11 @@ class CafeState(State):
         (after the swap CI-T.2-T.4 hold at the chair's tables; the option ``joker_exchange``
         may ask for the joker's own gender). Move generation and refusals both ask this."""
         board = self.game.board
+        if is_joker(card):  # whatever the chair holds: no swap of a joker is ever allowed
+            return ("CI-M.4", "a joker is exchanged for a guest, not for another joker")
         joker = self._seat[chair]
         if joker < 0 or not is_joker(joker):
             return ("CI-M.4", f"chair {chair + 1} holds no joker")
-        if is_joker(card):
-            return ("CI-M.4", "a joker is exchanged for a guest, not for another joker")
         if self.options.joker_exchange == "own-gender" and card & 1 != joker & 1:
             who = "man" if joker & 1 else "lady"
             return ("CI-M.4", f"the joker is a {who}, and only its own gender may replace it")

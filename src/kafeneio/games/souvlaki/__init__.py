@@ -31,7 +31,7 @@ from kafeneio.games.souvlaki.cards import (
 )
 from kafeneio.games.souvlaki.legality import playable_kinds
 from kafeneio.games.souvlaki.options import SouvlakiOptions
-from kafeneio.games.souvlaki.render import render_observation
+from kafeneio.games.souvlaki.render import reference_text, render_observation
 from kafeneio.games.souvlaki.state import SouvlakiState
 from kafeneio.games.souvlaki.tensor import observation_spec
 
@@ -143,6 +143,10 @@ class SouvlakiGame(Game):
     def _render(self, state: State, viewer: int) -> str:
         assert isinstance(state, SouvlakiState)
         return render_observation(state.observation(viewer))
+
+    def _reference(self, state: State, viewer: int) -> str:
+        assert isinstance(state, SouvlakiState)
+        return reference_text(state.observation(viewer), self.cards)
 
     def roles(self, state: State) -> list[str] | None:
         assert isinstance(state, SouvlakiState)

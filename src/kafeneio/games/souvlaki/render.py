@@ -1,40 +1,54 @@
 """A plain-text picture of a Souvlaki Wars position, drawn from one player's observation only,
-so it never shows what that player may not see."""
+so it never shows what that player may not see.
+
+The picture holds what a player decides with, and fits a terminal of 80 x 24 with room above
+it for the last turn's moves: the round and phase, whose turn (and the picks left), the draft
+row, the service pool or what is left of a maintenance, each shop's money, reputation and hand
+sizes with its queue below, the cards in play, and the viewer's own hand. What a player looks
+up now and then is `reference_text`: what each unforeseen card does, the decks and discards,
+the shops' identity cards and the legend of the customers' notation (which the picture gives
+once, on the first screen of a game).
+"""
 
 from __future__ import annotations
 
+import textwrap
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from kafeneio.core.events import packed, plural
-from kafeneio.games.souvlaki.cards import FOOD_LETTERS, FOOD_NAMES
+from kafeneio.games.souvlaki.cards import FOOD_LETTERS, FOOD_NAMES, CardSet
 
+WIDTH = 80
+"""A terminal's columns: no line of the picture is longer."""
 PHASE_TITLES = {
-    "mulligan": "before round 1: keep or redraw the starting food cards",
-    "maintenance": "phase 1, Shop Maintenance",
-    "customers": "phase 2, New Customers",
-    "unforeseen": "phase 3, Unforeseen Factors",
-    "service": "phase 4, Customer Service",
+    "mulligan": "keep or redraw the starting food cards",
+    "maintenance": "Shop Maintenance",
+    "customers": "New Customers",
+    "unforeseen": "Unforeseen Factors",
+    "service": "Customer Service",
     "over": "the game is over",
 }
-LEGEND = "Customers: order money/influence; " + ", ".join(
+"""The phases as the rules name them (SW-R.1; `notation_help` numbers them)."""
+LEGEND = "Customer: order money/influence; " + ", ".join(
     f"{letter} {name}" for letter, name in zip(FOOD_LETTERS, FOOD_NAMES, strict=True)
 )
+QUEUE = "   queue: "
+"""The label of a shop's queue, under the shop's line."""
+EMPTY = "; no customers"
+"""An empty queue, said on the shop's line where it fits there."""
 
 
 def render_observation(obs: dict[str, Any]) -> str:
-    players = obs["players"]
-    lines = [_title(obs), _turns(obs), ""]
-    for seat, player in enumerate(players):
-        lines.extend(_player(obs, seat, player))
-    lines.append("")
-    if obs["phase"] == "customers":
-        lines.append(_row(obs))
-    if obs["phase"] == "service":
-        lines.append(_service(obs))
-    lines.extend(_table(obs))
+    lines = [*_heading(obs), *_phase(obs)]
+    for seat in range(len(obs["players"])):
+        lines.extend(_player(obs, seat))
+    lines.extend(_effects(obs))
     if obs["hand"] is not None:
-        lines.extend(_hand(obs))
-    lines.append(LEGEND)
+        lines.extend(_hand(obs["hand"], obs["first_game"]))
+    if obs["phase"] == "mulligan":  # the game's first screen: the legend, once
+        lines.append(LEGEND)
     return "\n".join(lines)
 
 
@@ -42,48 +56,90 @@ def _name(obs: dict[str, Any], seat: int) -> str:
     return f"P{seat + 1} {obs['players'][seat]['shop_name']}"
 
 
-def _title(obs: dict[str, Any]) -> str:
-    when = f"round {obs['round']} of at most {obs['round_limit']}" if obs["round"] else "setup"
-    mode = " (first game: no unforeseen cards)" if obs["first_game"] else ""
-    return f"Souvlaki Wars{mode}, {when}: {PHASE_TITLES[obs['phase']]}"
+def _heading(obs: dict[str, Any]) -> list[str]:
+    """The round and phase, whose turn it is, the turn order, and in a draft the picks left in
+    their order: on one line where it holds them. The game's name and mode head the setup, the
+    first screen of a game."""
+    title = PHASE_TITLES[obs["phase"]]
+    if obs["round"]:
+        when = f"Round {obs['round']} of at most {obs['round_limit']}, {title}."
+    else:
+        mode = " (first game)" if obs["first_game"] else ""  # no unforeseen cards: none shown
+        when = f"Souvlaki Wars{mode}, setup: {title}."
+    return packed("", [when, *_turns(obs)], " ")
 
 
-def _turns(obs: dict[str, Any]) -> str:
+def _turns(obs: dict[str, Any]) -> list[str]:
     if obs["phase"] == "over":
         winners = ", ".join(_name(obs, seat) for seat in obs["winners"])
-        return f"Won by {winners}"
-    order = " > ".join(_name(obs, seat) for seat in obs["turn_order"])
+        return [f"Won by {winners}."]
     mover = obs["to_move"]
     if mover >= 0:
-        who = _name(obs, mover)
+        who = f"P{mover + 1}"
     else:
         task = obs["random_pending"][0]
         who = f"chance, a random food card from P{task['from'] + 1}"
-    line = f"Turn order: {order}. To move: {who}"
+    order = " ".join(f"P{seat + 1}" for seat in obs["turn_order"])
+    items = [f"To move: {who}.", f"Turn order: {order}."]
     if obs["picking_order"]:
         picks = " ".join(f"P{seat + 1}" for seat in obs["picking_order"][obs["turn"] :])
-        line += f". Picks left: {picks}"
-    return line
+        items.append(f"Picks left: {picks}")
+    return items
 
 
-def _player(obs: dict[str, Any], seat: int, player: dict[str, Any]) -> list[str]:
+def _phase(obs: dict[str, Any]) -> list[str]:
+    """What the phase under way has on the table: the draft row's customers (by slot, the
+    slots taken left out), the service pool, or what is left of a shop's maintenance."""
+    phase = obs["phase"]
+    if phase == "customers":
+        slots = [f"{i + 1}. {card}" for i, card in enumerate(obs["row"]) if card is not None]
+        return packed("Draft row: ", slots or ["empty"], "   ")
+    if phase == "service":
+        played = " ".join(obs["played"]) or "none"
+        served = obs["served_this_service"]
+        if not (obs["pool"] or obs["played"] or served):  # a service not begun: nothing to say
+            return []
+        items = [f"{obs['pool'] or 'empty'};", f"cards played: {played};", f"served: {served}"]
+        return packed("Service pool: ", items, " ")
+    if obs["maintenance"]:
+        m = obs["maintenance"]
+        bought = "advertised" if m["advertised"] else "not advertised"
+        return [f"Maintenance: supplies left to buy {m['buys_left']}, {bought}"]
+    return []
+
+
+def _player(obs: dict[str, Any], seat: int) -> list[str]:
+    """A shop's line, then its queue below (an empty one said on the shop's line where it
+    fits there)."""
+    lines = packed(f"{_name(obs, seat)}: ", _shop(obs["players"][seat], obs["first_game"]), " ")
+    queue = [f"{i + 1}. {_customer(c)}" for i, c in enumerate(obs["queues"][seat])]
+    if queue:
+        return [*lines, *packed(QUEUE, queue, " | ")]
+    if len(lines[-1]) + len(EMPTY) <= WIDTH:
+        lines[-1] += EMPTY
+        return lines
+    return [*lines, QUEUE + "empty"]
+
+
+def _shop(player: dict[str, Any], first_game: bool) -> list[str]:
+    """A shop's money (and loans), reputation, the sizes of its hands (no unforeseen cards in
+    the first game), and what its customers give this round where a card changed it."""
     money = f"money {player['money']}"
     if player["loans"]:
-        money += f" ({player['loans']} loans: {player['net_money']} net)"
-    mods = []
+        money += f" ({plural(player['loans'], 'loan')}: {player['net_money']} net)"
+    items = [money, f"reputation {player['reputation']}", plural(player["food_cards"], "food card")]
+    if not first_game:
+        items.append(f"{player['unforeseen_cards']} unforeseen")
+    changed = []
     if player["served_reputation"]:
-        mods.append(f"customers give {player['served_reputation']:+d} reputation this round")
+        changed.append(f"customers give {player['served_reputation']:+d} reputation")
     if player["served_money"]:
-        mods.append(f"customers pay {player['served_money']:+d} this round")
-    head = (
-        f"{_name(obs, seat)}: {money}, reputation {player['reputation']}, "
-        f"{plural(player['food_cards'], 'food card')}, {player['unforeseen_cards']} unforeseen"
-    )
-    if mods:
-        head += "; " + "; ".join(mods)
-    queue = obs["queues"][seat]
-    shown = [f"{i + 1}. {_customer(c)}" for i, c in enumerate(queue)]
-    return [head, *packed("   queue: ", shown or ["empty"], " | ")]
+        changed.append(f"customers pay {player['served_money']:+d}")
+    said = _with_commas(items)
+    for item in changed:
+        said[-1] += ";"
+        said.append(item)
+    return said
 
 
 def _customer(customer: dict[str, Any]) -> str:
@@ -92,7 +148,7 @@ def _customer(customer: dict[str, Any]) -> str:
     text = f"{customer['order'] or '-'} {customer['money']}/{customer['influence']}"
     marks = []
     if customer["big"]:
-        marks.append("BIG phone order of " + " + ".join(customer["cards"]))
+        marks.append("BIG: " + " + ".join(customer["cards"]))  # the card the row calls BIG
     elif customer["phone"]:
         marks.append("phone")
     if customer["annoyed"]:
@@ -103,42 +159,96 @@ def _customer(customer: dict[str, Any]) -> str:
     return f"{text} ({', '.join(marks)})" if marks else text
 
 
-def _row(obs: dict[str, Any]) -> str:
-    slots = [f"{i + 1}. {card or '-'}" for i, card in enumerate(obs["row"])]
-    return "Draft row: " + ("   ".join(slots) if slots else "empty")
-
-
-def _service(obs: dict[str, Any]) -> str:
-    played = " ".join(obs["played"]) or "none"
-    return (
-        f"Service pool: {obs['pool'] or 'empty'} (cards played: {played}; "
-        f"customers served: {obs['served_this_service']})"
-    )
-
-
-def _table(obs: dict[str, Any]) -> list[str]:
-    decks = obs["decks"]
-    discards = {name: sum(pile.values()) for name, pile in obs["discards"].items()}
-    lines = [
-        f"Decks: food {decks['food']}, customers {decks['customers']}, "
-        f"unforeseen {decks['unforeseen']}. Discards: food {discards['food']}, "
-        f"customers {discards['customers']}, unforeseen {discards['unforeseen']}."
-    ]
-    in_play = [f"{card} x{count}" for card, count in obs["in_play"].items()]
+def _effects(obs: dict[str, Any]) -> list[str]:
+    """Unforeseen cards whose effect lasts: in play to the end of the round, cancels to come."""
+    lines = []
+    in_play = [_counted(card, count) for card, count in obs["in_play"].items()]
     if in_play:
-        lines.append("In play until the end of the round: " + ", ".join(in_play))
-    if obs["cancels_pending"]:
-        lines.append(f"The next {obs['cancels_pending']} unforeseen card(s) played have no effect")
-    if obs["maintenance"]:
-        m = obs["maintenance"]
-        bought = "advertised" if m["advertised"] else "not advertised"
-        lines.append(f"Maintenance: supplies left to buy {m['buys_left']}, {bought}")
+        lines.extend(packed("In play this round: ", _with_commas(in_play), " "))
+    cancels = obs["cancels_pending"]
+    if cancels:
+        cards = f"{cancels} unforeseen cards" if cancels > 1 else "unforeseen card"
+        lines.append(f"The next {cards} played {'have' if cancels > 1 else 'has'} no effect")
     return lines
 
 
-def _hand(obs: dict[str, Any]) -> list[str]:
-    hand = obs["hand"]
-    food = " ".join(hand["food"]) or "none"
-    unforeseen = ", ".join(hand["unforeseen"]) or "none"
-    rules = [f"  {card}: {text}" for card, text in hand["unforeseen_text"].items()]
-    return [f"Your food cards: {food}", f"Your unforeseen cards: {unforeseen}", *rules]
+def _with_commas(items: list[str]) -> list[str]:
+    """`items` to be `packed` as a list: each but the last with its comma, which stays at the
+    end of a line where the list goes on to the next."""
+    return [f"{item}," for item in items[:-1]] + items[-1:]
+
+
+def _counted(card: str, count: int) -> str:
+    return card if count == 1 else f"{card} x{count}"
+
+
+def _hand(hand: dict[str, Any], first_game: bool) -> list[str]:
+    """The viewer's own cards: their food cards, then their unforeseen cards (none in the
+    first game), on one line where it holds both."""
+    food = hand["food"] or ["none"]
+    if first_game:
+        return packed("Your food cards: ", food, " ")
+    counts = Counter(hand["unforeseen"])
+    unforeseen = [_counted(card, n) for card, n in counts.items()] or ["none"]
+    both = f"Your food cards: {' '.join(food)} | unforeseen: {', '.join(unforeseen)}"
+    if len(both) <= WIDTH:
+        return [both]
+    return [
+        *packed("Your food cards: ", food, " "),
+        *packed("Your unforeseen: ", _with_commas(unforeseen), " "),
+    ]
+
+
+def reference_text(obs: dict[str, Any], cards: CardSet) -> str:
+    """What a player of the observed position may look up beside the picture, all of it
+    public or their own: what their unforeseen cards and those in play do, the decks (their
+    sizes, never their order) and discards, the shops' identity cards, the legend."""
+    texts = {kind.id: kind.text for kind in cards.unforeseen}
+    lines = []
+    if obs["hand"] is not None:
+        lines.extend(_card_texts("Your unforeseen cards", obs["hand"]["unforeseen"], texts))
+    lines.extend(_card_texts("In play this round", list(obs["in_play"]), texts))
+    lines.extend(_piles(obs))
+    lines.append("Shops (identity cards, SW-0.4):")
+    for seat, player in enumerate(obs["players"]):
+        lines.extend(_wrapped(f"{_name(obs, seat)}: {_identity(player['identity'])}"))
+    lines.append(LEGEND)
+    return "\n".join(lines)
+
+
+def _card_texts(title: str, ids: Sequence[str], texts: dict[str, str]) -> list[str]:
+    if not ids:
+        return []
+    lines = [f"{title}:"]
+    for card in dict.fromkeys(ids):  # each kind once, in the order held
+        lines.extend(_wrapped(f"{card}: {texts[card]}"))
+    return lines
+
+
+def _wrapped(text: str) -> list[str]:
+    """`text` as lines of at most `WIDTH`, indented under a heading."""
+    return textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="      ")
+
+
+def _piles(obs: dict[str, Any]) -> list[str]:
+    decks = obs["decks"]
+    discards = {name: sum(pile.values()) for name, pile in obs["discards"].items()}
+    return [
+        f"Decks: food {decks['food']}, customers {decks['customers']}, "
+        f"unforeseen {decks['unforeseen']}.",
+        f"Discards: food {discards['food']}, customers {discards['customers']}, "
+        f"unforeseen {discards['unforeseen']}.",
+    ]
+
+
+def _identity(shop: dict[str, Any]) -> str:
+    return (
+        f"operating cost {shop['operating_cost']} a round; supplies: "
+        f"{plural(shop['supplies_cards'], 'food card')} for {shop['supplies_cost']} money, "
+        f"{_times(shop['supplies_per_round'])} a round at most; advertising: "
+        f"+{shop['advertising_reputation']} reputation for {shop['advertising_cost']} money"
+    )
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
