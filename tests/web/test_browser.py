@@ -39,13 +39,19 @@ def create_in_lobby(page: Any, server: LiveServer, game: str, options: dict[str,
     return link
 
 
+READY = "body[data-busy=false]"
+"""A page whose next click on a move is taken as one: no move of its own awaits the server's
+answer, and the position was not drawn a moment ago (a click then is not a move on it)."""
+
+
 def wait_turn_or_end(page: Any) -> bool:
-    """True when it is this page's turn, False when the game is over."""
-    page.wait_for_selector("body[data-your-turn=true], body[data-over=true]")
+    """True when it is this page's turn (and a click makes a move), False when the game is over."""
+    page.wait_for_selector(f"{READY}[data-your-turn=true], body[data-over=true]")
     return page.get_attribute("body", "data-over") != "true"
 
 
 def click_and_wait(page: Any, selector: str) -> None:
+    page.wait_for_selector(READY)
     ply = page.get_attribute("body", "data-ply")
     page.click(selector)
     moved = "([ply]) => document.body.dataset.ply !== ply"

@@ -163,13 +163,16 @@ function nearest(from, lit, [dx, dy]) {
   return best;
 }
 
-// A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
-// after a refusal no chair or bar button is left standing for a guest no longer chosen.
+// A move chosen on the board: sent, and the page (drawn again by the sender, its buttons
+// waiting for the answer) has nothing chosen, so that after a refusal no chair or bar button is
+// left standing for a guest no longer chosen. A move not sent (another under way) changes nothing.
 function choose(ctx, notation, event) {
+  const chosen = selected;
   selected = null;
   if (byKeyboard(event)) refocus = { target: "hand", ply: ctx.ply };  // once the move is made
-  ctx.send(notation);
-  ctx.rerender();
+  if (ctx.send(notation) !== false) return;
+  selected = chosen;
+  refocus = null;
 }
 
 // A click made with the keyboard (Enter or Space on a button: no pointer, so no click count).

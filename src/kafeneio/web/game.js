@@ -19,6 +19,16 @@ let ownRematch = null;  // the rematch this page created (its news may come afte
 let noGame = false;  // the server knows no game of this id: the banner says so, once
 let confirmingLeave = false;  // "Abandon this game…" was pressed: the page asks once more
 
+// One move at a time: once the page sends a move it sends no other until the server answers
+// (its next view or a refusal), and its move buttons wait, disabled (a second click of a double
+// click would otherwise be a second move). A click that lands as a new position is drawn is not
+// a move either: the board changed under the pointer (the card played gone, the next one slid
+// into its place), so a click a moment after a new view, or the second click of a double click,
+// is not taken as a decision about the new position.
+let pending = null;  // the move sent and not answered yet: { ply }
+let settled = 0;  // until this time (performance.now) a click is not taken as a move
+const SETTLE_MS = 400;
+
 let messages = 0;  // each message's rule ids open apart from another's
 let offline = false;  // a message says the server is away: cleared when the socket is back
 
@@ -29,15 +39,30 @@ function showMessage(text, kind = "error") {
   box.classList.toggle("hidden", !text);
 }
 
+// Send a move; false when it is not sent (another is under way, the position is just drawn, or
+// the server is away): the renderer then leaves its page as it was.
 function send(action) {
-  if (!view) return;
+  if (!view || pending || performance.now() < settled) return false;
   if (!socket || socket.readyState !== WebSocket.OPEN) {  // said, not dropped without a word
     showMessage(`Not sent: ${OFFLINE}`);
     offline = true;
-    return;
+    return false;
   }
   showMessage("");
   socket.send(JSON.stringify({ type: "action", ply: view.ply, action }));
+  pending = { ply: view.ply };
+  render();  // the move buttons wait for the answer
+  return true;
+}
+
+// The second click of a double click makes no move (nor chooses a guest): only the first does.
+for (const id of ["board", "hint"]) {
+  document.getElementById(id).addEventListener("click", (event) => {
+    if (event.detail > 1 && event.target.closest("button")) {
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  }, true);
 }
 
 function connect() {
@@ -52,6 +77,7 @@ function connect() {
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
+    pending = null;  // a move sent may or may not have been made: the view on reconnecting says
     if (event.code === 4403) {  // refused for good: a wrong link
       if (!view && !noGame) document.getElementById("banner").textContent = "This link does not open a seat of this game.";
       return;
@@ -68,6 +94,11 @@ function receive(message) {
     // The websocket sends the log entries this page has not had yet, from ply log_from.
     const known = view && view.id === message.id ? view.log : [];
     if (message.log_from > known.length) { socket.close(); return; }  // a gap: reconnect, resync
+    if (view && view.ply !== message.ply) {  // a new position: clicks are moves in a moment
+      settled = performance.now() + SETTLE_MS;
+      setTimeout(showBusy, SETTLE_MS + 1);
+    }
+    if (pending && pending.ply !== message.ply) pending = null;  // the move was made (by whoever)
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
@@ -78,7 +109,9 @@ function receive(message) {
     document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
     noGame = true;
   } else if (message.type === "error") {
+    pending = null;  // refused: the page may send another move
     showMessage(message.message);
+    if (view) render();
   } else if (message.type === "rematch") {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
@@ -111,7 +144,23 @@ function render() {
   // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
   Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
+    waitForAnswer(board);
   });
+}
+
+// Whether a click now would be taken as a move (body[data-busy]: "false" when it would).
+function showBusy() {
+  document.body.dataset.busy = String(Boolean(pending) || performance.now() < settled);
+}
+
+// While a move is under way the board's buttons wait (the rules' references still open).
+function waitForAnswer(board) {
+  showBusy();
+  board.setAttribute("aria-busy", String(Boolean(pending)));
+  if (!pending) return;
+  for (const button of board.querySelectorAll("button:not(.rule-ref)")) button.disabled = true;
+  const play = document.getElementById("hint-play");
+  if (play) play.disabled = true;
 }
 
 function bannerText(v) {

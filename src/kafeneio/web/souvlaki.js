@@ -121,8 +121,11 @@ function hand(view, legal, ctx) {
 function wordActions(view, legal, ctx) {
   if (!ctx.interactive) return null;
   const phase = view.observation.phase;
-  // in the service, serve and finish are offered even when not legal: sent, the server says why
-  const words = WORD_MOVES.filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
+  // in the service, serve and finish are offered even when not legal, and in the maintenance
+  // buy and advertise: sent, the server says why; so the buttons keep their places (a purchase
+  // made does not slide the next button under the pointer)
+  const always = phase === "service" ? ["serve", "finish"] : legal.has("done") ? ["buy", "advertise"] : [];
+  const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
   const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
     type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
     title: legal.has(w) ? null : "not possible now: press to be told why",

@@ -1,0 +1,126 @@
+"""How the game pages behave between a click and the server's answer, and what they show of a
+turn: one move at a time, notices that go away, the other players' moves marked, keyboard use."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from server.conftest import LiveServer
+from web.test_browser import new_page
+
+MOVES = "#board [data-action]"
+
+
+class HeldSocket:
+    """The game page's websocket through Playwright, which counts the moves the page sends and
+    can hold the server's messages back (a slow server) until `release`."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[str] = []
+        self.holding = False
+        self.held: list[Any] = []
+        self.route: Any = None
+        page.route_web_socket("**/ws/games/**", self.connect)
+
+    def connect(self, route: Any) -> None:
+        server = route.connect_to_server()
+        self.route = route
+
+        def from_page(message: Any) -> None:
+            if json.loads(message).get("type") == "action":
+                self.sent.append(json.loads(message)["action"])
+            server.send(message)
+
+        def from_server(message: Any) -> None:
+            if self.holding:
+                self.held.append(message)
+            else:
+                route.send(message)
+
+        route.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.route.send(message)
+        self.held.clear()
+
+
+def open_game(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
+    """This person (seat 1) against a bot, the page's socket held in hand and its clock paused:
+    the page, its context, console and socket."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": game, "seats": seats})
+    context, page, console = new_page(browser, width, 844)
+    socket = HeldSocket(page)
+    start = datetime.now(UTC)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + timedelta(seconds=1))
+    page.goto(server.base + created["links"][0]["path"])
+    page.wait_for_selector("body[data-your-turn=true]")
+    return context, page, console, socket
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_one_move_at_a_time_and_no_move_from_a_click_as_the_board_changes(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)  # the first view is a while ago
+    keep, redraw = centre(page, "[data-action=keep]"), centre(page, "[data-action=redraw]")
+    socket.holding = True  # the server's answer is slow
+    page.mouse.click(*keep)
+    assert socket.sent == ["keep"]
+    # until it answers, the page sends nothing else: its move buttons wait
+    page.wait_for_selector("#board[aria-busy=true]")
+    assert page.locator(f"{MOVES}:not(:disabled)").count() == 0
+    page.mouse.click(*redraw)
+    page.mouse.click(*keep)
+    assert socket.sent == ["keep"]
+    socket.release()
+    page.wait_for_selector("body[data-your-turn=true]:not([data-ply='0']) #board[aria-busy=false]")
+    assert page.locator(f"{MOVES}:not(:disabled)").count() >= 1
+    # a click as the new position is drawn (the second of two quick clicks) is not a move on it
+    button = f"{MOVES}:not(:disabled)"
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep"]
+    # nor is the second click of a double click, however long the answer took
+    page.clock.run_for(1000)
+    page.mouse.move(*centre(page, button))
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    assert socket.sent == ["keep"]
+    # a click a moment later is a move again
+    action = page.get_attribute(button, "data-action")
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep", action]
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    drawn = """async ([legal]) => {  // the maintenance drawn with these moves legal
+        const souvlaki = await import("/static/souvlaki.js");
+        const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+            headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+        })).json();
+        view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
+        const root = document.createElement("div");
+        souvlaki.render(root, view, { send: () => {}, interactive: true });
+        return [...root.querySelector(".actions").querySelectorAll("button[data-action]")]
+            .map((b) => `${b.dataset.action}${b.classList.contains("quiet") ? " (quiet)" : ""}`);
+    }"""
+    assert page.evaluate(drawn, [["done", "buy", "advertise"]]) == ["buy", "advertise", "done"]
+    # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
+    after = page.evaluate(drawn, [["done", "advertise"]])
+    assert after == ["buy (quiet)", "advertise", "done"]
+    assert console.errors == []
+    context.close()
