@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server.conftest import LiveServer
-from web.test_browser import new_page
+from web.test_browser import READY, click_and_wait, new_page
 
 MOVES = "#board [data-action]"
 
@@ -22,6 +22,7 @@ class HeldSocket:
         self.holding = False
         self.held: list[Any] = []
         self.route: Any = None
+        self.stale = False  # the next move is sent as if seen a move earlier (another tab's)
         page.route_web_socket("**/ws/games/**", self.connect)
 
     def connect(self, route: Any) -> None:
@@ -29,8 +30,12 @@ class HeldSocket:
         self.route = route
 
         def from_page(message: Any) -> None:
-            if json.loads(message).get("type") == "action":
-                self.sent.append(json.loads(message)["action"])
+            sent = json.loads(message)
+            if sent.get("type") == "action":
+                self.sent.append(sent["action"])
+                if self.stale:
+                    self.stale = False
+                    message = json.dumps({**sent, "ply": sent["ply"] - 1})
             server.send(message)
 
         def from_server(message: Any) -> None:
@@ -122,5 +127,41 @@ def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: Li
     # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
     after = page.evaluate(drawn, [["done", "advertise"]])
     assert after == ["buy (quiet)", "advertise", "done"]
+    assert console.errors == []
+    context.close()
+
+
+def choose_a_guest(page: Any) -> str:
+    """Choose a guest of the hand that a chair or the bar takes: where it may go."""
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        for where in (".chair.legal >> nth=0", "#to-bar:not([disabled])"):
+            if page.locator(where).count():
+                return where
+    raise AssertionError("no guest to seat")
+
+
+def test_a_refusal_can_be_closed_and_goes_once_the_game_moves_on(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe", 390)
+    page.clock.resume()
+    page.click("#board .hand button.card >> nth=0")
+    page.click(".chair:not(.legal):not(.swap):not(.guest) >> nth=-1")  # an unlit chair: refused
+    page.wait_for_selector("#message:not(.hidden)")
+    page.click("#message button[aria-label='Close this message']")  # it covers the board
+    assert page.locator("#message.hidden").count() == 1
+    # a move sent from a position the game has left (another tab of the seat moved first):
+    # the server says so, and once the game moves on the notice goes by itself
+    socket.stale = True
+    page.click(choose_a_guest(page))
+    page.wait_for_selector("#message:not(.hidden)")
+    assert "the game has moved on" in page.inner_text("#message")
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    ply = page.get_attribute("body", "data-ply")
+    click_and_wait(page, choose_a_guest(page))
+    page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
+    assert page.locator("#message.hidden").count() == 1
     assert console.errors == []
     context.close()

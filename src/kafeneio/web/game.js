@@ -32,11 +32,31 @@ const SETTLE_MS = 400;
 let messages = 0;  // each message's rule ids open apart from another's
 let offline = false;  // a message says the server is away: cleared when the socket is back
 
+// The message above the board (it stays in sight as the page scrolls), with a button that
+// closes it: on a phone it covers part of the board.
 function showMessage(text, kind = "error") {
+  setMessage(text ? withRules(text, `message ${++messages}`).flat(Infinity) : [], kind);
+}
+
+function setMessage(children, kind) {
   const box = document.getElementById("message");
-  box.replaceChildren(...withRules(text, `message ${++messages}`).flat(Infinity));
+  notice = null;  // a refusal's notice is said again by `refused`
   box.className = `message ${kind}`;
-  box.classList.toggle("hidden", !text);
+  box.classList.toggle("hidden", !children.length);
+  if (!children.length) { box.replaceChildren(); return; }
+  box.replaceChildren(el("div", { class: "message-text" }, children), el("button", {
+    type: "button", class: "close", "aria-label": "Close this message", title: "Close",
+    onclick: () => setMessage([], kind),
+  }, "×"));
+}
+
+// A refusal of this page's move or hint: said until the game moves on from the position it
+// was about (a stale one: from the position the server sends with it), then it goes away.
+let notice = null;  // { ply } of the position the message is about (undefined: the next one)
+
+function refused(text, code) {
+  showMessage(text);
+  notice = { ply: code === "stale" ? undefined : view?.ply };
 }
 
 // Send a move; false when it is not sent (another is under way, the position is just drawn, or
@@ -99,6 +119,8 @@ function receive(message) {
       setTimeout(showBusy, SETTLE_MS + 1);
     }
     if (pending && pending.ply !== message.ply) pending = null;  // the move was made (by whoever)
+    if (notice && notice.ply === undefined) notice.ply = message.ply;
+    else if (notice && notice.ply !== message.ply) showMessage("");  // the game moved on
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
@@ -110,17 +132,14 @@ function receive(message) {
     noGame = true;
   } else if (message.type === "error") {
     pending = null;  // refused: the page may send another move
-    showMessage(message.message);
+    refused(message.message, message.error);
     if (view) render();
   } else if (message.type === "rematch") {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
     if (askingRematch || message.game === ownRematch) return;  // this page asked: its answer says more
-    showMessage("");
-    const box = document.getElementById("message");
-    box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
-    box.className = "message info";
+    setMessage(["A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it")], "info");
   }
 }
 
@@ -208,7 +227,7 @@ async function askHint() {
     const data = await api(`/api/games/${gameId}/hint`, { method: "POST", body: { ply }, token });
     hint = { ply, data };
   } catch (error) {
-    if (error.code !== "stale") showMessage(error.message);  // stale: the game moved on
+    if (error.code !== "stale") refused(error.message, error.code);  // stale: the game moved on
     if (error.code === "offline") offline = true;
   } finally {
     asking = false;
@@ -325,11 +344,9 @@ async function rematch() {
     // a connected player's page was sent their link; the others need it from you
     const away = others.filter((link) => !view.seats[link.seat].connected);
     const sent = others.filter((link) => view.seats[link.seat].connected);
-    const box = document.getElementById("message");
-    box.className = "message info";
-    box.replaceChildren(el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
+    setMessage([el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
       sent.length ? el("div", {}, `${sent.map((l) => seatName(view.seats, l.seat)).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
-      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
+      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null].filter(Boolean), "info");
   } catch (error) { showMessage(error.message); } finally { askingRematch = false; }
 }
 
