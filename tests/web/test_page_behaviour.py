@@ -4,11 +4,12 @@ turn: one move at a time, notices that go away, the other players' moves marked,
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server.conftest import LiveServer
-from web.test_browser import READY, click_and_wait, new_page
+from web.test_browser import READY, cafe_turn, click_and_wait, new_page, wait_turn_or_end
 
 MOVES = "#board [data-action]"
 
@@ -163,5 +164,52 @@ def test_a_refusal_can_be_closed_and_goes_once_the_game_moves_on(
     click_and_wait(page, choose_a_guest(page))
     page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
     assert page.locator("#message.hidden").count() == 1
+    assert console.errors == []
+    context.close()
+
+
+def others_since_my_last_turn(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log entries of the other players since this seat's last turn, at its turn."""
+    log = view["log"]
+    mine = [entry["ply"] for entry in log if entry["player"] == view["viewer"]]
+    since = mine[-1] + 1 if mine else 0
+    return [entry for entry in log[since:] if entry["player"] not in (None, view["viewer"])]
+
+
+def test_cafe_marks_what_the_others_did_since_your_last_turn(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe", 390)
+    page.clock.resume()
+    api = page.url.split("#")[0].replace("/game/", "/api/games/")
+    token = page.url.split("token=")[1]
+    for _ in range(12):  # turns, until the bot seated guests on chairs between two of mine
+        assert wait_turn_or_end(page)
+        view = server.get(api.replace(server.base, ""), token)
+        news = others_since_my_last_turn(view)
+        chairs = {int(m[1]) for e in news for m in re.finditer(r"@(\d+)", e["text"])}
+        if chairs:
+            break
+        cafe_turn(page)
+    else:
+        raise AssertionError("the bot seated nobody")
+    marked = ".chair.since"
+    shown = page.locator(marked).evaluate_all("cs => cs.map(c => Number(c.dataset.chair))")
+    assert set(shown) == chairs
+    line = page.inner_text("#since-last")
+    assert line.startswith("Since your last turn: P2 heuristic ")
+    for chair in chairs:  # each chair seated, and the guest there in words, as the board names it
+        label = page.get_attribute(f".chair[data-chair='{chair}']", "aria-label")
+        guest = label.split(": ", 1)[1].split(" (")[0]
+        assert f"{guest} at chair {chair}" in line
+        assert label.endswith("(seated by P2 heuristic since your last turn)")
+    # the dashed ring, apart from the solid one of this turn's guests and from the focus ring
+    ring = page.eval_on_selector(marked, "c => getComputedStyle(c, '::after').borderTopStyle")
+    assert ring == "dashed"
+    # still said while this turn goes on: a first guest seated does not make it old news
+    cafe_turn(page)
+    page.wait_for_selector("body[data-your-turn]")
+    if page.get_attribute("body", "data-your-turn") == "true":
+        assert page.inner_text("#since-last") == line
     assert console.errors == []
     context.close()

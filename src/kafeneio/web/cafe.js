@@ -70,11 +70,61 @@ function hintedPlace(notation) {
   return at > 0 ? [move.slice(0, at), move.slice(at + 1)] : [null, null];
 }
 
+// What the other players did since the viewer's last turn, from the viewer's log (the game's
+// notation of each decision: Café is public): the chairs they seated, each with who seated it,
+// and a line of words, "P2 seated France man at chair 5 and Turkey man at chair 3". Nothing
+// for a spectator, in a replay or once the game is over.
+const PLACED = /^(swap )?(\w+?)@(\d+|bar)$/;
+
+function sinceLastTurn(view) {
+  const chairs = new Map();
+  if (view.viewer === null || view.replay || view.over) return { chairs, line: null };
+  const log = view.log;
+  let end = log.length;  // on the viewer's turn, what they did so far in it is not news
+  while (view.your_turn && end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
+  let start = end;
+  while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
+  const said = [];  // [player, kind, words]: one seating after another of a player in one phrase
+  for (const entry of log.slice(start, end)) {
+    if (entry.player === null) continue;
+    const who = seatName(view.seats, entry.player);
+    const text = entry.text;
+    const placed = PLACED.exec(text);
+    let kind = null, words = null;
+    if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar`];
+    else if (placed) {
+      const chair = Number(placed[3]);
+      chairs.set(chair, `seated by ${who} since your last turn`);
+      words = `${cardLabel(card(placed[2]))} at chair ${chair}${placed[1] ? " in place of its joker" : ""}`;
+      kind = "seat";
+    } else if (text.startsWith("dance ")) {
+      for (const [, chair] of text.matchAll(/@(\d+)/g)) chairs.set(Number(chair), `seated by ${who} since your last turn`);
+      [kind, words] = ["dance", `filled table ${text.slice(6, text.indexOf(":"))} for a dance`];
+    } else if (text === "pass") [kind, words] = ["pass", "passed"];
+    else if (text.startsWith("birthday ")) {
+      [kind, words] = ["birthday", text === "birthday none" ? "chose no birthday table" : `chose table ${text.slice(9)} as the birthday table`];
+    }
+    if (!kind) continue;  // ending a turn, drawing: nothing on the board
+    const last = said[said.length - 1];
+    if (kind === "seat" && last && last[0] === entry.player && last[1] === "seat") last[2] += ` and ${words}`;
+    else said.push([entry.player, kind, kind === "seat" ? `seated ${words}` : words]);
+  }
+  const phrases = [];
+  for (const [player, , words] of said) {
+    const previous = phrases[phrases.length - 1];
+    if (previous && previous[0] === player) previous[1] += `, then ${words}`;
+    else phrases.push([player, words]);
+  }
+  const line = phrases.length ? `Since your last turn: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
+  return { chairs, line };
+}
+
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
 function scored(gain) { return `${gain > 0 ? "+" : ""}${plural(gain, "point")}`; }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
+  const since = ctx.since.chairs;
   const rove = ctx.interactive && selected && moves && (moves.place.size || moves.swap.size);
   const grid = el("div", {
     class: "cafe-board", role: "group", onkeydown: rove ? roveChairs : null,
@@ -101,10 +151,12 @@ function drawBoard(obs, moves, ctx) {
     if (place) classes.push("legal");
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
+    else if (since.has(chair.id)) classes.push("since");
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
     const move = place || swap;
     // a lit chair is named by its move, in the game's words; another by what is on it
-    const label = move ? `${moveText(move)}: ${scored(move.gain)}` : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}`;
+    const label = move ? `${moveText(move)}: ${scored(move.gain)}`
+      : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${since.has(chair.id) && !just.has(chair.id) ? ` (${since.get(chair.id)})` : ""}`;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
     // the lit chairs are one stop of the Tab order (the first of them), the arrow keys go from
@@ -258,18 +310,21 @@ export async function render(root, view, ctx) {
   const obs = view.observation;
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
-  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply };
+  const since = sinceLastTurn(view);
+  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
   const hint = ctx.interactive ? el("p", { class: "muted", id: "cafe-instruction" }, instruction(obs, moves, full)) : null;
-  const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation");
+  const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation",
+    since.chairs.size ? [" · ", el("span", { class: "key-since" }, "dashed ring"), ": seated by the others since your last turn"] : null);
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
-  fill(root, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
+  const news = since.line ? el("p", { class: "since-last", id: "since-last" }, since.line) : null;
+  fill(root, news, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
   if (ctx.interactive) placeFocus(root, view.ply);
 }
