@@ -461,6 +461,21 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
     context.close()
 
 
+def test_an_open_game_nobody_joined_for_days_is_idle_too(browser: Any, server: LiveServer) -> None:
+    created = server.post(
+        "/api/games", {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )  # two seats, neither opened: open, and left so for three days
+    age(server.db_url, created["id"], days=3)
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    page.locator(f"#list-idle li:has(a[href='/game/{created['id']}'])").wait_for()
+    assert page.locator(f"#list-open a[href='/game/{created['id']}']").count() == 0
+    # the games over and those abandoned are listed together, as ended
+    assert page.inner_text("#list-ended").strip() and "Ended" in page.inner_text("aside")
+    assert console.errors == []
+    context.close()
+
+
 def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer) -> None:
     context, page, console, game_id, _ = open_seat(browser, server, "souvlaki", 390)
     assert wait_turn_or_end(page)
@@ -478,7 +493,7 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
     assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
     page.goto(server.base + "/")  # among the games that will not be played any more
-    row = page.locator(f"#list-finished li:has(a[href*='/game/{game_id}'])")
+    row = page.locator(f"#list-ended li:has(a[href*='/game/{game_id}'])")
     row.wait_for()
     assert "abandoned" in row.inner_text()
     assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
@@ -655,8 +670,8 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
     other.close()
     # the lobby tells games apart by how far they went and when they began
     first.goto(server.base + "/")
-    first.wait_for_function("document.querySelector('#list-finished').textContent.includes(' · ')")
-    assert re.search(r"\d+ moves · (just now|\d+ min ago)", first.inner_text("#list-finished"))
+    first.wait_for_function("document.querySelector('#list-ended').textContent.includes(' · ')")
+    assert re.search(r"\d+ moves · (just now|\d+ min ago)", first.inner_text("#list-ended"))
     for context, _, console in pages:
         assert console.errors == []
         context.close()

@@ -168,7 +168,7 @@ function ago(created) {
 }
 
 // The games under way apart from the idle ones (nobody has moved for an hour and no person is
-// connected: the server says which), most recently moved in first
+// connected: the server says which), open or running, most recently moved in first
 function lastActive(game) {
   return game.last_move || game.created;
 }
@@ -176,10 +176,10 @@ function lastActive(game) {
 async function refreshLists() {
   const statuses = ["open", "running", "finished", "abandoned"];
   const [open, running, finished, abandoned] = await Promise.all(statuses.map((status) => api(`/api/games?status=${status}`)));
-  const idle = running.filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
+  const idle = open.concat(running).filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
   // the games that will not be played any more: over, or left before the end; newest first
   const ended = finished.concat(abandoned).sort((a, b) => b.created.localeCompare(a.created));
-  const lists = { open, running: running.filter((game) => !game.idle), idle, finished: ended };
+  const lists = { open: open.filter((game) => !game.idle), running: running.filter((game) => !game.idle), idle, ended };
   for (const [name, games] of Object.entries(lists)) {
     const box = document.getElementById(`list-${name}`);
     box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
