@@ -111,23 +111,40 @@ def test_one_move_at_a_time_and_no_move_from_a_click_as_the_board_changes(
     context.close()
 
 
+DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
+    if (phase) view.observation.phase = phase;
+    const root = document.createElement("div");
+    document.body.append(root);
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const shown = [...root.querySelector(".actions").querySelectorAll("button[data-action]")]
+        .map((b) => {
+            const look = getComputedStyle(b);
+            const filled = look.backgroundColor !== "rgb(255, 255, 255)";
+            const apart = look.marginLeft === "auto" || parseFloat(look.marginLeft) > 20;
+            return `${b.dataset.action}${b.classList.contains("quiet") ? " (quiet)" : ""}`
+                + `${filled ? "" : " (white)"}${apart ? " (apart)" : ""}`;
+        });
+    root.remove();
+    return shown;
+}"""
+
+
+def drawn(page: Any, legal: list[str], phase: str | None = None) -> list[str]:
+    """The word moves' buttons of the Souvlaki page with `legal` moves: how each looks."""
+    shown: list[str] = page.evaluate(DRAWN, [legal, phase])
+    return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
+
+
 def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
     context, page, console, _ = open_game(browser, server, "souvlaki")
-    drawn = """async ([legal]) => {  // the maintenance drawn with these moves legal
-        const souvlaki = await import("/static/souvlaki.js");
-        const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-            headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-        })).json();
-        view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
-        const root = document.createElement("div");
-        souvlaki.render(root, view, { send: () => {}, interactive: true });
-        return [...root.querySelector(".actions").querySelectorAll("button[data-action]")]
-            .map((b) => `${b.dataset.action}${b.classList.contains("quiet") ? " (quiet)" : ""}`);
-    }"""
-    assert page.evaluate(drawn, [["done", "buy", "advertise"]]) == ["buy", "advertise", "done"]
+    assert drawn(page, ["done", "buy", "advertise"]) == ["buy", "advertise", "done"]
     # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
-    after = page.evaluate(drawn, [["done", "advertise"]])
-    assert after == ["buy (quiet)", "advertise", "done"]
+    assert drawn(page, ["done", "advertise"]) == ["buy (quiet)", "advertise", "done"]
     assert console.errors == []
     context.close()
 
@@ -211,5 +228,17 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     page.wait_for_selector("body[data-your-turn]")
     if page.get_attribute("body", "data-your-turn") == "true":
         assert page.inner_text("#since-last") == line
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    # a serve the pool covers: the prominent button; ending the service (no way back): quiet,
+    # at the row's other end
+    assert drawn(page, ["serve", "finish"], "service") == ["serve", "finish (quiet) (apart)"]
+    assert drawn(page, ["finish"], "service") == ["serve (quiet)", "finish (quiet) (apart)"]
     assert console.errors == []
     context.close()

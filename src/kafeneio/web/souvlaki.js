@@ -126,8 +126,10 @@ function wordActions(view, legal, ctx) {
   // made does not slide the next button under the pointer)
   const always = phase === "service" ? ["serve", "finish"] : legal.has("done") ? ["buy", "advertise"] : [];
   const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
+  // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end;
+  // a serve the pool covers is the prominent one
   const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
-    type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
+    type: "button", "data-action": w, class: w === "finish" ? "quiet apart" : legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
     title: legal.has(w) ? null : "not possible now: press to be told why",
   }, wordLabel(legal.get(w), w, view))));
   // the service's order of play, for a first game: it is not in the buttons themselves
