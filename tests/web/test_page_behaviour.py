@@ -242,3 +242,16 @@ def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
     assert drawn(page, ["finish"], "service") == ["serve (quiet)", "finish (quiet) (apart)"]
     assert console.errors == []
     context.close()
+
+
+def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    assert page.inner_text(".phase") == "Phase: Mulligan"  # the food waits for the service
+    cards = page.locator("#my-hand button.foodcard:disabled")
+    assert cards.count() >= 1
+    looks = cards.evaluate_all("cs => cs.map(c => getComputedStyle(c).opacity)")
+    assert set(looks) == {"1"}  # readable, for planning: merely not clickable
+    assert console.errors == []
+    context.close()
