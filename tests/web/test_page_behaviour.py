@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,6 +25,7 @@ class HeldSocket:
         self.held: list[Any] = []
         self.route: Any = None
         self.stale = False  # the next move is sent as if seen a move earlier (another tab's)
+        self.edit: Callable[[dict[str, Any]], None] | None = None  # changes the views sent
         page.route_web_socket("**/ws/games/**", self.connect)
 
     def connect(self, route: Any) -> None:
@@ -40,6 +42,10 @@ class HeldSocket:
             server.send(message)
 
         def from_server(message: Any) -> None:
+            sent = json.loads(message)
+            if self.edit is not None and sent.get("type") == "state":
+                self.edit(sent)
+                message = json.dumps(sent)
             if self.holding:
                 self.held.append(message)
             else:
@@ -253,5 +259,63 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     assert cards.count() >= 1
     looks = cards.evaluate_all("cs => cs.map(c => getComputedStyle(c).opacity)")
     assert set(looks) == {"1"}  # readable, for planning: merely not clickable
+    assert console.errors == []
+    context.close()
+
+
+FOCUSED = "document.activeElement"
+
+
+def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe")
+    page.clock.resume()
+
+    def no_place_for_the_first_card(view: dict[str, Any]) -> None:  # a guest nobody takes
+        first = view["observation"]["hands"][view["viewer"]][0]
+        view["legal"] = [m for m in view["legal"] if first not in m["notation"]]
+
+    socket.edit = no_place_for_the_first_card
+    page.reload()
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    cards = "#board .hand button.card"
+    instruction = "#cafe-instruction"
+    assert page.get_attribute(instruction, "aria-live") == "polite"
+    page.eval_on_selector(instruction, "p => { p.dataset.kept = 'yes'; }")
+    page.focus(f"{cards} >> nth=0")
+    page.keyboard.press("Enter")  # chosen, but no chair nor the bar takes it: the focus stays
+    page.wait_for_selector(f"{cards}[aria-pressed=true]")
+    assert page.evaluate(f"{FOCUSED}.matches('.hand button.card[aria-pressed=true]')")
+    assert page.inner_text(instruction).startswith("No chair takes your ")
+    assert page.get_attribute(instruction, "data-kept") == "yes"  # the same live region, heard
+    page.keyboard.press("Escape")  # the guest goes back to the hand, the focus on its card
+    page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
+    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[0]")
+    # another guest: the focus goes to a lit chair, with a ring of its own
+    page.focus(f"{cards} >> nth=1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"{FOCUSED}.matches('.chair.legal, .chair.swap, #to-bar')")
+    if page.evaluate(f"{FOCUSED}.matches('.chair')"):
+        focus = page.evaluate(f"getComputedStyle({FOCUSED}).outlineColor")
+        just = page.evaluate("""() => {  // the ring of a chair seated this turn
+            const chair = document.createElement("div");
+            chair.className = "chair just";
+            document.querySelector(".cafe-board").append(chair);
+            const ring = getComputedStyle(chair).boxShadow;
+            chair.remove();
+            return ring;
+        }""")
+        assert focus not in just and page.evaluate(f"getComputedStyle({FOCUSED}).outlineStyle")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
+    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[1]")
+    # Escape in the question "Abandon this game?": its safe answer
+    page.click("#abandon")
+    page.wait_for_selector("#abandon-cancel")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#abandon-confirm", state="detached")
+    assert page.evaluate(f"{FOCUSED}.id") == "abandon"
+    assert page.get_attribute("body", "data-your-turn") == "true"
     assert console.errors == []
     context.close()

@@ -233,14 +233,27 @@ function byKeyboard(event) {
 }
 
 // Where keyboard focus goes after the page is drawn again (a redraw loses it): to the lit
-// chairs once a guest is chosen, back to the hand once the move is made.
+// chairs once a guest is chosen (or, when no chair nor the bar takes it, to its card still),
+// to the card put back, and back to the hand once the move is made.
 function placeFocus(root, ply) {
   if (!refocus || (refocus.target === "hand" && refocus.ply === ply)) return;
-  const where = refocus.target === "board"
-    ? ".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])"
-    : ".hand button.card";
+  const card = root.querySelectorAll(".hand button.card")[refocus.index ?? 0];
+  const place = refocus.target === "board"
+    ? root.querySelector(".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])") : null;
   refocus = null;
-  root.querySelector(where)?.focus();
+  (place || card)?.focus();
+}
+
+// Escape puts a chosen guest back in the hand (the focus on its card); false when none was
+// chosen (the page may then close something else).
+let redraw = null;  // the last drawing, drawn again
+
+export function escape() {
+  if (!selected || !redraw) return false;
+  refocus = { target: "card", index: selected.index };
+  selected = null;
+  redraw();
+  return true;
 }
 
 function drawBar(obs, moves, ctx) {
@@ -294,7 +307,7 @@ function handRow(view, player, ctx) {
         selected: selected?.index === index, hinted: index === hinted,
         onclick: (event) => {
           selected = selected?.index === index ? null : { index, text };
-          if (selected && byKeyboard(event)) refocus = { target: "board" };
+          if (byKeyboard(event)) refocus = { target: selected ? "board" : "card", index };
           ctx.rerender();
         },
       } : {}))));
@@ -317,16 +330,31 @@ export async function render(root, view, ctx) {
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
-  const hint = ctx.interactive ? el("p", { class: "muted", id: "cafe-instruction" }, instruction(obs, moves, full)) : null;
+  // what to do now, said as it changes (one live region, kept from drawing to drawing)
+  const hint = ctx.interactive ? instructionBox : null;
+  instructionBox.replaceChildren(...[instruction(obs, moves, full)].flat(Infinity));
   const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation",
     since.chairs.size ? [" · ", el("span", { class: "key-since" }, "dashed ring"), ": seated by the others since your last turn"] : null);
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
   const news = since.line ? el("p", { class: "since-last", id: "since-last" }, since.line) : null;
-  fill(root, news, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
-    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
+  fillAround(root, hint, [news, status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
+    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)")]);
+  redraw = ctx.interactive ? full.rerender : null;
   if (ctx.interactive) placeFocus(root, view.ply);
+}
+
+const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });
+
+// `root` filled with `before`, `keep` and `after`; `keep` left in place if it is there already
+// (a live region taken out and put back would not be heard).
+function fillAround(root, keep, before, after) {
+  if (!keep || keep.parentNode !== root) { fill(root, ...before, keep, ...after); return; }
+  for (const child of [...root.childNodes]) if (child !== keep) child.remove();
+  const shown = (nodes) => nodes.flat().filter((node) => node !== null && node !== undefined && node !== false);
+  keep.before(...shown(before));
+  keep.after(...shown(after));
 }
 
 // What the player to move does now, in words, with the bar's button at hand when no chair

@@ -247,6 +247,24 @@ function renderSeats() {
 
 // Leaving a game against bots before its end, as a player may (view.abandon): asked once more
 // on the page, then the server keeps the game as it stands and plays it no more.
+function cancelLeave() {
+  confirmingLeave = false;
+  renderLeave();
+  document.getElementById("abandon")?.focus();
+}
+
+// Escape: in the question "Abandon this game?", its safe answer; else what the board takes it
+// for (Café: the guest chosen goes back to the hand); else that question, wherever the focus is.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !view) return;
+  const inLeave = document.getElementById("leave").contains(document.activeElement);
+  if (confirmingLeave && inLeave) cancelLeave();
+  else if (RENDERERS[view.game].escape?.()) { /* done by the board */ }
+  else if (confirmingLeave) cancelLeave();
+  else return;
+  event.preventDefault();
+});
+
 function renderLeave() {
   const box = document.getElementById("leave");
   box.classList.toggle("hidden", !view.abandon);
@@ -262,11 +280,7 @@ function renderLeave() {
   box.replaceChildren(el("p", {}, "Abandon this game? Its bots stop, and it cannot be taken up again; it keeps no result."),
     el("div", { class: "row" },
       el("button", { type: "button", id: "abandon-confirm", onclick: abandonGame }, "Abandon the game"),
-      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: () => {
-        confirmingLeave = false;
-        renderLeave();
-        document.getElementById("abandon")?.focus();
-      } }, "Keep playing")));
+      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, "Keep playing")));
 }
 
 async function abandonGame() {
