@@ -319,3 +319,24 @@ def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
     assert page.get_attribute("body", "data-your-turn") == "true"
     assert console.errors == []
     context.close()
+
+
+def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe")
+    shown = """async ([phase]) => {  // the page's own view, drawn at this phase
+        const cafe = await import("/static/cafe.js");
+        const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+            headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+        })).json();
+        view.observation.phase = phase;
+        const root = document.createElement("div");
+        document.body.append(root);
+        await cafe.render(root, view, { send: () => {}, interactive: false });
+        const label = root.querySelector(".phase").innerText;  // as it reads, with the CSS
+        root.remove();
+        return label;
+    }"""
+    assert page.evaluate(shown, ["draw"]) == "Choose how many cards to draw"
+    assert page.evaluate(shown, ["birthday"]) == "Choose the birthday table"
+    assert console.errors == []
+    context.close()

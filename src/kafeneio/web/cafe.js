@@ -329,7 +329,7 @@ export async function render(root, view, ctx) {
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
-    obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
+    obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
   // what to do now, said as it changes (one live region, kept from drawing to drawing)
   const hint = ctx.interactive ? instructionBox : null;
   instructionBox.replaceChildren(...[instruction(obs, moves, full)].flat(Infinity));

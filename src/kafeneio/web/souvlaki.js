@@ -175,7 +175,7 @@ export function render(root, view, ctx) {
   const legal = new Map(view.legal.map((m) => [m.notation, m]));
   const order = obs.turn_order.map((p) => obs.players[p].shop_name).join(" → ");
   const status = el("div", { class: "scoreline", style: "margin-bottom:.6rem" },
-    el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
+    el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase.charAt(0).toUpperCase()}${obs.phase.slice(1)}`),
     order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
   fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
