@@ -177,13 +177,16 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert record["format"] == "kafeneio-record" and record["actions"]
     page.click("#result a[href^='/replay/']")
     page.wait_for_selector("#position")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('0 of ')")
+    position = "document.querySelector('#position').textContent"
+    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
     assert page.locator("#first:disabled, #back:disabled").count() == 2  # nothing before move 1
     page.click("#forward")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('1 of ')")
+    page.wait_for_function(f"{position}.startsWith('Move 2 of ')")
+    assert page.inner_text("#position").endswith(" · 1 played")
     assert page.locator("#log li").count() == 1
     page.click("#last")
-    page.wait_for_function("!document.querySelector('#position').textContent.startsWith('1 of ')")
+    page.wait_for_function(f"{position}.startsWith('All ')")
+    assert page.inner_text("#position") == f"All {len(record['actions'])} moves played"
     assert page.locator("#log li").count() == len(record["actions"])
     page.click("#analyse")  # the search bot goes through every decision, in the background
     page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
@@ -206,6 +209,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.startsWith('Move 1, ')")
+    assert page.inner_text("#position").startswith("Move 1 of ")  # one count, the analysis's
+    for step in range(2, 5):  # and so on, move by move, where a player decides
+        page.click("#forward")
+        page.wait_for_function(f"{position}.startsWith('Move {step} of ')")
+        said = page.inner_text("#analysis-now")  # drawn with the position, at once
+        assert said.startswith(f"Move {step}, ") or not said.startswith("Move ")
+    page.click("#first")
+    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
     assert "Turn 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
     assert "chance to win" in page.inner_text("#analysis-now")
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"

@@ -28,7 +28,9 @@ async function show(target) {
   const slider = document.getElementById("slider");
   slider.max = total;
   slider.value = ply;
-  document.getElementById("position").textContent = `${ply} of ${total} moves played`;
+  // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
+  // position shown is the one in which move ply + 1 is made
+  document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : `All ${plural(total, "move")} played`;
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   const obs = step.observation;
