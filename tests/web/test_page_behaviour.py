@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from server.conftest import LiveServer
+from server.conftest import LiveServer, wait_for
 from web.test_browser import READY, cafe_turn, click_and_wait, new_page, wait_turn_or_end
 
 MOVES = "#board [data-action]"
@@ -338,5 +338,54 @@ def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -
     }"""
     assert page.evaluate(shown, ["draw"]) == "Choose how many cards to draw"
     assert page.evaluate(shown, ["birthday"]) == "Choose the birthday table"
+    assert console.errors == []
+    context.close()
+
+
+def finished_game(server: LiveServer) -> str:
+    """A short game of two bots, played to its end: its id."""
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    created = server.post("/api/games", {"game": "cafe", "seats": bots, "options": options})
+    game_id: str = created["id"]
+    wait_for(lambda: server.get(f"/api/games/{game_id}")["over"])
+    return game_id
+
+
+def decision(ply: int, player: int, lost: float, margin: float) -> dict[str, Any]:
+    return {
+        "ply": ply, "player": player, "played": f"p{ply}", "best": f"b{ply}",
+        "played_words": f"played {ply}", "best_words": f"best {ply}", "before": 0.5,
+        "after": 0.5 - lost, "lost": lost, "margin": margin, "legal": 5, "iterations": 200,
+    }  # fmt: skip
+
+
+def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    total = server.get(f"/api/games/{game_id}")["ply"]
+    # P1 lost most on move 2, but within the margin; P2 made a clear mistake on move 4
+    decisions = [decision(0, 0, 0.02, 0.1), decision(1, 0, 0.124, 0.13), decision(3, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[], [decisions[2]]], "winners": [0],
+        "total_lost": [0.144, 0.3], "mean_lost": [0.072, 0.3],
+    }  # fmt: skip
+    context, page, console = new_page(browser, 390, 844)
+    done = {"status": "done", "done": 3, "total": 3, "analysis": analysis, "message": None}
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".mistakes")
+    first, second = page.locator(".mistakes > div").all_inner_texts()
+    assert "no clear mistake" in first and "within the analysis's margin" in first
+    # the costliest first, each with its margin
+    assert "margin: move 2: played 1 (−12% ± 13%)move 1: played 0 (−2% ± 10%)" in first
+    assert "biggest clear mistakes: move 4: played 3 (−30%)" in second
+    assert "within" not in second
+    page.click(".mistakes button.within")  # to that position, counted as the analysis counts
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Move 2 ')")
+    assert page.inner_text("#position") == f"Move 2 of {total} · 1 played"
+    assert page.inner_text("#analysis-now").startswith("Move 2, P1 heuristic to move")
+    assert "not clearly worse: within the search's margin" in page.inner_text("#analysis-now")
     assert console.errors == []
     context.close()
