@@ -389,3 +389,30 @@ def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin
     assert "not clearly worse: within the search's margin" in page.inner_text("#analysis-now")
     assert console.errors == []
     context.close()
+
+
+def test_the_lobby_offers_again_the_links_this_browser_created(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    page.select_option("select[name=kind1]", "human")  # two people: two links to hand out
+    page.fill("input[name=name1]", "Bo")
+    page.click("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    links = page.locator("#created a.join-link").evaluate_all("as => as.map(a => a.href)")
+    assert len(links) == 2
+    game_id = links[0].split("/game/")[1].split("#")[0]
+    page.reload()  # the page that showed them is gone: the lobby offers them again
+    row = page.locator(f"#list-open li:has(a[href='/game/{game_id}'])")
+    row.wait_for()
+    row.locator("summary").click()
+    assert "Links you created" in row.inner_text()
+    kept = row.locator("a.made-link").evaluate_all("as => as.map(a => a.href)")
+    assert kept == links
+    assert "P2 Bo (not opened yet)" in row.inner_text()
+    # the lists are drawn again every few seconds: what is unfolded stays so
+    page.evaluate("document.querySelector('#list-open').replaceChildren()")
+    page.wait_for_selector(f"#list-open li:has(a[href='/game/{game_id}']) details[open]")
+    assert console.errors == []
+    context.close()
