@@ -39,13 +39,19 @@ def create_in_lobby(page: Any, server: LiveServer, game: str, options: dict[str,
     return link
 
 
+READY = "body[data-busy=false]"
+"""A page whose next click on a move is taken as one: no move of its own awaits the server's
+answer, and the position was not drawn a moment ago (a click then is not a move on it)."""
+
+
 def wait_turn_or_end(page: Any) -> bool:
-    """True when it is this page's turn, False when the game is over."""
-    page.wait_for_selector("body[data-your-turn=true], body[data-over=true]")
+    """True when it is this page's turn (and a click makes a move), False when the game is over."""
+    page.wait_for_selector(f"{READY}[data-your-turn=true], body[data-over=true]")
     return page.get_attribute("body", "data-over") != "true"
 
 
 def click_and_wait(page: Any, selector: str) -> None:
+    page.wait_for_selector(READY)
     ply = page.get_attribute("body", "data-ply")
     page.click(selector)
     moved = "([ply]) => document.body.dataset.ply !== ply"
@@ -171,13 +177,16 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert record["format"] == "kafeneio-record" and record["actions"]
     page.click("#result a[href^='/replay/']")
     page.wait_for_selector("#position")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('0 of ')")
+    position = "document.querySelector('#position').textContent"
+    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
     assert page.locator("#first:disabled, #back:disabled").count() == 2  # nothing before move 1
     page.click("#forward")
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('1 of ')")
+    page.wait_for_function(f"{position}.startsWith('Move 2 of ')")
+    assert page.inner_text("#position").endswith(" · 1 played")
     assert page.locator("#log li").count() == 1
     page.click("#last")
-    page.wait_for_function("!document.querySelector('#position').textContent.startsWith('1 of ')")
+    page.wait_for_function(f"{position}.startsWith('All ')")
+    assert page.inner_text("#position") == f"All {len(record['actions'])} moves played"
     assert page.locator("#log li").count() == len(record["actions"])
     page.click("#analyse")  # the search bot goes through every decision, in the background
     page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
@@ -200,6 +209,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.startsWith('Move 1, ')")
+    assert page.inner_text("#position").startswith("Move 1 of ")  # one count, the analysis's
+    for step in range(2, 5):  # and so on, move by move, where a player decides
+        page.click("#forward")
+        page.wait_for_function(f"{position}.startsWith('Move {step} of ')")
+        said = page.inner_text("#analysis-now")  # drawn with the position, at once
+        assert said.startswith(f"Move {step}, ") or not said.startswith("Move ")
+    page.click("#first")
+    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
     assert "Turn 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
     assert "chance to win" in page.inner_text("#analysis-now")
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
@@ -455,6 +472,21 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
     context.close()
 
 
+def test_an_open_game_nobody_joined_for_days_is_idle_too(browser: Any, server: LiveServer) -> None:
+    created = server.post(
+        "/api/games", {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    )  # two seats, neither opened: open, and left so for three days
+    age(server.db_url, created["id"], days=3)
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    page.locator(f"#list-idle li:has(a[href='/game/{created['id']}'])").wait_for()
+    assert page.locator(f"#list-open a[href='/game/{created['id']}']").count() == 0
+    # the games over and those abandoned are listed together, as ended
+    assert page.inner_text("#list-ended").strip() and "Ended" in page.inner_text("aside")
+    assert console.errors == []
+    context.close()
+
+
 def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer) -> None:
     context, page, console, game_id, _ = open_seat(browser, server, "souvlaki", 390)
     assert wait_turn_or_end(page)
@@ -472,7 +504,7 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
     assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
     page.goto(server.base + "/")  # among the games that will not be played any more
-    row = page.locator(f"#list-finished li:has(a[href*='/game/{game_id}'])")
+    row = page.locator(f"#list-ended li:has(a[href*='/game/{game_id}'])")
     row.wait_for()
     assert "abandoned" in row.inner_text()
     assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
@@ -649,8 +681,8 @@ def test_two_people_play_souvlaki_and_never_see_each_others_hands(
     other.close()
     # the lobby tells games apart by how far they went and when they began
     first.goto(server.base + "/")
-    first.wait_for_function("document.querySelector('#list-finished').textContent.includes(' · ')")
-    assert re.search(r"\d+ moves · (just now|\d+ min ago)", first.inner_text("#list-finished"))
+    first.wait_for_function("document.querySelector('#list-ended').textContent.includes(' · ')")
+    assert re.search(r"\d+ moves · (just now|\d+ min ago)", first.inner_text("#list-ended"))
     for context, _, console in pages:
         assert console.errors == []
         context.close()

@@ -70,11 +70,61 @@ function hintedPlace(notation) {
   return at > 0 ? [move.slice(0, at), move.slice(at + 1)] : [null, null];
 }
 
+// What the other players did since the viewer's last turn, from the viewer's log (the game's
+// notation of each decision: Café is public): the chairs they seated, each with who seated it,
+// and a line of words, "P2 seated France man at chair 5 and Turkey man at chair 3". Nothing
+// for a spectator, in a replay or once the game is over.
+const PLACED = /^(swap )?(\w+?)@(\d+|bar)$/;
+
+function sinceLastTurn(view) {
+  const chairs = new Map();
+  if (view.viewer === null || view.replay || view.over) return { chairs, line: null };
+  const log = view.log;
+  let end = log.length;  // on the viewer's turn, what they did so far in it is not news
+  while (view.your_turn && end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
+  let start = end;
+  while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
+  const said = [];  // [player, kind, words]: one seating after another of a player in one phrase
+  for (const entry of log.slice(start, end)) {
+    if (entry.player === null) continue;
+    const who = seatName(view.seats, entry.player);
+    const text = entry.text;
+    const placed = PLACED.exec(text);
+    let kind = null, words = null;
+    if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar`];
+    else if (placed) {
+      const chair = Number(placed[3]);
+      chairs.set(chair, `seated by ${who} since your last turn`);
+      words = `${cardLabel(card(placed[2]))} at chair ${chair}${placed[1] ? " in place of its joker" : ""}`;
+      kind = "seat";
+    } else if (text.startsWith("dance ")) {
+      for (const [, chair] of text.matchAll(/@(\d+)/g)) chairs.set(Number(chair), `seated by ${who} since your last turn`);
+      [kind, words] = ["dance", `filled table ${text.slice(6, text.indexOf(":"))} for a dance`];
+    } else if (text === "pass") [kind, words] = ["pass", "passed"];
+    else if (text.startsWith("birthday ")) {
+      [kind, words] = ["birthday", text === "birthday none" ? "chose no birthday table" : `chose table ${text.slice(9)} as the birthday table`];
+    }
+    if (!kind) continue;  // ending a turn, drawing: nothing on the board
+    const last = said[said.length - 1];
+    if (kind === "seat" && last && last[0] === entry.player && last[1] === "seat") last[2] += ` and ${words}`;
+    else said.push([entry.player, kind, kind === "seat" ? `seated ${words}` : words]);
+  }
+  const phrases = [];
+  for (const [player, , words] of said) {
+    const previous = phrases[phrases.length - 1];
+    if (previous && previous[0] === player) previous[1] += `, then ${words}`;
+    else phrases.push([player, words]);
+  }
+  const line = phrases.length ? `Since your last turn: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
+  return { chairs, line };
+}
+
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
 function scored(gain) { return `${gain > 0 ? "+" : ""}${plural(gain, "point")}`; }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
+  const since = ctx.since.chairs;
   const rove = ctx.interactive && selected && moves && (moves.place.size || moves.swap.size);
   const grid = el("div", {
     class: "cafe-board", role: "group", onkeydown: rove ? roveChairs : null,
@@ -101,10 +151,12 @@ function drawBoard(obs, moves, ctx) {
     if (place) classes.push("legal");
     if (swap) classes.push("swap");
     if (just.has(chair.id)) classes.push("just");
+    else if (since.has(chair.id)) classes.push("since");
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
     const move = place || swap;
     // a lit chair is named by its move, in the game's words; another by what is on it
-    const label = move ? `${moveText(move)}: ${scored(move.gain)}` : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}`;
+    const label = move ? `${moveText(move)}: ${scored(move.gain)}`
+      : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${since.has(chair.id) && !just.has(chair.id) ? ` (${since.get(chair.id)})` : ""}`;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
     // the lit chairs are one stop of the Tab order (the first of them), the arrow keys go from
@@ -163,13 +215,16 @@ function nearest(from, lit, [dx, dy]) {
   return best;
 }
 
-// A move chosen on the board: sent, and the hand drawn again with nothing chosen, so that
-// after a refusal no chair or bar button is left standing for a guest no longer chosen.
+// A move chosen on the board: sent, and the page (drawn again by the sender, its buttons
+// waiting for the answer) has nothing chosen, so that after a refusal no chair or bar button is
+// left standing for a guest no longer chosen. A move not sent (another under way) changes nothing.
 function choose(ctx, notation, event) {
+  const chosen = selected;
   selected = null;
   if (byKeyboard(event)) refocus = { target: "hand", ply: ctx.ply };  // once the move is made
-  ctx.send(notation);
-  ctx.rerender();
+  if (ctx.send(notation) !== false) return;
+  selected = chosen;
+  refocus = null;
 }
 
 // A click made with the keyboard (Enter or Space on a button: no pointer, so no click count).
@@ -178,14 +233,27 @@ function byKeyboard(event) {
 }
 
 // Where keyboard focus goes after the page is drawn again (a redraw loses it): to the lit
-// chairs once a guest is chosen, back to the hand once the move is made.
+// chairs once a guest is chosen (or, when no chair nor the bar takes it, to its card still),
+// to the card put back, and back to the hand once the move is made.
 function placeFocus(root, ply) {
   if (!refocus || (refocus.target === "hand" && refocus.ply === ply)) return;
-  const where = refocus.target === "board"
-    ? ".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])"
-    : ".hand button.card";
+  const card = root.querySelectorAll(".hand button.card")[refocus.index ?? 0];
+  const place = refocus.target === "board"
+    ? root.querySelector(".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])") : null;
   refocus = null;
-  root.querySelector(where)?.focus();
+  (place || card)?.focus();
+}
+
+// Escape puts a chosen guest back in the hand (the focus on its card); false when none was
+// chosen (the page may then close something else).
+let redraw = null;  // the last drawing, drawn again
+
+export function escape() {
+  if (!selected || !redraw) return false;
+  refocus = { target: "card", index: selected.index };
+  selected = null;
+  redraw();
+  return true;
 }
 
 function drawBar(obs, moves, ctx) {
@@ -239,7 +307,7 @@ function handRow(view, player, ctx) {
         selected: selected?.index === index, hinted: index === hinted,
         onclick: (event) => {
           selected = selected?.index === index ? null : { index, text };
-          if (selected && byKeyboard(event)) refocus = { target: "board" };
+          if (byKeyboard(event)) refocus = { target: selected ? "board" : "card", index };
           ctx.rerender();
         },
       } : {}))));
@@ -255,20 +323,38 @@ export async function render(root, view, ctx) {
   const obs = view.observation;
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
-  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply };
+  const since = sinceLastTurn(view);
+  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
-    obs.phase === "birthday" ? el("span", { class: "phase" }, "choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "choose how many cards to draw") : null);
-  const hint = ctx.interactive ? el("p", { class: "muted", id: "cafe-instruction" }, instruction(obs, moves, full)) : null;
-  const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation");
+    obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
+  // what to do now, said as it changes (one live region, kept from drawing to drawing)
+  const hint = ctx.interactive ? instructionBox : null;
+  instructionBox.replaceChildren(...[instruction(obs, moves, full)].flat(Infinity));
+  const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation",
+    since.chairs.size ? [" · ", el("span", { class: "key-since" }, "dashed ring"), ": seated by the others since your last turn"] : null);
   const players = obs.hands.map((_, p) => p);
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
-  fill(root, status, drawHands(view, full, own, yours(view, "hand")), hint, otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
-    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"));
+  const news = since.line ? el("p", { class: "since-last", id: "since-last" }, since.line) : null;
+  fillAround(root, hint, [news, status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
+    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)")]);
+  redraw = ctx.interactive ? full.rerender : null;
   if (ctx.interactive) placeFocus(root, view.ply);
+}
+
+const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });
+
+// `root` filled with `before`, `keep` and `after`; `keep` left in place if it is there already
+// (a live region taken out and put back would not be heard).
+function fillAround(root, keep, before, after) {
+  if (!keep || keep.parentNode !== root) { fill(root, ...before, keep, ...after); return; }
+  for (const child of [...root.childNodes]) if (child !== keep) child.remove();
+  const shown = (nodes) => nodes.flat().filter((node) => node !== null && node !== undefined && node !== false);
+  keep.before(...shown(before));
+  keep.after(...shown(after));
 }
 
 // What the player to move does now, in words, with the bar's button at hand when no chair

@@ -72,6 +72,12 @@ export function seatLinkKey(gameId) {
   return `kafeneio.seat.${gameId}`;
 }
 
+// Where this browser keeps the seat links of a game it created (the lobby shows them once, on
+// creating it; a Back or a reload would lose the other seats' links for good otherwise)
+export function createdLinksKey(gameId) {
+  return `kafeneio.created.${gameId}`;
+}
+
 export function gameIdFromPath() {
   return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 }

@@ -19,25 +19,70 @@ let ownRematch = null;  // the rematch this page created (its news may come afte
 let noGame = false;  // the server knows no game of this id: the banner says so, once
 let confirmingLeave = false;  // "Abandon this game…" was pressed: the page asks once more
 
+// One move at a time: once the page sends a move it sends no other until the server answers
+// (its next view or a refusal), and its move buttons wait, disabled (a second click of a double
+// click would otherwise be a second move). A click that lands as a new position is drawn is not
+// a move either: the board changed under the pointer (the card played gone, the next one slid
+// into its place), so a click a moment after a new view, or the second click of a double click,
+// is not taken as a decision about the new position.
+let pending = null;  // the move sent and not answered yet: { ply }
+let settled = 0;  // until this time (performance.now) a click is not taken as a move
+const SETTLE_MS = 400;
+
 let messages = 0;  // each message's rule ids open apart from another's
 let offline = false;  // a message says the server is away: cleared when the socket is back
 
+// The message above the board (it stays in sight as the page scrolls), with a button that
+// closes it: on a phone it covers part of the board.
 function showMessage(text, kind = "error") {
-  const box = document.getElementById("message");
-  box.replaceChildren(...withRules(text, `message ${++messages}`).flat(Infinity));
-  box.className = `message ${kind}`;
-  box.classList.toggle("hidden", !text);
+  setMessage(text ? withRules(text, `message ${++messages}`).flat(Infinity) : [], kind);
 }
 
+function setMessage(children, kind) {
+  const box = document.getElementById("message");
+  notice = null;  // a refusal's notice is said again by `refused`
+  box.className = `message ${kind}`;
+  box.classList.toggle("hidden", !children.length);
+  if (!children.length) { box.replaceChildren(); return; }
+  box.replaceChildren(el("div", { class: "message-text" }, children), el("button", {
+    type: "button", class: "close", "aria-label": "Close this message", title: "Close",
+    onclick: () => setMessage([], kind),
+  }, "×"));
+}
+
+// A refusal of this page's move or hint: said until the game moves on from the position it
+// was about (a stale one: from the position the server sends with it), then it goes away.
+let notice = null;  // { ply } of the position the message is about (undefined: the next one)
+
+function refused(text, code) {
+  showMessage(text);
+  notice = { ply: code === "stale" ? undefined : view?.ply };
+}
+
+// Send a move; false when it is not sent (another is under way, the position is just drawn, or
+// the server is away): the renderer then leaves its page as it was.
 function send(action) {
-  if (!view) return;
+  if (!view || pending || performance.now() < settled) return false;
   if (!socket || socket.readyState !== WebSocket.OPEN) {  // said, not dropped without a word
     showMessage(`Not sent: ${OFFLINE}`);
     offline = true;
-    return;
+    return false;
   }
   showMessage("");
   socket.send(JSON.stringify({ type: "action", ply: view.ply, action }));
+  pending = { ply: view.ply };
+  render();  // the move buttons wait for the answer
+  return true;
+}
+
+// The second click of a double click makes no move (nor chooses a guest): only the first does.
+for (const id of ["board", "hint"]) {
+  document.getElementById(id).addEventListener("click", (event) => {
+    if (event.detail > 1 && event.target.closest("button")) {
+      event.stopPropagation();
+      event.preventDefault();
+    }
+  }, true);
 }
 
 function connect() {
@@ -52,6 +97,7 @@ function connect() {
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
+    pending = null;  // a move sent may or may not have been made: the view on reconnecting says
     if (event.code === 4403) {  // refused for good: a wrong link
       if (!view && !noGame) document.getElementById("banner").textContent = "This link does not open a seat of this game.";
       return;
@@ -68,6 +114,13 @@ function receive(message) {
     // The websocket sends the log entries this page has not had yet, from ply log_from.
     const known = view && view.id === message.id ? view.log : [];
     if (message.log_from > known.length) { socket.close(); return; }  // a gap: reconnect, resync
+    if (view && view.ply !== message.ply) {  // a new position: clicks are moves in a moment
+      settled = performance.now() + SETTLE_MS;
+      setTimeout(showBusy, SETTLE_MS + 1);
+    }
+    if (pending && pending.ply !== message.ply) pending = null;  // the move was made (by whoever)
+    if (notice && notice.ply === undefined) notice.ply = message.ply;
+    else if (notice && notice.ply !== message.ply) showMessage("");  // the game moved on
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
@@ -78,16 +131,15 @@ function receive(message) {
     document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
     noGame = true;
   } else if (message.type === "error") {
-    showMessage(message.message);
+    pending = null;  // refused: the page may send another move
+    refused(message.message, message.error);
+    if (view) render();
   } else if (message.type === "rematch") {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
     if (askingRematch || message.game === ownRematch) return;  // this page asked: its answer says more
-    showMessage("");
-    const box = document.getElementById("message");
-    box.replaceChildren("A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it"));
-    box.className = "message info";
+    setMessage(["A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it")], "info");
   }
 }
 
@@ -111,7 +163,23 @@ function render() {
   // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
   Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
+    waitForAnswer(board);
   });
+}
+
+// Whether a click now would be taken as a move (body[data-busy]: "false" when it would).
+function showBusy() {
+  document.body.dataset.busy = String(Boolean(pending) || performance.now() < settled);
+}
+
+// While a move is under way the board's buttons wait (the rules' references still open).
+function waitForAnswer(board) {
+  showBusy();
+  board.setAttribute("aria-busy", String(Boolean(pending)));
+  if (!pending) return;
+  for (const button of board.querySelectorAll("button:not(.rule-ref)")) button.disabled = true;
+  const play = document.getElementById("hint-play");
+  if (play) play.disabled = true;
 }
 
 function bannerText(v) {
@@ -159,7 +227,7 @@ async function askHint() {
     const data = await api(`/api/games/${gameId}/hint`, { method: "POST", body: { ply }, token });
     hint = { ply, data };
   } catch (error) {
-    if (error.code !== "stale") showMessage(error.message);  // stale: the game moved on
+    if (error.code !== "stale") refused(error.message, error.code);  // stale: the game moved on
     if (error.code === "offline") offline = true;
   } finally {
     asking = false;
@@ -179,6 +247,24 @@ function renderSeats() {
 
 // Leaving a game against bots before its end, as a player may (view.abandon): asked once more
 // on the page, then the server keeps the game as it stands and plays it no more.
+function cancelLeave() {
+  confirmingLeave = false;
+  renderLeave();
+  document.getElementById("abandon")?.focus();
+}
+
+// Escape: in the question "Abandon this game?", its safe answer; else what the board takes it
+// for (Café: the guest chosen goes back to the hand); else that question, wherever the focus is.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !view) return;
+  const inLeave = document.getElementById("leave").contains(document.activeElement);
+  if (confirmingLeave && inLeave) cancelLeave();
+  else if (RENDERERS[view.game].escape?.()) { /* done by the board */ }
+  else if (confirmingLeave) cancelLeave();
+  else return;
+  event.preventDefault();
+});
+
 function renderLeave() {
   const box = document.getElementById("leave");
   box.classList.toggle("hidden", !view.abandon);
@@ -194,11 +280,7 @@ function renderLeave() {
   box.replaceChildren(el("p", {}, "Abandon this game? Its bots stop, and it cannot be taken up again; it keeps no result."),
     el("div", { class: "row" },
       el("button", { type: "button", id: "abandon-confirm", onclick: abandonGame }, "Abandon the game"),
-      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: () => {
-        confirmingLeave = false;
-        renderLeave();
-        document.getElementById("abandon")?.focus();
-      } }, "Keep playing")));
+      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, "Keep playing")));
 }
 
 async function abandonGame() {
@@ -276,11 +358,9 @@ async function rematch() {
     // a connected player's page was sent their link; the others need it from you
     const away = others.filter((link) => !view.seats[link.seat].connected);
     const sent = others.filter((link) => view.seats[link.seat].connected);
-    const box = document.getElementById("message");
-    box.className = "message info";
-    box.replaceChildren(el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
+    setMessage([el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
       sent.length ? el("div", {}, `${sent.map((l) => seatName(view.seats, l.seat)).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
-      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null);
+      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null].filter(Boolean), "info");
   } catch (error) { showMessage(error.message); } finally { askingRematch = false; }
 }
 

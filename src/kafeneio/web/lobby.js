@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, el, plural, seatLinkKey } from "./common.js";
+import { api, createdLinksKey, el, plural, seatLinkKey } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -102,16 +102,18 @@ function readSeats() {
   });
 }
 
+const absolute = (path) => new URL(path, location.href).href;
+
 function showCreated(created) {
   const box = document.getElementById("created");
-  const absolute = (path) => new URL(path, location.href).href;
+  keepCreated(created);
   const links = created.links.map((link) => el("li", {},
     el("strong", {}, `P${link.seat + 1} ${link.name}: `),
     el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
     el("code", {}, absolute(link.path))));
   box.replaceChildren(
     el("h2", {}, "Game created"),
-    created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends.") : el("p", {}, "Only bots: watch them play."),
+    created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends. This browser keeps them: the game's row in the lists offers them again until it ends.") : el("p", {}, "Only bots: watch them play."),
     el("ul", {}, links),
     el("p", {}, "Spectators: ", el("a", { href: created.spectator, id: "spectator-link" }, absolute(created.spectator))),
   );
@@ -148,13 +150,48 @@ function gameRow(game) {
   const underWay = game.status === "open" || game.status === "running";
   const shown = !underWay ? ago(game.created) : game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
   const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` }, shown);
+  // the seat links this browser created it with, until it ends
+  const made = underWay ? createdLinks(game.id) : null;
+  if (!underWay) forgetCreated(game.id);
   // two lines a game, for the narrow column: what and where to go; who, how far and when
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
-    el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when));
+    el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when),
+    made ? madeLinks(game, made) : null);
 }
 
 function keptSeat(gameId) {
   try { return localStorage.getItem(seatLinkKey(gameId)); } catch { return null; }
+}
+
+// The seat links of a game this browser created, kept in it (on this device only, as the seat
+// links it opened are): offered again on the game's row until the game ends.
+function keepCreated(created) {
+  if (!created.links.length) return;
+  const links = created.links.map(({ seat, name, path }) => ({ seat, name, path }));
+  try { localStorage.setItem(createdLinksKey(created.id), JSON.stringify(links)); } catch { /* private mode: shown once */ }
+}
+
+function createdLinks(gameId) {
+  try { return JSON.parse(localStorage.getItem(createdLinksKey(gameId)) || "null"); } catch { return null; }
+}
+
+function forgetCreated(gameId) {
+  try { localStorage.removeItem(createdLinksKey(gameId)); } catch { /* nothing kept */ }
+}
+
+const openLinks = new Set();  // the games whose links are unfolded: kept so as the lists refresh
+
+function madeLinks(game, links) {
+  const box = el("details", { class: "made-links", open: openLinks.has(game.id) },
+    el("summary", {}, "Links you created"),
+    el("ul", {}, links.map((link) => {
+      const seat = game.seats[link.seat];
+      const opened = seat && seat.joined ? " (opened)" : " (not opened yet)";
+      return el("li", {}, el("strong", {}, `P${link.seat + 1} ${link.name}`), el("span", { class: "muted" }, opened), ": ",
+        el("a", { href: link.path, class: "made-link" }, "open this seat"), " — send privately: ", el("code", {}, absolute(link.path)));
+    })));
+  box.addEventListener("toggle", () => { if (box.open) openLinks.add(game.id); else openLinks.delete(game.id); });
+  return box;
 }
 
 // "5 min ago" for a time the server gives in UTC without a zone
@@ -168,7 +205,7 @@ function ago(created) {
 }
 
 // The games under way apart from the idle ones (nobody has moved for an hour and no person is
-// connected: the server says which), most recently moved in first
+// connected: the server says which), open or running, most recently moved in first
 function lastActive(game) {
   return game.last_move || game.created;
 }
@@ -176,10 +213,10 @@ function lastActive(game) {
 async function refreshLists() {
   const statuses = ["open", "running", "finished", "abandoned"];
   const [open, running, finished, abandoned] = await Promise.all(statuses.map((status) => api(`/api/games?status=${status}`)));
-  const idle = running.filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
+  const idle = open.concat(running).filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));
   // the games that will not be played any more: over, or left before the end; newest first
   const ended = finished.concat(abandoned).sort((a, b) => b.created.localeCompare(a.created));
-  const lists = { open, running: running.filter((game) => !game.idle), idle, finished: ended };
+  const lists = { open: open.filter((game) => !game.idle), running: running.filter((game) => !game.idle), idle, ended };
   for (const [name, games] of Object.entries(lists)) {
     const box = document.getElementById(`list-${name}`);
     box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));

@@ -28,7 +28,9 @@ async function show(target) {
   const slider = document.getElementById("slider");
   slider.max = total;
   slider.value = ply;
-  document.getElementById("position").textContent = `${ply} of ${total} moves played`;
+  // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
+  // position shown is the one in which move ply + 1 is made
+  document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : `All ${plural(total, "move")} played`;
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   const obs = step.observation;
@@ -140,10 +142,25 @@ function renderAnalysis() {
       worst.length ? ["biggest clear mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => goTo(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
-      }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : "no clear mistake.");
+      }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : noClearMistake(s.seat));
   }));
   document.getElementById("analysis").replaceChildren(chart(players), legend, lost);
   renderNow();
+}
+
+// A player without a clear mistake (a loss beyond its margin): still, the moves that cost them
+// most, each with its margin, said to be within it (they may be the search's noise).
+const COSTLIEST = 2;
+
+function noClearMistake(player) {
+  const costly = analysis.decisions.filter((d) => d.player === player && d.lost > 0)
+    .sort((a, b) => b.lost - a.lost || a.ply - b.ply).slice(0, COSTLIEST);
+  if (!costly.length) return "no clear mistake: the bot prefers none of their moves to the one played.";
+  return ["no clear mistake. ", costly.length > 1 ? "Their costliest moves" : "Their costliest move",
+    ", within the analysis's margin: ", costly.map((d) => el("button", {
+      type: "button", class: "quiet mistake within", "data-ply": d.ply, onclick: () => goTo(d.ply),
+      title: `played ${d.played}; the bot prefers ${d.best}, but the loss is within the search's margin: it may be noise`,
+    }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)} ± ${percent(Math.min(d.margin, 1))})`))];
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -121,10 +121,15 @@ function hand(view, legal, ctx) {
 function wordActions(view, legal, ctx) {
   if (!ctx.interactive) return null;
   const phase = view.observation.phase;
-  // in the service, serve and finish are offered even when not legal: sent, the server says why
-  const words = WORD_MOVES.filter((w) => legal.has(w) || (phase === "service" && (w === "serve" || w === "finish")));
+  // in the service, serve and finish are offered even when not legal, and in the maintenance
+  // buy and advertise: sent, the server says why; so the buttons keep their places (a purchase
+  // made does not slide the next button under the pointer)
+  const always = phase === "service" ? ["serve", "finish"] : legal.has("done") ? ["buy", "advertise"] : [];
+  const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
+  // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end;
+  // a serve the pool covers is the prominent one
   const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
-    type: "button", "data-action": w, class: legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
+    type: "button", "data-action": w, class: w === "finish" ? "quiet apart" : legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
     title: legal.has(w) ? null : "not possible now: press to be told why",
   }, wordLabel(legal.get(w), w, view))));
   // the service's order of play, for a first game: it is not in the buttons themselves
@@ -170,7 +175,7 @@ export function render(root, view, ctx) {
   const legal = new Map(view.legal.map((m) => [m.notation, m]));
   const order = obs.turn_order.map((p) => obs.players[p].shop_name).join(" → ");
   const status = el("div", { class: "scoreline", style: "margin-bottom:.6rem" },
-    el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase}`),
+    el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase.charAt(0).toUpperCase()}${obs.phase.slice(1)}`),
     order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
   fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));

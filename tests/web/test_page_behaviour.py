@@ -1,0 +1,418 @@
+"""How the game pages behave between a click and the server's answer, and what they show of a
+turn: one move at a time, notices that go away, the other players' moves marked, keyboard use."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from server.conftest import LiveServer, wait_for
+from web.test_browser import READY, cafe_turn, click_and_wait, new_page, wait_turn_or_end
+
+MOVES = "#board [data-action]"
+
+
+class HeldSocket:
+    """The game page's websocket through Playwright, which counts the moves the page sends and
+    can hold the server's messages back (a slow server) until `release`."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[str] = []
+        self.holding = False
+        self.held: list[Any] = []
+        self.route: Any = None
+        self.stale = False  # the next move is sent as if seen a move earlier (another tab's)
+        self.edit: Callable[[dict[str, Any]], None] | None = None  # changes the views sent
+        page.route_web_socket("**/ws/games/**", self.connect)
+
+    def connect(self, route: Any) -> None:
+        server = route.connect_to_server()
+        self.route = route
+
+        def from_page(message: Any) -> None:
+            sent = json.loads(message)
+            if sent.get("type") == "action":
+                self.sent.append(sent["action"])
+                if self.stale:
+                    self.stale = False
+                    message = json.dumps({**sent, "ply": sent["ply"] - 1})
+            server.send(message)
+
+        def from_server(message: Any) -> None:
+            sent = json.loads(message)
+            if self.edit is not None and sent.get("type") == "state":
+                self.edit(sent)
+                message = json.dumps(sent)
+            if self.holding:
+                self.held.append(message)
+            else:
+                route.send(message)
+
+        route.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.route.send(message)
+        self.held.clear()
+
+
+def open_game(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
+    """This person (seat 1) against a bot, the page's socket held in hand and its clock paused:
+    the page, its context, console and socket."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": game, "seats": seats})
+    context, page, console = new_page(browser, width, 844)
+    socket = HeldSocket(page)
+    start = datetime.now(UTC)
+    page.clock.install(time=start)
+    page.clock.pause_at(start + timedelta(seconds=1))
+    page.goto(server.base + created["links"][0]["path"])
+    page.wait_for_selector("body[data-your-turn=true]")
+    return context, page, console, socket
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_one_move_at_a_time_and_no_move_from_a_click_as_the_board_changes(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)  # the first view is a while ago
+    keep, redraw = centre(page, "[data-action=keep]"), centre(page, "[data-action=redraw]")
+    socket.holding = True  # the server's answer is slow
+    page.mouse.click(*keep)
+    assert socket.sent == ["keep"]
+    # until it answers, the page sends nothing else: its move buttons wait
+    page.wait_for_selector("#board[aria-busy=true]")
+    assert page.locator(f"{MOVES}:not(:disabled)").count() == 0
+    page.mouse.click(*redraw)
+    page.mouse.click(*keep)
+    assert socket.sent == ["keep"]
+    socket.release()
+    page.wait_for_selector("body[data-your-turn=true]:not([data-ply='0']) #board[aria-busy=false]")
+    assert page.locator(f"{MOVES}:not(:disabled)").count() >= 1
+    # a click as the new position is drawn (the second of two quick clicks) is not a move on it
+    button = f"{MOVES}:not(:disabled)"
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep"]
+    # nor is the second click of a double click, however long the answer took
+    page.clock.run_for(1000)
+    page.mouse.move(*centre(page, button))
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    assert socket.sent == ["keep"]
+    # a click a moment later is a move again
+    action = page.get_attribute(button, "data-action")
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep", action]
+    assert console.errors == []
+    context.close()
+
+
+DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
+    if (phase) view.observation.phase = phase;
+    const root = document.createElement("div");
+    document.body.append(root);
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const shown = [...root.querySelector(".actions").querySelectorAll("button[data-action]")]
+        .map((b) => {
+            const look = getComputedStyle(b);
+            const filled = look.backgroundColor !== "rgb(255, 255, 255)";
+            const apart = look.marginLeft === "auto" || parseFloat(look.marginLeft) > 20;
+            return `${b.dataset.action}${b.classList.contains("quiet") ? " (quiet)" : ""}`
+                + `${filled ? "" : " (white)"}${apart ? " (apart)" : ""}`;
+        });
+    root.remove();
+    return shown;
+}"""
+
+
+def drawn(page: Any, legal: list[str], phase: str | None = None) -> list[str]:
+    """The word moves' buttons of the Souvlaki page with `legal` moves: how each looks."""
+    shown: list[str] = page.evaluate(DRAWN, [legal, phase])
+    return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
+
+
+def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    assert drawn(page, ["done", "buy", "advertise"]) == ["buy", "advertise", "done"]
+    # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
+    assert drawn(page, ["done", "advertise"]) == ["buy (quiet)", "advertise", "done"]
+    assert console.errors == []
+    context.close()
+
+
+def choose_a_guest(page: Any) -> str:
+    """Choose a guest of the hand that a chair or the bar takes: where it may go."""
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        for where in (".chair.legal >> nth=0", "#to-bar:not([disabled])"):
+            if page.locator(where).count():
+                return where
+    raise AssertionError("no guest to seat")
+
+
+def test_a_refusal_can_be_closed_and_goes_once_the_game_moves_on(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe", 390)
+    page.clock.resume()
+    page.click("#board .hand button.card >> nth=0")
+    page.click(".chair:not(.legal):not(.swap):not(.guest) >> nth=-1")  # an unlit chair: refused
+    page.wait_for_selector("#message:not(.hidden)")
+    page.click("#message button[aria-label='Close this message']")  # it covers the board
+    assert page.locator("#message.hidden").count() == 1
+    # a move sent from a position the game has left (another tab of the seat moved first):
+    # the server says so, and once the game moves on the notice goes by itself
+    socket.stale = True
+    page.click(choose_a_guest(page))
+    page.wait_for_selector("#message:not(.hidden)")
+    assert "the game has moved on" in page.inner_text("#message")
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    ply = page.get_attribute("body", "data-ply")
+    click_and_wait(page, choose_a_guest(page))
+    page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
+    assert page.locator("#message.hidden").count() == 1
+    assert console.errors == []
+    context.close()
+
+
+def others_since_my_last_turn(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log entries of the other players since this seat's last turn, at its turn."""
+    log = view["log"]
+    mine = [entry["ply"] for entry in log if entry["player"] == view["viewer"]]
+    since = mine[-1] + 1 if mine else 0
+    return [entry for entry in log[since:] if entry["player"] not in (None, view["viewer"])]
+
+
+def test_cafe_marks_what_the_others_did_since_your_last_turn(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe", 390)
+    page.clock.resume()
+    api = page.url.split("#")[0].replace("/game/", "/api/games/")
+    token = page.url.split("token=")[1]
+    for _ in range(12):  # turns, until the bot seated guests on chairs between two of mine
+        assert wait_turn_or_end(page)
+        view = server.get(api.replace(server.base, ""), token)
+        news = others_since_my_last_turn(view)
+        chairs = {int(m[1]) for e in news for m in re.finditer(r"@(\d+)", e["text"])}
+        if chairs:
+            break
+        cafe_turn(page)
+    else:
+        raise AssertionError("the bot seated nobody")
+    marked = ".chair.since"
+    shown = page.locator(marked).evaluate_all("cs => cs.map(c => Number(c.dataset.chair))")
+    assert set(shown) == chairs
+    line = page.inner_text("#since-last")
+    assert line.startswith("Since your last turn: P2 heuristic ")
+    for chair in chairs:  # each chair seated, and the guest there in words, as the board names it
+        label = page.get_attribute(f".chair[data-chair='{chair}']", "aria-label")
+        guest = label.split(": ", 1)[1].split(" (")[0]
+        assert f"{guest} at chair {chair}" in line
+        assert label.endswith("(seated by P2 heuristic since your last turn)")
+    # the dashed ring, apart from the solid one of this turn's guests and from the focus ring
+    ring = page.eval_on_selector(marked, "c => getComputedStyle(c, '::after').borderTopStyle")
+    assert ring == "dashed"
+    # still said while this turn goes on: a first guest seated does not make it old news
+    cafe_turn(page)
+    page.wait_for_selector("body[data-your-turn]")
+    if page.get_attribute("body", "data-your-turn") == "true":
+        assert page.inner_text("#since-last") == line
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    # a serve the pool covers: the prominent button; ending the service (no way back): quiet,
+    # at the row's other end
+    assert drawn(page, ["serve", "finish"], "service") == ["serve", "finish (quiet) (apart)"]
+    assert drawn(page, ["finish"], "service") == ["serve (quiet)", "finish (quiet) (apart)"]
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    assert page.inner_text(".phase") == "Phase: Mulligan"  # the food waits for the service
+    cards = page.locator("#my-hand button.foodcard:disabled")
+    assert cards.count() >= 1
+    looks = cards.evaluate_all("cs => cs.map(c => getComputedStyle(c).opacity)")
+    assert set(looks) == {"1"}  # readable, for planning: merely not clickable
+    assert console.errors == []
+    context.close()
+
+
+FOCUSED = "document.activeElement"
+
+
+def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe")
+    page.clock.resume()
+
+    def no_place_for_the_first_card(view: dict[str, Any]) -> None:  # a guest nobody takes
+        first = view["observation"]["hands"][view["viewer"]][0]
+        view["legal"] = [m for m in view["legal"] if first not in m["notation"]]
+
+    socket.edit = no_place_for_the_first_card
+    page.reload()
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    cards = "#board .hand button.card"
+    instruction = "#cafe-instruction"
+    assert page.get_attribute(instruction, "aria-live") == "polite"
+    page.eval_on_selector(instruction, "p => { p.dataset.kept = 'yes'; }")
+    page.focus(f"{cards} >> nth=0")
+    page.keyboard.press("Enter")  # chosen, but no chair nor the bar takes it: the focus stays
+    page.wait_for_selector(f"{cards}[aria-pressed=true]")
+    assert page.evaluate(f"{FOCUSED}.matches('.hand button.card[aria-pressed=true]')")
+    assert page.inner_text(instruction).startswith("No chair takes your ")
+    assert page.get_attribute(instruction, "data-kept") == "yes"  # the same live region, heard
+    page.keyboard.press("Escape")  # the guest goes back to the hand, the focus on its card
+    page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
+    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[0]")
+    # another guest: the focus goes to a lit chair, with a ring of its own
+    page.focus(f"{cards} >> nth=1")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"{FOCUSED}.matches('.chair.legal, .chair.swap, #to-bar')")
+    if page.evaluate(f"{FOCUSED}.matches('.chair')"):
+        focus = page.evaluate(f"getComputedStyle({FOCUSED}).outlineColor")
+        just = page.evaluate("""() => {  // the ring of a chair seated this turn
+            const chair = document.createElement("div");
+            chair.className = "chair just";
+            document.querySelector(".cafe-board").append(chair);
+            const ring = getComputedStyle(chair).boxShadow;
+            chair.remove();
+            return ring;
+        }""")
+        assert focus not in just and page.evaluate(f"getComputedStyle({FOCUSED}).outlineStyle")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
+    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[1]")
+    # Escape in the question "Abandon this game?": its safe answer
+    page.click("#abandon")
+    page.wait_for_selector("#abandon-cancel")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#abandon-confirm", state="detached")
+    assert page.evaluate(f"{FOCUSED}.id") == "abandon"
+    assert page.get_attribute("body", "data-your-turn") == "true"
+    assert console.errors == []
+    context.close()
+
+
+def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe")
+    shown = """async ([phase]) => {  // the page's own view, drawn at this phase
+        const cafe = await import("/static/cafe.js");
+        const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+            headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+        })).json();
+        view.observation.phase = phase;
+        const root = document.createElement("div");
+        document.body.append(root);
+        await cafe.render(root, view, { send: () => {}, interactive: false });
+        const label = root.querySelector(".phase").innerText;  // as it reads, with the CSS
+        root.remove();
+        return label;
+    }"""
+    assert page.evaluate(shown, ["draw"]) == "Choose how many cards to draw"
+    assert page.evaluate(shown, ["birthday"]) == "Choose the birthday table"
+    assert console.errors == []
+    context.close()
+
+
+def finished_game(server: LiveServer) -> str:
+    """A short game of two bots, played to its end: its id."""
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    created = server.post("/api/games", {"game": "cafe", "seats": bots, "options": options})
+    game_id: str = created["id"]
+    wait_for(lambda: server.get(f"/api/games/{game_id}")["over"])
+    return game_id
+
+
+def decision(ply: int, player: int, lost: float, margin: float) -> dict[str, Any]:
+    return {
+        "ply": ply, "player": player, "played": f"p{ply}", "best": f"b{ply}",
+        "played_words": f"played {ply}", "best_words": f"best {ply}", "before": 0.5,
+        "after": 0.5 - lost, "lost": lost, "margin": margin, "legal": 5, "iterations": 200,
+    }  # fmt: skip
+
+
+def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    total = server.get(f"/api/games/{game_id}")["ply"]
+    # P1 lost most on move 2, but within the margin; P2 made a clear mistake on move 4
+    decisions = [decision(0, 0, 0.02, 0.1), decision(1, 0, 0.124, 0.13), decision(3, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[], [decisions[2]]], "winners": [0],
+        "total_lost": [0.144, 0.3], "mean_lost": [0.072, 0.3],
+    }  # fmt: skip
+    context, page, console = new_page(browser, 390, 844)
+    done = {"status": "done", "done": 3, "total": 3, "analysis": analysis, "message": None}
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".mistakes")
+    first, second = page.locator(".mistakes > div").all_inner_texts()
+    assert "no clear mistake" in first and "within the analysis's margin" in first
+    # the costliest first, each with its margin
+    assert "margin: move 2: played 1 (−12% ± 13%)move 1: played 0 (−2% ± 10%)" in first
+    assert "biggest clear mistakes: move 4: played 3 (−30%)" in second
+    assert "within" not in second
+    page.click(".mistakes button.within")  # to that position, counted as the analysis counts
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Move 2 ')")
+    assert page.inner_text("#position") == f"Move 2 of {total} · 1 played"
+    assert page.inner_text("#analysis-now").startswith("Move 2, P1 heuristic to move")
+    assert "not clearly worse: within the search's margin" in page.inner_text("#analysis-now")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_lobby_offers_again_the_links_this_browser_created(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + "/")
+    page.select_option("select[name=kind1]", "human")  # two people: two links to hand out
+    page.fill("input[name=name1]", "Bo")
+    page.click("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    links = page.locator("#created a.join-link").evaluate_all("as => as.map(a => a.href)")
+    assert len(links) == 2
+    game_id = links[0].split("/game/")[1].split("#")[0]
+    page.reload()  # the page that showed them is gone: the lobby offers them again
+    row = page.locator(f"#list-open li:has(a[href='/game/{game_id}'])")
+    row.wait_for()
+    row.locator("summary").click()
+    assert "Links you created" in row.inner_text()
+    kept = row.locator("a.made-link").evaluate_all("as => as.map(a => a.href)")
+    assert kept == links
+    assert "P2 Bo (not opened yet)" in row.inner_text()
+    # the lists are drawn again every few seconds: what is unfolded stays so
+    page.evaluate("document.querySelector('#list-open').replaceChildren()")
+    page.wait_for_selector(f"#list-open li:has(a[href='/game/{game_id}']) details[open]")
+    assert console.errors == []
+    context.close()
