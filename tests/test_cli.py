@@ -65,7 +65,7 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     result = runner.invoke(
         app,
         ["play", "cafe", "--seed", "7", "--seats", "human,random"],
-        input="help\nmoves\nUSm@99\nJf@bar\nswap Jm@16\nquit\n",
+        input="help\nmoves\nUSm@99\nJm@bar\nJf@bar\nswap Jm@16\nquit\n",
     )
     assert result.exit_code == 0, result.output
     assert (
@@ -74,9 +74,11 @@ def test_a_human_is_shown_the_board_and_told_why_a_move_is_refused() -> None:
     )
     assert "legal moves" in result.output
     assert "chairs are numbered 1 to 68" in result.output
-    # written right, refused by a rule: said as every refusal is, not as a typo
-    assert "Not allowed: Jf@bar: a joker never goes to the bar (CI-M.2)" in result.output
-    # seed 7: P1 holds a joker man, which the rules never exchange for a joker (CI-M.4)
+    # written right, refused by a rule: said as every refusal is, not as a typo (seed 7: P1
+    # holds a joker man; a joker not held is refused as any card not held)
+    assert "Not allowed: Jm@bar: a joker never goes to the bar (CI-M.2)" in result.output
+    assert "Not allowed: Jf is not in the hand of P1" in result.output
+    # and a joker is never exchanged for a joker (CI-M.4)
     assert (
         "Not allowed: swap Jm@16: a joker is exchanged for a guest, not for another joker "
         "(CI-M.4)" in result.output

@@ -461,7 +461,7 @@ def test_the_bar_is_open_even_when_a_table_move_exists_but_never_to_a_joker() ->
     with pytest.raises(IllegalActionError, match=r"CI-M\.2") as refused:
         state.apply_notation("Jm@bar")  # written right, refused by a rule: not a typo
     assert refused.value.rule == "CI-M.2" and not isinstance(refused.value, NotationError)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(NotationError, match=r"CI-M\.2"):  # no position: no such move
         GAME.parse_action("jf@bar")
     assert state == before
     play(state, "USm@bar")

@@ -161,9 +161,9 @@ class Game(ABC):
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """The action written `text` in the game's notation; raises `NotationError`, or
-        `IllegalActionError` (with its rule) for a move written right that the rules allow in
-        no position, so that it is not mistaken for a typo (Café's ``Jm@bar``)."""
+        """The action written `text` in the game's notation; raises `NotationError` (a move
+        written right that the rules allow in no position, Café's ``Jm@bar``, is no action: a
+        position tells why it is refused, `State._explain_unreadable`)."""
 
     @abstractmethod
     def decode_action(self, code: int) -> Action:

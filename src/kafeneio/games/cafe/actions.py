@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
+from kafeneio.core.errors import KafeneioError, NotationError
 from kafeneio.core.notation import check_code, notation_words, whole_number
 from kafeneio.games.cafe.board import (
     JOKER_LADY,
@@ -63,7 +63,7 @@ DRAW_FEWER = DANCE_BASE + NUM_TABLES * 2 * 4**4
 DRAW_FULL = DRAW_FEWER + 1
 NUM_ACTIONS = DRAW_FULL + 1
 NO_CODE = -1
-"""The code of a move written right that the action space does not hold (`joker_swap`)."""
+"""The code of a move written right that the action space does not hold (`joker_misuse`)."""
 # What stands on one chair of a dance table, one base-4 digit per chair.
 NATIVE, NEIGHBOUR, JOKER, SEATED = range(4)
 
@@ -180,34 +180,37 @@ class ActionSpace:
         )
 
     def parse(self, text: str) -> CafeAction:
-        """The action written `text`; `NotationError` naming the problem otherwise, or
-        `IllegalActionError` for a move written right that the rules never allow. Spaces
+        """The action written `text`; `NotationError` naming the problem otherwise. Spaces
         around ``@`` are allowed (``USm @ 16``, as the terminal's move list sets chairs apart):
         joined once the text is checked short and ASCII, so no long input reaches a pattern."""
         words = AT_SPACES.sub("@", " ".join(notation_words(text))).split()
         try:
             return self._parse_words(words)
-        except (NotationError, IllegalActionError):
+        except NotationError:
             raise
         except KafeneioError as err:
             raise NotationError(str(err)) from None
 
-    def joker_swap(self, text: str) -> CafeAction | None:
-        """``swap Jm@16`` as the swap it would be, were a joker exchanged for a joker; `parse`
-        refuses it, for the action space holds no such move (no code: -1). Only to explain its
-        refusal by the rules (`CafeState`, CI-M.4); None for any other text."""
+    def joker_misuse(self, text: str) -> CafeAction | None:
+        """``Jm@bar`` or ``swap Jm@16`` as the move it would be: written right, yet the action
+        space holds no such move (a joker never goes to the bar, nor is exchanged for a joker),
+        so `parse` refuses it as notation. The move made anyway, outside the action space (no
+        code: -1), only for a position to explain its refusal by the rules (`CafeState`); None
+        for any other text."""
         try:
             words = AT_SPACES.sub("@", " ".join(notation_words(text))).split()
-            if len(words) != 2 or words[0].lower() != "swap":
+            swap = len(words) == 2 and words[0].lower() == "swap"
+            if not swap and len(words) != 1:
                 return None
-            card, chair = self._card_at(words[1])
+            card, chair = self._card_at(words[-1])
         except KafeneioError:
             return None
-        if chair is None or not is_joker(card):
+        if not is_joker(card) or (chair is None) == swap:
             return None
-        return CafeAction(
-            NO_CODE, f"swap {self.board.card_text(card)}@{chair + 1}", SWAP, card, chair
-        )
+        written = self.board.card_text(card) + (f"@{chair + 1}" if swap else "@bar")
+        if swap:
+            return CafeAction(NO_CODE, f"swap {written}", SWAP, card, chair)
+        return CafeAction(NO_CODE, written, BAR, card)
 
     def _parse_words(self, words: list[str]) -> CafeAction:
         if not words:
@@ -240,10 +243,8 @@ class ActionSpace:
         if len(words) == 1 and "@" in head:
             card, chair = self._card_at(words[0])
             if chair is None:
-                if is_joker(card):  # no action at all: the action space has no such move
-                    raise IllegalActionError(
-                        f"{self.board.card_text(card)}@bar: a joker never goes to the bar", "CI-M.2"
-                    )
+                if is_joker(card):  # no such move: a position says why (`joker_misuse`)
+                    raise NotationError("a joker never goes to the bar (CI-M.2)")
                 return self.bar[card]
             return self.place[card][chair]
         raise NotationError(

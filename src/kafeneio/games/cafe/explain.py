@@ -127,7 +127,9 @@ def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
         return missing
     if kind in (BAR, SWAP):
         refusal = (
-            state.bar_refusal() if kind == BAR else state.swap_refusal(action.card, action.chair)
+            state.bar_refusal(action.card)
+            if kind == BAR
+            else state.swap_refusal(action.card, action.chair)
         )
         if refusal is None:  # cannot happen: the action would be legal
             return IllegalActionError(f"no rule forbids {action} here")

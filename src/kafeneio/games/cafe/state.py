@@ -374,11 +374,12 @@ class CafeState(State):
         raise _why_illegal(self, action)
 
     def _explain_unreadable(self, text: str) -> None:
-        """``swap Jm@16``: written right, yet no action (a joker is never exchanged for a
-        joker): refused by the rules as any swap is here, not as a typo."""
-        swap = SPACE.joker_swap(text)
-        if swap is not None:
-            raise _why_illegal(self, swap)
+        """``Jm@bar`` and ``swap Jm@16``: written right, yet no action (a joker never goes to
+        the bar, nor is exchanged for a joker): refused by the rules as any bar seat or swap
+        is here (the game over, a guest placed already, a card not held, ...), not as a typo."""
+        misuse = SPACE.joker_misuse(text)
+        if misuse is not None:
+            raise _why_illegal(self, misuse)
 
     def _words(self, action: Any) -> str:
         from kafeneio.games.cafe.explain import action_words  # explain reads this module
@@ -656,9 +657,12 @@ class CafeState(State):
                         return bool(group) or other in self._dance_tables
         return False
 
-    def bar_refusal(self) -> Refusal | None:
-        """CI-M.2, CI-M.3: why the player to move may not seat a guest at the bar now; None when
-        they may. Move generation and refusals both ask this."""
+    def bar_refusal(self, card: int | None = None) -> Refusal | None:
+        """CI-M.2, CI-M.3: why the player to move may not seat a guest (`card`, if given) at
+        the bar now; None when they may. Move generation and refusals both ask this (move
+        generation offers the bar to no joker, and names no card)."""
+        if card is not None and is_joker(card):
+            return ("CI-M.2", "a joker never goes to the bar")
         seat = len(self._bar)
         values = self.options.bar_values
         if seat < len(values) and (
