@@ -207,10 +207,10 @@ class ActionSpace:
             return None
         if not is_joker(card) or (chair is None) == swap:
             return None
-        written = self.board.card_text(card) + (f"@{chair + 1}" if swap else "@bar")
-        if swap:
-            return CafeAction(NO_CODE, f"swap {written}", SWAP, card, chair)
-        return CafeAction(NO_CODE, written, BAR, card)
+        text = self.board.card_text(card)
+        if chair is None:
+            return CafeAction(NO_CODE, f"{text}@bar", BAR, card)
+        return CafeAction(NO_CODE, f"swap {text}@{chair + 1}", SWAP, card, chair)
 
     def _parse_words(self, words: list[str]) -> CafeAction:
         if not words:
