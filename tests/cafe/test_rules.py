@@ -1132,3 +1132,16 @@ def test_every_action_form_has_a_notation_and_a_fixed_code(text: str, code: int)
 def test_a_text_that_is_no_action_raises_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError):
         GAME.parse_action(text)
+
+
+@pytest.mark.parametrize("move", ["Jm@bar", "swap Jm@16"])
+def test_a_joker_move_the_notation_lacks_is_refused_by_the_position(move: str) -> None:
+    """Refused by the position as any bar seat or swap is: once the game is over, that comes
+    first (the parser had said CI-M.2 whatever the position)."""
+    state = GAME.new_state(2, seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(IllegalActionError, match="the game is over") as refused:
+        state.parse_legal(move)
+    assert refused.value.rule == "CI-E.1"
