@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
-from kafeneio.core import State
+from kafeneio.core import SPECTATOR, State
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import Analysis, Budget, hint
 
@@ -39,8 +40,7 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
 
 def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out() -> None:
     """Souvlaki's board no longer repeats what each unforeseen card does, the decks and the
-    legend: `cards` tells them, and the commands said at the start and `help` name it. Café's
-    board shows everything: its help has no `cards`, which says so."""
+    legend: `cards` tells them, and the commands said at the start and `help` name it."""
     output = _session("souvlaki", "cards\nhelp\nquit\n")
     start, cards = output.split("P1> ")[:2]
     assert "cards," in start.splitlines()[1]  # the commands, said once as the game starts
@@ -48,9 +48,27 @@ def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out
     assert "Shops (identity cards, SW-0.4):" in cards and "D soft drink" in cards
     assert max(len(line) for line in cards.splitlines()) <= 80
     assert cli.REFERENCE_HELP in output
+    # Café's board leaves out who sits at the bar, and the bag's contents (public, CI-S.1)
     cafe = _session("cafe", "cards\nhelp\nquit\n")
-    assert "The board shows everything" in cafe and cli.REFERENCE_HELP not in cafe
-    assert " cards," not in cafe
+    start, cards = cafe.split("P1> ")[:2]
+    assert "Bar: nobody yet" in cards and "In the bag (90 cards, order unknown): AFf×" in cards
+    assert max(len(line) for line in cards.splitlines()) <= 80
+    assert cli.REFERENCE_HELP in cafe and "cards," in start.splitlines()[1]
+
+
+def test_cafe_cards_names_the_bars_guests_seat_by_seat() -> None:
+    """The turn screen gives the bar's free seats only (to fit 24 rows): the guests who sit
+    there are counted cards, looked up with `cards`."""
+    game = get_game("cafe")
+    state = game.new_state(2, seed=3)
+    rng = random.Random(1)
+    while len(state.observation(0)["bar"]) < 3:
+        state.apply(rng.choice(state.legal_actions()))
+    seated = state.observation(0)["bar"]
+    text = game.reference(state, 0)
+    assert text.startswith(f"Bar: 1:+1 {seated[0]}  2:+2 {seated[1]}  3:+3 {seated[2]}")
+    assert f"In the bag ({state.observation(0)['bag_size']} cards, order unknown)" in text
+    assert game.reference(state, 1) == text == game.reference(state, SPECTATOR)  # all public
 
 
 @pytest.mark.rule("CI-T.2")

@@ -61,7 +61,7 @@ HELP_TEXT = """Type a move in the game's notation, or:
   moves    the legal moves, what each scores     board   show the board again
   hint     the search bot's suggestion for you   help    this text
   rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
-REFERENCE_HELP = "  cards    what the board leaves out: what your cards do, the decks, the shops"
+REFERENCE_HELP = "  cards    what the board leaves out, to look up now and then"
 """The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "

@@ -67,6 +67,11 @@ class CafeGame(Game):
         may_end = any(isinstance(a, CafeAction) and a.kind == END for a in state.legal_actions())
         return render_observation(self.board, state.observation(viewer), may_end)
 
+    def _reference(self, state: State, viewer: int) -> str:
+        from kafeneio.games.cafe.render import reference_text
+
+        return reference_text(state.observation(viewer))
+
     def observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""
         return observation_spec(self.board, num_players, len(self.options.bar_values))

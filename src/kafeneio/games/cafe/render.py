@@ -3,14 +3,15 @@
 It fits a terminal of 80 x 24 with room above it for the last turn's moves: one line of what
 ends the game (the bag, the bar), the board, one line a player, the status. Who sits at each
 table is on the board itself; the bar's guests never move or score again (CI-T.7), so the
-picture gives the bar's free seats and what the next ones score.
+picture gives the bar's free seats and what the next ones score, and `reference_text` (the
+terminal's ``cards``) who sits there and what is still in the bag.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kafeneio.core.events import plural
+from kafeneio.core.events import packed, plural
 from kafeneio.games.cafe.board import Board
 
 CELL = 5
@@ -89,3 +90,16 @@ def _status(obs: dict[str, Any], may_end: bool) -> str:
         # ending now would leave a table without an allowed group
         return f"P{player + 1} placed {placed}: place a second guest (end is not allowed: CI-T.5)."
     return f"P{player + 1} to move (turn {obs['turn'] + 1})."
+
+
+def reference_text(obs: dict[str, Any]) -> str:
+    """What a player may look up beside the picture, all of it public (CI-S.1): who sits at the
+    bar, seat by seat with its value, and the guests still in the bag (not their order)."""
+    seated = obs["bar"]
+    values = obs["bar_values"]
+    bar = [f"{seat + 1}:{values[seat]:+d} {guest}" for seat, guest in enumerate(seated)]
+    lines = packed("Bar: ", bar, "  ") if bar else ["Bar: nobody yet"]
+    contents = [f"{card}×{count}" for card, count in obs["bag_contents"].items()]
+    head = f"In the bag ({plural(obs['bag_size'], 'card')}, order unknown): "
+    lines.extend(packed(head, contents, " ") if contents else [head + "none"])
+    return "\n".join(lines)
