@@ -8,6 +8,7 @@ import math
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -345,18 +346,21 @@ def test_the_cafe_board_fits_an_80_column_terminal_to_the_end_of_a_game() -> Non
 ROWS = 24
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_cafe_turn_fits_24_rows_with_the_last_opponents_turn(
-    players: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """At each of P1's turns the screen holds, in 80 x 24, the turn of the player before them
-    (who moves last before P1), the board with every hand, the status and the prompt."""
+def _rows(lines: list[str]) -> int:
+    """The rows `lines` take in an 80-column terminal, and the prompt's."""
+    return sum(max(1, math.ceil(len(line) / 80)) for line in lines) + 1
+
+
+def _screens(
+    monkeypatch: pytest.MonkeyPatch, game: str, players: int, answer: Callable[[State, int], str]
+) -> tuple[list[list[str]], State]:
+    """A whole game played at the prompt, P1 typing `answer(state, prompts so far)` against
+    heuristic seats (seed 4): the lines printed before each of P1's prompts, and the end."""
     screen = io.StringIO()
     printed_to = [0]
     states: list[State] = []
-    heights: list[int] = []
+    seen: list[list[str]] = []
     real_loop = cli._play_loop
-    last = f"  P{players} (heuristic): "
 
     def spy_loop(*args: Any) -> None:
         states.append(args[1])
@@ -365,22 +369,40 @@ def test_a_cafe_turn_fits_24_rows_with_the_last_opponents_turn(
     def typist(prompt: str) -> str:
         text = screen.getvalue()[printed_to[0] :]
         printed_to[0] += len(text)
-        lines = text.splitlines()
-        starts = [i for i, line in enumerate(lines) if line.startswith(last)]
-        if starts:  # a new turn of P1's: what a terminal shows from the last turn on
-            shown = lines[starts[0] :]
-            assert "[AF1]" in text and "| hand: " in text  # the board and the hands
-            heights.append(sum(max(1, math.ceil(len(line) / 80)) for line in shown) + 1)
-        legal = states[0].legal_actions()
-        return legal[len(heights) % len(legal)].notation
+        seen.append(text.splitlines())
+        return answer(states[0], len(seen))
 
     monkeypatch.setattr(cli, "console", Console(file=screen, width=80, soft_wrap=True))
     monkeypatch.setattr(cli, "ask", typist)
     monkeypatch.setattr(cli, "_play_loop", spy_loop)
     seats = ",".join(["human"] + ["heuristic"] * (players - 1))
-    result = runner.invoke(app, ["play", "cafe", "--seats", seats, "--seed", "4"])
+    result = runner.invoke(app, ["play", game, "--seats", seats, "--seed", "4"])
     assert result.exit_code == 0, result.output
-    assert states[0].is_terminal() and len(heights) > 10
+    assert states[0].is_terminal()
+    return seen, states[0]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_cafe_turn_fits_24_rows_with_the_last_opponents_turn(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At each of P1's turns the screen holds, in 80 x 24, the turn of the player before them
+    (who moves last before P1), the board with every hand, the status and the prompt."""
+
+    def answer(state: State, prompts: int) -> str:
+        legal = state.legal_actions()
+        return legal[prompts % len(legal)].notation
+
+    seen, _ = _screens(monkeypatch, "cafe", players, answer)
+    last = f"  P{players} (heuristic): "
+    heights = []
+    for lines in seen:
+        starts = [i for i, line in enumerate(lines) if line.startswith(last)]
+        if starts:  # a new turn of P1's: what a terminal shows from the last turn on
+            text = "\n".join(lines)
+            assert "[AF1]" in text and "| hand: " in text  # the board and the hands
+            heights.append(_rows(lines[starts[0] :]))
+    assert len(heights) > 10
     assert max(heights) <= ROWS, heights
 
 
@@ -418,36 +440,17 @@ def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_tur
     and 3 players always (10-17 and 13-21 rows; 20-33 and 22-33 before), at 4 players on 9
     screens in 10 (12-26 rows; 24-39 before): an opponent's long service beside four queues
     does not fit."""
-    screen = io.StringIO()
-    printed_to = [0]
-    states: list[State] = []
-    heights: list[int] = []
-    widths: list[int] = []
-    real_loop = cli._play_loop
     choose = make_bot("heuristic", 9)  # P1 plays as a player would, serving its queue
-
-    def spy_loop(*args: Any) -> None:
-        states.append(args[1])
-        real_loop(*args)
-
-    def typist(prompt: str) -> str:
-        text = screen.getvalue()[printed_to[0] :]
-        printed_to[0] += len(text)
-        lines = text.splitlines()
-        widths.append(max(len(line) for line in lines))
+    seen, _ = _screens(monkeypatch, "souvlaki", players, lambda s, _: choose(s).notation)
+    widths = [max(len(line) for line in lines) for lines in seen]
+    heights = []
+    for lines in seen:
         start = _last_turn(lines)
         if start is not None:  # a new turn of P1's: what a terminal shows from the last turn on
+            text = "\n".join(lines)
             assert "Your food cards: " in text and "queue: " in text  # the hand, the queues
-            heights.append(sum(max(1, math.ceil(len(line) / 80)) for line in lines[start:]) + 1)
-        return choose(states[0]).notation
-
-    monkeypatch.setattr(cli, "console", Console(file=screen, width=80, soft_wrap=True))
-    monkeypatch.setattr(cli, "ask", typist)
-    monkeypatch.setattr(cli, "_play_loop", spy_loop)
-    seats = ",".join(["human"] + ["heuristic"] * (players - 1))
-    result = runner.invoke(app, ["play", "souvlaki", "--seats", seats, "--seed", "4"])
-    assert result.exit_code == 0, result.output
-    assert states[0].is_terminal() and len(heights) > 20
+            heights.append(_rows(lines[start:]))
+    assert len(heights) > 20
     assert max(widths) <= 80, widths
     fitting = sum(height <= ROWS for height in heights)
     assert fitting == len(heights) if players < 4 else fitting >= 0.9 * len(heights), heights
