@@ -561,16 +561,22 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     assert page.locator(".shops .shop").count() == 2
     seen: dict[str, str] = {}
     named: dict[str, str] = {}
+    texts: dict[str, set[str]] = {}  # each button's words, legal or not
 
     def turn(page: Any) -> None:  # what the page says as it goes, then a move
         for action, label in named_in_words(page, server, link).items():
             named[action.split(" ")[0]] = label
-        for action in ("buy", "advertise"):
-            if page.locator(f"button[data-action={action}]").count():
-                seen[action] = page.inner_text(f"button[data-action={action}]")
+        for action in ("buy", "advertise", "finish"):
+            button = f"button[data-action={action}]"
+            if page.locator(button).count():
+                texts.setdefault(action, set()).add(page.inner_text(button))
+                label = page.get_attribute(button, "aria-label")
+                if "not possible" not in label:  # legal: said in full, with its costs
+                    seen[action] = label
+        if page.locator("#maintenance-costs").count():
+            seen["costs"] = page.inner_text("#maintenance-costs")
         if page.locator("#service-how").count():
             seen["service"] = page.inner_text("#service-how")
-            seen["finish"] = page.inner_text("button[data-action=finish]")
         if page.locator(".queue-row .customer .number").count():  # queues may all be empty
             seen["numbers"] = page.inner_text(".queue-row .customer .number >> nth=0")
         if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
@@ -588,8 +594,13 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     # a purchase says what it costs and gives, from the shop's identity card (SW-1.3)
     assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
     assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
+    assert re.fullmatch(r"Supplies cost \d+ money for \d+ food cards; advert.*", seen["costs"])
     assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
     assert re.fullmatch(r"End the service( \(of those waiting, .*\))?", seen["finish"])
+    # on the buttons themselves, short words that do not change as moves are made
+    assert texts == {
+        "buy": {"Buy supplies"}, "advertise": {"Advertise"}, "finish": {"End the service"}
+    }  # fmt: skip
     # every kind of move is named in the game's words: a button's text or, where a short word
     # reads better on it, its aria-label (and title)
     assert named["keep"] == "Keep the starting food cards"

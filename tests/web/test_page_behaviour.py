@@ -146,11 +146,52 @@ def drawn(page: Any, legal: list[str], phase: str | None = None) -> list[str]:
     return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
 
 
-def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
+PLACES = """async ([legal, phase]) => {  // where the word moves' buttons are, drawn so
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const words = (notation) => `${notation} in the game's words, which may be many of them`;
+    view.legal = legal.map((notation) => ({ notation, words: words(notation), gain: null }));
+    if (phase) view.observation.phase = phase;
+    const root = document.createElement("div");
+    document.querySelector("#board").after(root);  // as wide as the board
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const places = {};
+    for (const b of root.querySelector(".actions").querySelectorAll("button[data-action]")) {
+        const box = b.getBoundingClientRect();
+        places[b.dataset.action] = [box.x, box.y, box.width, box.height].map(Math.round);
+    }
+    root.remove();
+    return places;
+}"""
+
+
+def places(page: Any, legal: list[str], phase: str | None = None) -> dict[str, list[int]]:
+    """Where each word move's button of the Souvlaki page is with `legal` moves."""
+    shown: dict[str, list[int]] = page.evaluate(PLACES, [legal, phase])
+    return shown
+
+
+def test_souvlaki_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
     context, page, console, _ = open_game(browser, server, "souvlaki")
     assert drawn(page, ["done", "buy", "advertise"]) == ["buy", "advertise", "done"]
-    # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
+    # a purchase made: Buy stays (pressed, the server says why), and no button moves or changes
+    # its size, as a purchase, then another, becomes impossible
     assert drawn(page, ["done", "advertise"]) == ["buy (quiet)", "advertise", "done"]
+    before = places(page, ["done", "buy", "advertise"])
+    assert list(before) == ["buy", "advertise", "done"]
+    assert places(page, ["done", "advertise"]) == before
+    assert places(page, ["done"]) == before
+    assert console.errors == []
+    context.close()
+    # on a phone, a customer served: "End the service" (no way back) stays where it was, and
+    # nothing comes under the finger that pressed Serve
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    before = places(page, ["serve", "finish"], "service")
+    assert list(before) == ["serve", "finish"]
+    assert places(page, ["finish"], "service") == before
+    assert places(page, ["done", "buy", "advertise"]) == places(page, ["done"])
     assert console.errors == []
     context.close()
 
