@@ -279,6 +279,42 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     context.close()
 
 
+SINCE = """async ([out]) => {  // the page's own view, after four turns of two others
+    const cafe = await import("/static/cafe.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const obs = view.observation;
+    view.seats.push({ ...view.seats[1], seat: 2, name: "Cy" });
+    const guests = obs.hands[view.viewer];
+    const entry = (player, i) => ({ ply: i, player, text: `${guests[i % 2]}@${i + 1}` });
+    view.log = [1, 2, 1, 2].map(entry);
+    view.your_turn = true;
+    obs.out = [out, false, false];
+    const root = document.createElement("div");
+    document.body.append(root);
+    await cafe.render(root, view, { send: () => {}, interactive: false, hinted: null });
+    const marked = [...root.querySelectorAll(".chair.since")].map((c) => Number(c.dataset.chair));
+    const line = root.querySelector("#since-last")?.textContent ?? null;
+    root.remove();
+    return [marked, line];
+}"""
+
+
+def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe")
+    # P2, P3, P2, P3 moved (this seat had not yet): the last round of theirs, not more
+    marked, line = page.evaluate(SINCE, [False])
+    assert sorted(marked) == [3, 4]
+    assert line.count("chair") == 2
+    # a player thrown out at the bar has no turn to come: no news that grows to the end
+    assert page.evaluate(SINCE, [True]) == [[], None]
+    assert console.errors == []
+    context.close()
+
+
 def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
     browser: Any, server: LiveServer
 ) -> None:
