@@ -468,6 +468,15 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
     row.wait_for()
     assert "last move 3 days ago" in row.inner_text()
     assert page.locator(f"#list-running a[href='/game/{game_id}']").count() == 0
+    # as the list says: a player with their seat open takes it out, only while they stay
+    note = page.inner_text("#list-idle >> xpath=preceding-sibling::p")
+    assert "no player has their seat open now" in note and "until they leave" in note
+    seat = context.new_page()  # (this browser then links the row to the seat)
+    seat.goto(server.base + created["links"][0]["path"])
+    seat.wait_for_selector("body[data-ply]")
+    page.locator(f"#list-running a[href*='/game/{game_id}']").wait_for()
+    seat.close()
+    page.locator(f"#list-idle a[href*='/game/{game_id}']").wait_for()
     assert console.errors == []
     context.close()
 
