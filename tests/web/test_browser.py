@@ -486,12 +486,22 @@ def test_an_open_game_nobody_joined_for_days_is_idle_too(browser: Any, server: L
         "/api/games", {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "human"}]}
     )  # two seats, neither opened: open, and left so for three days
     age(server.db_url, created["id"], days=3)
+    # the games over and those abandoned are listed together, as ended
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    over = server.post("/api/games", {"game": "cafe", "seats": bots, "options": options})["id"]
+    wait_for(lambda: server.get(f"/api/games/{over}")["over"])
+    left = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}, bots[0]]})
+    token = left["links"][0]["path"].split("token=")[1]
+    server.post(f"/api/games/{left['id']}/abandon", {}, token)
     context, page, console = new_page(browser, 390, 844)
     page.goto(server.base + "/")
     page.locator(f"#list-idle li:has(a[href='/game/{created['id']}'])").wait_for()
     assert page.locator(f"#list-open a[href='/game/{created['id']}']").count() == 0
-    # the games over and those abandoned are listed together, as ended
-    assert page.inner_text("#list-ended").strip() and "Ended" in page.inner_text("aside")
+    finished = page.locator(f"#list-ended li:has(a[href='/replay/{over}'])")
+    assert "result" in finished.inner_text()
+    abandoned = page.locator(f"#list-ended li:has(a[href='/game/{left['id']}'])")
+    assert "abandoned" in abandoned.inner_text()
     assert console.errors == []
     context.close()
 
