@@ -117,6 +117,29 @@ def test_one_move_at_a_time_and_no_move_from_a_click_as_the_board_changes(
     context.close()
 
 
+def test_a_key_pressed_as_a_new_position_is_drawn_is_a_move(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)
+    page.click("[data-action=keep]")
+    assert socket.sent == ["keep"]
+    # the new position drawn, its clock stopped within the moment a click is not a move: the
+    # keyboard, not concerned by a board that changed under the pointer, makes one
+    page.wait_for_selector("body[data-your-turn=true]:not([data-ply='0']) #board[aria-busy=false]")
+    assert page.get_attribute("body", "data-busy") == "true"
+    button = f"{MOVES}:not(:disabled)"
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep"]
+    action = page.get_attribute(button, "data-action")
+    page.focus(button)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board[aria-busy=true]")  # sent: the buttons wait for the answer
+    assert socket.sent == ["keep", action]
+    assert console.errors == []
+    context.close()
+
+
 DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {

@@ -24,7 +24,7 @@ let confirmingLeave = false;  // "Abandon this game…" was pressed: the page as
 // click would otherwise be a second move). A click that lands as a new position is drawn is not
 // a move either: the board changed under the pointer (the card played gone, the next one slid
 // into its place), so a click a moment after a new view, or the second click of a double click,
-// is not taken as a decision about the new position.
+// is not taken as a decision about the new position. A key pressed on a button is (`keyed`).
 let pending = null;  // the move sent and not answered yet: { ply }
 let settled = 0;  // until this time (performance.now) a click is not taken as a move
 const SETTLE_MS = 400;
@@ -59,10 +59,16 @@ function refused(text, code) {
   notice = { ply: code === "stale" ? undefined : view?.ply };
 }
 
-// Send a move; false when it is not sent (another is under way, the position is just drawn, or
-// the server is away): the renderer then leaves its page as it was.
+// Whether the click being handled was made with the keyboard (Enter or Space on a button: no
+// pointer, no click count): the board changing under the pointer does not concern it, so it is
+// a move even in the moment after a new position is drawn.
+let keyed = false;
+document.addEventListener("click", (event) => { keyed = event.detail === 0; }, true);
+
+// Send a move; false when it is not sent (another is under way, the position is just drawn and
+// the click was the pointer's, or the server is away): the renderer then leaves its page as it was.
 function send(action) {
-  if (!view || pending || performance.now() < settled) return false;
+  if (!view || pending || (performance.now() < settled && !keyed)) return false;
   if (!socket || socket.readyState !== WebSocket.OPEN) {  // said, not dropped without a word
     showMessage(`Not sent: ${OFFLINE}`);
     offline = true;
