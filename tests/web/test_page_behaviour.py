@@ -426,6 +426,39 @@ def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
     context.close()
 
 
+def test_cafe_buttons_and_hint_wait_while_a_move_awaits_its_answer(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe")
+    page.clock.resume()
+
+    def an_end_button(view: dict[str, Any]) -> None:  # a word move beside a chosen guest
+        if view["your_turn"]:
+            view["legal"].append({"notation": "end", "words": "end the turn", "gain": None})
+
+    socket.edit = an_end_button
+    page.reload()
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    assert page.locator("#hint-button:not(.hidden):not(:disabled)").count() == 1
+    page.click("#board .hand button.card >> nth=0")  # a guest chosen, then another move sent
+    socket.holding = True  # the server's answer is slow
+    page.click("[data-action=end]")
+    page.wait_for_selector("#board[aria-busy=true]")
+    waiting = "#board button:not(.rule-ref):not(:disabled), #hint-button:not(:disabled)"
+    assert page.locator(waiting).count() == 0
+    # Escape puts the guest back, the board drawn again: its buttons still wait, the hint too
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#board .hand button.card[aria-pressed=true]", state="detached")
+    assert page.get_attribute("#board", "aria-busy") == "true"
+    assert page.locator(waiting).count() == 0
+    socket.release()  # refused (no such move): the page may send another
+    page.wait_for_selector("#message:not(.hidden)")
+    page.wait_for_selector("#board[aria-busy=false] .hand button.card:not(:disabled)")
+    assert page.locator("#hint-button:not(:disabled)").count() == 1
+    assert console.errors == []
+    context.close()
+
+
 def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -> None:
     context, page, console, _ = open_game(browser, server, "cafe")
     shown = """async ([phase]) => {  // the page's own view, drawn at this phase

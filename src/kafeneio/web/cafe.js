@@ -336,7 +336,9 @@ export async function render(root, view, ctx) {
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
   const since = sinceLastTurn(view);
-  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
+  // drawn again through the page (`ctx.redraw`), which keeps a move awaiting its answer waiting
+  const rerender = ctx.redraw ?? (() => render(root, view, ctx));
+  const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),

@@ -163,11 +163,19 @@ function render() {
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
   renderResult(renderer);
+  drawBoard();
+}
+
+// The board, drawn by the game's renderer; drawn again by the renderer itself through `redraw`
+// (Café: a guest chosen or put back), so that a move awaiting its answer keeps its buttons waiting.
+function drawBoard() {
+  const renderer = RENDERERS[view.game];
+  const yours = view.your_turn;
   // the hinted move, for a renderer that can point at it on the board (Café: its guest and chair)
   const hinted = hint && hint.ply === view.ply && yours ? hint.data.best : null;
   const board = document.getElementById("board");
   // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
-  Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted })).then(() => {
+  return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
     waitForAnswer(board);
   });
@@ -204,7 +212,7 @@ function bannerText(v) {
 function renderHint() {
   const button = document.getElementById("hint-button");
   button.classList.toggle("hidden", !view.hints);
-  button.disabled = asking;
+  button.disabled = asking || Boolean(pending);  // a hint is for a decision not yet sent
   button.textContent = asking ? "Thinking…" : "Hint";
   const box = document.getElementById("hint");
   if (!hint || hint.ply !== view.ply || !view.your_turn) {
