@@ -140,6 +140,28 @@ def test_a_key_pressed_as_a_new_position_is_drawn_is_a_move(
     context.close()
 
 
+def test_the_question_abandon_this_game_survives_the_game_going_on(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)
+    socket.holding = True
+    page.click("[data-action=keep]")  # a move: the bot's and the next views come meanwhile
+    page.click("#abandon")
+    page.eval_on_selector("#abandon-cancel", "b => { b.dataset.kept = 'yes'; }")
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    ply = page.get_attribute("body", "data-ply")
+    socket.release()
+    page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
+    # the same question, the focus still on its safe answer
+    assert page.get_attribute("#abandon-cancel", "data-kept") == "yes"
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    page.click("#abandon-cancel")
+    page.wait_for_selector("#abandon")
+    assert console.errors == []
+    context.close()
+
+
 DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {

@@ -279,10 +279,18 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// The box is built again only when what it shows changes, not at every view the socket brings
+// (a bot's move): the focus and a click on its buttons survive the game going on.
+let leaveShown = null;  // what the box shows: "none", "button" or "question"
+
 function renderLeave() {
   const box = document.getElementById("leave");
   box.classList.toggle("hidden", !view.abandon);
-  if (!view.abandon) { confirmingLeave = false; box.replaceChildren(); return; }
+  if (!view.abandon) confirmingLeave = false;
+  const shown = !view.abandon ? "none" : confirmingLeave ? "question" : "button";
+  if (shown === leaveShown) return;
+  leaveShown = shown;
+  if (!view.abandon) { box.replaceChildren(); return; }
   if (!confirmingLeave) {
     box.replaceChildren(el("button", { type: "button", class: "quiet", id: "abandon", onclick: () => {
       confirmingLeave = true;
