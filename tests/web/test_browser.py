@@ -468,6 +468,15 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
     row.wait_for()
     assert "last move 3 days ago" in row.inner_text()
     assert page.locator(f"#list-running a[href='/game/{game_id}']").count() == 0
+    # as the list says: a player with their seat open takes it out, only while they stay
+    note = page.inner_text("#list-idle >> xpath=preceding-sibling::p")
+    assert "no player has their seat open now" in note and "until they leave" in note
+    seat = context.new_page()  # (this browser then links the row to the seat)
+    seat.goto(server.base + created["links"][0]["path"])
+    seat.wait_for_selector("body[data-ply]")
+    page.locator(f"#list-running a[href*='/game/{game_id}']").wait_for()
+    seat.close()
+    page.locator(f"#list-idle a[href*='/game/{game_id}']").wait_for()
     assert console.errors == []
     context.close()
 
@@ -477,12 +486,22 @@ def test_an_open_game_nobody_joined_for_days_is_idle_too(browser: Any, server: L
         "/api/games", {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "human"}]}
     )  # two seats, neither opened: open, and left so for three days
     age(server.db_url, created["id"], days=3)
+    # the games over and those abandoned are listed together, as ended
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    over = server.post("/api/games", {"game": "cafe", "seats": bots, "options": options})["id"]
+    wait_for(lambda: server.get(f"/api/games/{over}")["over"])
+    left = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}, bots[0]]})
+    token = left["links"][0]["path"].split("token=")[1]
+    server.post(f"/api/games/{left['id']}/abandon", {}, token)
     context, page, console = new_page(browser, 390, 844)
     page.goto(server.base + "/")
     page.locator(f"#list-idle li:has(a[href='/game/{created['id']}'])").wait_for()
     assert page.locator(f"#list-open a[href='/game/{created['id']}']").count() == 0
-    # the games over and those abandoned are listed together, as ended
-    assert page.inner_text("#list-ended").strip() and "Ended" in page.inner_text("aside")
+    finished = page.locator(f"#list-ended li:has(a[href='/replay/{over}'])")
+    assert "result" in finished.inner_text()
+    abandoned = page.locator(f"#list-ended li:has(a[href='/game/{left['id']}'])")
+    assert "abandoned" in abandoned.inner_text()
     assert console.errors == []
     context.close()
 
@@ -557,20 +576,33 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
 def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     link = create_in_lobby(page, server, "souvlaki", {"round_limit": 2})  # maintenance in round 2
+    game_id, token = link.split("/game/", 1)[1].split("#", 1)[0], link.split("token=", 1)[1]
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
     seen: dict[str, str] = {}
     named: dict[str, str] = {}
+    texts: dict[str, set[str]] = {}  # each button's words, legal or not
 
     def turn(page: Any) -> None:  # what the page says as it goes, then a move
-        for action, label in named_in_words(page, server, link).items():
+        shown = named_in_words(page, server, link)
+        for action, label in shown.items():
             named[action.split(" ")[0]] = label
-        for action in ("buy", "advertise"):
-            if page.locator(f"button[data-action={action}]").count():
-                seen[action] = page.inner_text(f"button[data-action={action}]")
+        # a food card playable now (the deal may offer none at any service): its button is
+        # there, named in words as a play into the pool
+        mine = server.get(f"/api/games/{game_id}", token)
+        for play in (m["notation"] for m in mine["legal"] if m["notation"].startswith("play ")):
+            assert re.fullmatch(r"Play .+ into the pool", shown.get(play, "")), (play, shown)
+        for action in ("buy", "advertise", "finish"):
+            button = f"button[data-action={action}]"
+            if page.locator(button).count():
+                texts.setdefault(action, set()).add(page.inner_text(button))
+                label = page.get_attribute(button, "aria-label")
+                if "not possible" not in label:  # legal: said in full, with its costs
+                    seen[action] = label
+        if page.locator("#maintenance-costs").count():
+            seen["costs"] = page.inner_text("#maintenance-costs")
         if page.locator("#service-how").count():
             seen["service"] = page.inner_text("#service-how")
-            seen["finish"] = page.inner_text("button[data-action=finish]")
         if page.locator(".queue-row .customer .number").count():  # queues may all be empty
             seen["numbers"] = page.inner_text(".queue-row .customer .number >> nth=0")
         if page.inner_text(".phase") == "Phase: Mulligan":  # food waits for the service
@@ -588,14 +620,18 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     # a purchase says what it costs and gives, from the shop's identity card (SW-1.3)
     assert re.fullmatch(r"Buy supplies \(\d+ money: \d+ food cards\)", seen["buy"])
     assert re.fullmatch(r"Advertise \(\d+ money: \+\d+ reputation\)", seen["advertise"])
+    assert re.fullmatch(r"Supplies cost \d+ money for \d+ food cards; advert.*", seen["costs"])
     assert seen["service"].startswith("Play food cards from your hand into the pool; serve")
     assert re.fullmatch(r"End the service( \(of those waiting, .*\))?", seen["finish"])
+    # on the buttons themselves, short words that do not change as moves are made
+    assert texts == {
+        "buy": {"Buy supplies"}, "advertise": {"Advertise"}, "finish": {"End the service"}
+    }  # fmt: skip
     # every kind of move is named in the game's words: a button's text or, where a short word
     # reads better on it, its aria-label (and title)
     assert named["keep"] == "Keep the starting food cards"
     assert re.fullmatch(r"Draft .* from slot \d", named["pick"])
-    assert named["play"].startswith("Play ") and named["play"].endswith(" into the pool")
-    assert {"keep", "pick", "play", "done", "finish"} <= set(named)
+    assert {"keep", "pick", "done", "finish"} <= set(named)  # and "play" where one was legal
     assert seen["numbers"] == "1."  # customers are numbered as moves count them
     assert int(seen["mulligan food"]) >= 1
     assert "The game ends" in page.inner_text("#result")

@@ -117,6 +117,51 @@ def test_one_move_at_a_time_and_no_move_from_a_click_as_the_board_changes(
     context.close()
 
 
+def test_a_key_pressed_as_a_new_position_is_drawn_is_a_move(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)
+    page.click("[data-action=keep]")
+    assert socket.sent == ["keep"]
+    # the new position drawn, its clock stopped within the moment a click is not a move: the
+    # keyboard, not concerned by a board that changed under the pointer, makes one
+    page.wait_for_selector("body[data-your-turn=true]:not([data-ply='0']) #board[aria-busy=false]")
+    assert page.get_attribute("body", "data-busy") == "true"
+    button = f"{MOVES}:not(:disabled)"
+    page.mouse.click(*centre(page, button))
+    assert socket.sent == ["keep"]
+    action = page.get_attribute(button, "data-action")
+    page.focus(button)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board[aria-busy=true]")  # sent: the buttons wait for the answer
+    assert socket.sent == ["keep", action]
+    assert console.errors == []
+    context.close()
+
+
+def test_the_question_abandon_this_game_survives_the_game_going_on(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.clock.run_for(1000)
+    socket.holding = True
+    page.click("[data-action=keep]")  # a move: the bot's and the next views come meanwhile
+    page.click("#abandon")
+    page.eval_on_selector("#abandon-cancel", "b => { b.dataset.kept = 'yes'; }")
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    ply = page.get_attribute("body", "data-ply")
+    socket.release()
+    page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
+    # the same question, the focus still on its safe answer
+    assert page.get_attribute("#abandon-cancel", "data-kept") == "yes"
+    assert page.evaluate("document.activeElement.id") == "abandon-cancel"
+    page.click("#abandon-cancel")
+    page.wait_for_selector("#abandon")
+    assert console.errors == []
+    context.close()
+
+
 DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
@@ -146,11 +191,52 @@ def drawn(page: Any, legal: list[str], phase: str | None = None) -> list[str]:
     return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
 
 
-def test_souvlaki_maintenance_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
+PLACES = """async ([legal, phase]) => {  // where the word moves' buttons are, drawn so
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const words = (notation) => `${notation} in the game's words, which may be many of them`;
+    view.legal = legal.map((notation) => ({ notation, words: words(notation), gain: null }));
+    if (phase) view.observation.phase = phase;
+    const root = document.createElement("div");
+    document.querySelector("#board").after(root);  // as wide as the board
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const places = {};
+    for (const b of root.querySelector(".actions").querySelectorAll("button[data-action]")) {
+        const box = b.getBoundingClientRect();
+        places[b.dataset.action] = [box.x, box.y, box.width, box.height].map(Math.round);
+    }
+    root.remove();
+    return places;
+}"""
+
+
+def places(page: Any, legal: list[str], phase: str | None = None) -> dict[str, list[int]]:
+    """Where each word move's button of the Souvlaki page is with `legal` moves."""
+    shown: dict[str, list[int]] = page.evaluate(PLACES, [legal, phase])
+    return shown
+
+
+def test_souvlaki_buttons_keep_their_places(browser: Any, server: LiveServer) -> None:
     context, page, console, _ = open_game(browser, server, "souvlaki")
     assert drawn(page, ["done", "buy", "advertise"]) == ["buy", "advertise", "done"]
-    # a purchase made: Advertise stays where it was, Buy too (pressed, the server says why)
+    # a purchase made: Buy stays (pressed, the server says why), and no button moves or changes
+    # its size, as a purchase, then another, becomes impossible
     assert drawn(page, ["done", "advertise"]) == ["buy (quiet)", "advertise", "done"]
+    before = places(page, ["done", "buy", "advertise"])
+    assert list(before) == ["buy", "advertise", "done"]
+    assert places(page, ["done", "advertise"]) == before
+    assert places(page, ["done"]) == before
+    assert console.errors == []
+    context.close()
+    # on a phone, a customer served: "End the service" (no way back) stays where it was, and
+    # nothing comes under the finger that pressed Serve
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    before = places(page, ["serve", "finish"], "service")
+    assert list(before) == ["serve", "finish"]
+    assert places(page, ["finish"], "service") == before
+    assert places(page, ["done", "buy", "advertise"]) == places(page, ["done"])
     assert console.errors == []
     context.close()
 
@@ -238,6 +324,42 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     context.close()
 
 
+SINCE = """async ([out]) => {  // the page's own view, after four turns of two others
+    const cafe = await import("/static/cafe.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const obs = view.observation;
+    view.seats.push({ ...view.seats[1], seat: 2, name: "Cy" });
+    const guests = obs.hands[view.viewer];
+    const entry = (player, i) => ({ ply: i, player, text: `${guests[i % 2]}@${i + 1}` });
+    view.log = [1, 2, 1, 2].map(entry);
+    view.your_turn = true;
+    obs.out = [out, false, false];
+    const root = document.createElement("div");
+    document.body.append(root);
+    await cafe.render(root, view, { send: () => {}, interactive: false, hinted: null });
+    const marked = [...root.querySelectorAll(".chair.since")].map((c) => Number(c.dataset.chair));
+    const line = root.querySelector("#since-last")?.textContent ?? null;
+    root.remove();
+    return [marked, line];
+}"""
+
+
+def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "cafe")
+    # P2, P3, P2, P3 moved (this seat had not yet): the last round of theirs, not more
+    marked, line = page.evaluate(SINCE, [False])
+    assert sorted(marked) == [3, 4]
+    assert line.count("chair") == 2
+    # a player thrown out at the bar has no turn to come: no news that grows to the end
+    assert page.evaluate(SINCE, [True]) == [[], None]
+    assert console.errors == []
+    context.close()
+
+
 def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
     browser: Any, server: LiveServer
 ) -> None:
@@ -292,8 +414,13 @@ def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
     page.keyboard.press("Escape")  # the guest goes back to the hand, the focus on its card
     page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
     assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[0]")
-    # another guest: the focus goes to a lit chair, with a ring of its own
-    page.focus(f"{cards} >> nth=1")
+    # another guest: the focus goes to a lit chair, with a ring of its own (the first card of
+    # the hand unlike the first: two alike are dealt at times, and neither then has a place)
+    other = page.locator(cards).evaluate_all(
+        "cs => cs.findIndex((c) => c.dataset.card !== cs[0].dataset.card)"
+    )
+    assert other > 0
+    page.focus(f"{cards} >> nth={other}")
     page.keyboard.press("Enter")
     page.wait_for_function(f"{FOCUSED}.matches('.chair.legal, .chair.swap, #to-bar')")
     if page.evaluate(f"{FOCUSED}.matches('.chair')"):
@@ -309,7 +436,7 @@ def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
         assert focus not in just and page.evaluate(f"getComputedStyle({FOCUSED}).outlineStyle")
     page.keyboard.press("Escape")
     page.wait_for_selector(f"{cards}[aria-pressed=true]", state="detached")
-    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[1]")
+    assert page.evaluate(f"{FOCUSED} === document.querySelectorAll('{cards}')[{other}]")
     # Escape in the question "Abandon this game?": its safe answer
     page.click("#abandon")
     page.wait_for_selector("#abandon-cancel")
@@ -317,6 +444,39 @@ def test_cafe_by_keyboard_focus_stays_escape_puts_back_and_rings_differ(
     page.wait_for_selector("#abandon-confirm", state="detached")
     assert page.evaluate(f"{FOCUSED}.id") == "abandon"
     assert page.get_attribute("body", "data-your-turn") == "true"
+    assert console.errors == []
+    context.close()
+
+
+def test_cafe_buttons_and_hint_wait_while_a_move_awaits_its_answer(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, socket = open_game(browser, server, "cafe")
+    page.clock.resume()
+
+    def an_end_button(view: dict[str, Any]) -> None:  # a word move beside a chosen guest
+        if view["your_turn"]:
+            view["legal"].append({"notation": "end", "words": "end the turn", "gain": None})
+
+    socket.edit = an_end_button
+    page.reload()
+    page.wait_for_selector(f"{READY}[data-your-turn=true]")
+    assert page.locator("#hint-button:not(.hidden):not(:disabled)").count() == 1
+    page.click("#board .hand button.card >> nth=0")  # a guest chosen, then another move sent
+    socket.holding = True  # the server's answer is slow
+    page.click("[data-action=end]")
+    page.wait_for_selector("#board[aria-busy=true]")
+    waiting = "#board button:not(.rule-ref):not(:disabled), #hint-button:not(:disabled)"
+    assert page.locator(waiting).count() == 0
+    # Escape puts the guest back, the board drawn again: its buttons still wait, the hint too
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#board .hand button.card[aria-pressed=true]", state="detached")
+    assert page.get_attribute("#board", "aria-busy") == "true"
+    assert page.locator(waiting).count() == 0
+    socket.release()  # refused (no such move): the page may send another
+    page.wait_for_selector("#message:not(.hidden)")
+    page.wait_for_selector("#board[aria-busy=false] .hand button.card:not(:disabled)")
+    assert page.locator("#hint-button:not(:disabled)").count() == 1
     assert console.errors == []
     context.close()
 

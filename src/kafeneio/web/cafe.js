@@ -73,17 +73,29 @@ function hintedPlace(notation) {
 // What the other players did since the viewer's last turn, from the viewer's log (the game's
 // notation of each decision: Café is public): the chairs they seated, each with who seated it,
 // and a line of words, "P2 seated France man at chair 5 and Turkey man at chair 3". Nothing
-// for a spectator, in a replay or once the game is over.
+// for a spectator, in a replay, once the game is over, or for a player out of it (thrown out at
+// the bar, CI-M.3: they have no turn to come, and the news would grow to the game's end); and
+// never more than one round of the others' turns.
 const PLACED = /^(swap )?(\w+?)@(\d+|bar)$/;
 
 function sinceLastTurn(view) {
   const chairs = new Map();
-  if (view.viewer === null || view.replay || view.over) return { chairs, line: null };
+  if (view.viewer === null || view.replay || view.over || view.observation.out?.[view.viewer]) return { chairs, line: null };
   const log = view.log;
   let end = log.length;  // on the viewer's turn, what they did so far in it is not news
   while (view.your_turn && end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
   let start = end;
-  while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
+  const turns = new Set();  // the players whose turn (their entries one after another) is taken
+  let current = null;
+  while (start > 0 && log[start - 1].player !== view.viewer) {
+    const player = log[start - 1].player;
+    if (player !== null && player !== current) {
+      if (turns.has(player)) break;  // an earlier turn of theirs: a round before
+      turns.add(player);
+      current = player;
+    }
+    start -= 1;
+  }
   const said = [];  // [player, kind, words]: one seating after another of a player in one phrase
   for (const entry of log.slice(start, end)) {
     if (entry.player === null) continue;
@@ -324,7 +336,9 @@ export async function render(root, view, ctx) {
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
   const since = sinceLastTurn(view);
-  const full = { ...ctx, rerender: () => render(root, view, ctx), hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
+  // drawn again through the page (`ctx.redraw`), which keeps a move awaiting its answer waiting
+  const rerender = ctx.redraw ?? (() => render(root, view, ctx));
+  const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),

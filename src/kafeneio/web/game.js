@@ -24,7 +24,7 @@ let confirmingLeave = false;  // "Abandon this game…" was pressed: the page as
 // click would otherwise be a second move). A click that lands as a new position is drawn is not
 // a move either: the board changed under the pointer (the card played gone, the next one slid
 // into its place), so a click a moment after a new view, or the second click of a double click,
-// is not taken as a decision about the new position.
+// is not taken as a decision about the new position. A key pressed on a button is (`keyed`).
 let pending = null;  // the move sent and not answered yet: { ply }
 let settled = 0;  // until this time (performance.now) a click is not taken as a move
 const SETTLE_MS = 400;
@@ -59,10 +59,16 @@ function refused(text, code) {
   notice = { ply: code === "stale" ? undefined : view?.ply };
 }
 
-// Send a move; false when it is not sent (another is under way, the position is just drawn, or
-// the server is away): the renderer then leaves its page as it was.
+// Whether the click being handled was made with the keyboard (Enter or Space on a button: no
+// pointer, no click count): the board changing under the pointer does not concern it, so it is
+// a move even in the moment after a new position is drawn.
+let keyed = false;
+document.addEventListener("click", (event) => { keyed = event.detail === 0; }, true);
+
+// Send a move; false when it is not sent (another is under way, the position is just drawn and
+// the click was the pointer's, or the server is away): the renderer then leaves its page as it was.
 function send(action) {
-  if (!view || pending || performance.now() < settled) return false;
+  if (!view || pending || (performance.now() < settled && !keyed)) return false;
   if (!socket || socket.readyState !== WebSocket.OPEN) {  // said, not dropped without a word
     showMessage(`Not sent: ${OFFLINE}`);
     offline = true;
@@ -157,11 +163,19 @@ function render() {
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
   renderResult(renderer);
+  drawBoard();
+}
+
+// The board, drawn by the game's renderer; drawn again by the renderer itself through `redraw`
+// (Café: a guest chosen or put back), so that a move awaiting its answer keeps its buttons waiting.
+function drawBoard() {
+  const renderer = RENDERERS[view.game];
+  const yours = view.your_turn;
   // the hinted move, for a renderer that can point at it on the board (Café: its guest and chair)
   const hinted = hint && hint.ply === view.ply && yours ? hint.data.best : null;
   const board = document.getElementById("board");
   // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
-  Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted })).then(() => {
+  return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
     waitForAnswer(board);
   });
@@ -198,7 +212,7 @@ function bannerText(v) {
 function renderHint() {
   const button = document.getElementById("hint-button");
   button.classList.toggle("hidden", !view.hints);
-  button.disabled = asking;
+  button.disabled = asking || Boolean(pending);  // a hint is for a decision not yet sent
   button.textContent = asking ? "Thinking…" : "Hint";
   const box = document.getElementById("hint");
   if (!hint || hint.ply !== view.ply || !view.your_turn) {
@@ -265,10 +279,18 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// The box is built again only when what it shows changes, not at every view the socket brings
+// (a bot's move): the focus and a click on its buttons survive the game going on.
+let leaveShown = null;  // what the box shows: "none", "button" or "question"
+
 function renderLeave() {
   const box = document.getElementById("leave");
   box.classList.toggle("hidden", !view.abandon);
-  if (!view.abandon) { confirmingLeave = false; box.replaceChildren(); return; }
+  if (!view.abandon) confirmingLeave = false;
+  const shown = !view.abandon ? "none" : confirmingLeave ? "question" : "button";
+  if (shown === leaveShown) return;
+  leaveShown = shown;
+  if (!view.abandon) { box.replaceChildren(); return; }
   if (!confirmingLeave) {
     box.replaceChildren(el("button", { type: "button", class: "quiet", id: "abandon", onclick: () => {
       confirmingLeave = true;

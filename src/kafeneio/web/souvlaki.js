@@ -70,8 +70,12 @@ function row(view, legal, ctx) {
 
 function queues(view, legal, ctx) {
   const obs = view.observation;
+  // what ending the service would do to your queue, said here, the page's last panel (said by
+  // its button, it would change the button's width as customers are served)
+  const ending = ctx.interactive && obs.phase === "service" && view.viewer !== null ? endOfService(view) : null;
   return el("div", { class: "panel" }, el("h3", {}, "Queues"), obs.queues.map((queue, p) => el("div", { class: "queue-row" },
-    el("div", {}, el("strong", {}, obs.players[p].shop_name), el("span", { class: "muted" }, ` — ${seatName(view.seats, p)}`)),
+    el("div", {}, el("strong", {}, obs.players[p].shop_name), el("span", { class: "muted" }, ` — ${seatName(view.seats, p)}`),
+      p === view.viewer && ending ? el("span", { class: "muted", id: "service-ending" }, ` · if you end the service now: ${ending}`) : null),
     queue.length ? el("div", { class: "customers" }, queue.map((c, i) => {
       const send = legal.get(`send ${i + 1}`);
       const cost = `−${obs.rules.send_away_cost}`;
@@ -118,43 +122,66 @@ function hand(view, legal, ctx) {
     el("h3", { style: "margin-top:.6rem" }, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
 }
 
+// Each word move's button reads the same whether or not the move is legal now, so that no
+// button changes its width as moves are made (a purchase made, a customer served) and none
+// slides into the place of another under the pointer or the finger, least of all "End the
+// service", which cannot be taken back. The move in full, with what it costs or does, is its
+// title and aria-label; the costs are said under the buttons too.
+const WORD_LABELS = {
+  keep: "Keep the starting food cards", redraw: "Redraw the starting food cards", buy: "Buy supplies",
+  advertise: "Advertise", done: "End the shop maintenance", pass: "Play no unforeseen card",
+  serve: "Serve the first customer", finish: "End the service",
+};
+
 function wordActions(view, legal, ctx) {
   if (!ctx.interactive) return null;
   const phase = view.observation.phase;
   // in the service, serve and finish are offered even when not legal, and in the maintenance
-  // buy and advertise: sent, the server says why; so the buttons keep their places (a purchase
-  // made does not slide the next button under the pointer)
-  const always = phase === "service" ? ["serve", "finish"] : legal.has("done") ? ["buy", "advertise"] : [];
+  // buy and advertise: sent, the server says why; so the buttons keep their places
+  const maintenance = legal.has("done");
+  const always = phase === "service" ? ["serve", "finish"] : maintenance ? ["buy", "advertise"] : [];
   const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
   // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end;
   // a serve the pool covers is the prominent one
-  const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => el("button", {
-    type: "button", "data-action": w, class: w === "finish" ? "quiet apart" : legal.has(w) ? "" : "quiet", onclick: () => ctx.send(w),
-    title: legal.has(w) ? null : "not possible now: press to be told why",
-  }, wordLabel(legal.get(w), w, view))));
+  const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => {
+    const move = legal.get(w);
+    const full = move ? wordLabel(move, w, view) : `${WORD_LABELS[w]}: not possible now (press to be told why)`;
+    return el("button", {
+      type: "button", "data-action": w, class: w === "finish" ? "quiet apart" : move ? "" : "quiet", onclick: () => ctx.send(w),
+      title: full, "aria-label": full,
+    }, WORD_LABELS[w]);
+  }));
+  const shop = view.observation.players[view.viewer]?.identity;
+  const costs = maintenance && shop ? el("p", { class: "muted", id: "maintenance-costs", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
+    `Supplies cost ${shop.supplies_cost} money for ${shop.supplies_cards} food cards; advertising, ${shop.advertising_cost} money for +${shop.advertising_reputation} reputation.`) : null;
   // the service's order of play, for a first game: it is not in the buttons themselves
   const how = phase === "service" ? el("p", { class: "muted", id: "service-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
     "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; end the service when you are done (a customer not served gets annoyed).") : null;
-  return [buttons, how];
+  return [buttons, costs, how];
 }
 
-// A move in the game's words, with what it costs and gives from the shop's identity card
-// (public, SW-0.4) or what it does to those waiting; a move offered though not legal (a serve
-// the pool does not cover) by its notation: sent, the server says why not.
+// A legal move in the game's words, with what it costs and gives from the shop's identity card
+// (public, SW-0.4) or what it does to those waiting: the button's title and aria-label.
 function wordLabel(move, word, view) {
-  if (!move) return word.charAt(0).toUpperCase() + word.slice(1);
   const shop = view.observation.players[view.viewer]?.identity;
   let detail = null;
   if (word === "buy" && shop) detail = `${shop.supplies_cost} money: ${shop.supplies_cards} food cards`;
   if (word === "advertise" && shop) detail = `${shop.advertising_cost} money: +${shop.advertising_reputation} reputation`;
-  if (word === "finish") {  // at the phase's end the unserved turn annoyed, or leave if they were (SW-4.7, 4.8)
-    const waiting = view.observation.queues[view.viewer] ?? [];
-    const leave = waiting.filter((c) => c.annoyed).length;
-    const turn = waiting.length - leave;
-    const what = [turn ? `${turn} get annoyed` : null, leave ? `${leave} leave` : null].filter(Boolean);
-    if (what.length) detail = `of those waiting, ${what.join(", ")}`;
+  if (word === "finish") {
+    const what = endOfService(view);
+    if (what) detail = `of those waiting, ${what}`;
   }
   return detail ? `${moveText(move)} (${detail})` : moveText(move);
+}
+
+// What ending the service now does to those waiting in this player's queue: the unserved turn
+// annoyed, or leave if they were already (SW-4.7, 4.8); null when nobody waits.
+function endOfService(view) {
+  const waiting = view.observation.queues[view.viewer] ?? [];
+  const leave = waiting.filter((c) => c.annoyed).length;
+  const turn = waiting.length - leave;
+  const what = [turn ? `${turn} ${turn === 1 ? "gets" : "get"} annoyed` : null, leave ? `${leave} ${leave === 1 ? "leaves" : "leave"}` : null].filter(Boolean);
+  return what.length ? what.join(", ") : null;
 }
 
 function service(view) {
