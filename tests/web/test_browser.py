@@ -270,6 +270,16 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     context.close()
 
 
+TWIN_GUESTS = """
+        const cafe = await import("/static/cafe.js");
+        const hand = view.observation.hands[view.viewer];
+        hand.splice(0, 2, hand[0], hand[0]);  // two guests alike: the view's first, twice
+        const root = document.createElement("div");
+        document.body.append(root);"""
+"""The start of a page script: Café's board drawn apart from the page's, from `view` with
+its first two cards made alike (a deal cannot be asked for them)."""
+
+
 def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     browser: Any, server: LiveServer
 ) -> None:
@@ -302,12 +312,10 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     # two guests alike are two cards: choosing one does not choose the other
     token = link.split("token=")[1]
     mine = server.get(f"/api/games/{link.split('/game/')[1].split('#')[0]}", token=token)
-    twins = """async ([view]) => {
-        const cafe = await import("/static/cafe.js");
-        const hand = view.observation.hands[view.viewer];
-        hand.splice(0, 2, hand[0], hand[0]);
-        const root = document.createElement("div");
-        document.body.append(root);
+    twins = (
+        """async ([view]) => {"""
+        + TWIN_GUESTS
+        + """
         const ctx = { send: () => {}, interactive: true, hinted: null };
         await cafe.render(root, view, ctx);
         root.querySelectorAll(".hand button.card")[1].click();
@@ -323,6 +331,7 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
         root.remove();
         return [chosen, told];
     }"""
+    )
     chosen, told = page.evaluate(twins, [mine])
     assert chosen[:2] == [False, True]
     assert told.startswith("No chair takes your ") and "Send it to the bar (+1) or choose" in told
@@ -355,12 +364,10 @@ def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServe
     context, page, console, game_id, token = open_seat(browser, server, "cafe", 390)
     assert wait_turn_or_end(page)
     mine = server.get(f"/api/games/{game_id}", token=token)
-    twins = """async ([view]) => {
-        const cafe = await import("/static/cafe.js");
-        const hand = view.observation.hands[view.viewer];
-        hand.splice(0, 2, hand[0], hand[0]);
-        const root = document.createElement("div");
-        document.body.append(root);
+    twins = (
+        """async ([view]) => {"""
+        + TWIN_GUESTS
+        + """
         const ctx = { send: () => {}, interactive: true, hinted: `${hand[0]}@bar` };
         await cafe.render(root, view, ctx);
         const outlined = () => [...root.querySelectorAll(".hand button.card")]
@@ -372,6 +379,7 @@ def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServe
         root.remove();
         return [first, chosen];
     }"""
+    )
     first, chosen = page.evaluate(twins, [mine])
     assert first[:2] == [True, False] and sum(first) == 1  # two alike: one card outlined
     assert chosen[:2] == [False, True] and sum(chosen) == 1  # the one chosen, if it is one
