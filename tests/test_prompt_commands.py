@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -86,16 +87,17 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
 ) -> None:
     monkeypatch.setattr(cli, "HINT_SECONDS", 0.05)
     output = _session("cafe", "hint\nquit\n")
-    lines = output.splitlines()
-    at = next(i for i, line in enumerate(lines) if "hint: " in line)
-    line, also = lines[at], lines[at + 1 : at + 5]
-    assert "chance to win" in line and also[0] == "  also considered:"
+    said = "hint: " + output.split("P1> hint: ", 1)[1].split("\nP1> ", 1)[0]
+    assert all(len(line) <= 80 for line in said.splitlines())  # it ran to 100 and more
+    head, _, rest = said.partition("\n  also considered:\n")
+    line = " ".join(head.split())  # the lines a long hint wraps to, joined
+    assert "chance to win" in line and rest
     # each move as typed, then in words: "FRf@25, France lady to chair 25 at FR2", one a line
     suggested = line.split("hint: ", 1)[1].split(",", 1)[0]
     assert " to chair " in line or " to the bar" in line
-    named = [entry.strip().split(",")[0] for entry in also[1:]]
+    also = re.split(r"\n    (?=\S)", "\n" + rest)[1:]  # a wrapped entry goes on 6 spaces in
+    named = [entry.split(",")[0] for entry in also]
     assert suggested not in named and len(named) == len(set(named)) == 3
-    assert all(len(entry) <= 80 for entry in also)
 
 
 def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> None:
