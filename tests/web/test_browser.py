@@ -128,6 +128,8 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert "Café International" in page.title()
     page.wait_for_selector(".cafe-board .table-tile")
     assert page.locator(".cafe-board .table-tile").count() == 24
+    # every seat's score in the players panel, not only under its hand further down
+    assert page.locator("#seats .seat .standing").all_inner_texts() == ["0 points", "0 points"]
     assert page.locator(".cafe-board .chair").count() == 68
     assert "Africa" in page.inner_text(".cafe-board")  # the nation's name, not only its colour
     wait_turn_or_end(page)
@@ -587,6 +589,10 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     game_id, token = link.split("/game/", 1)[1].split("#", 1)[0], link.split("token=", 1)[1]
     page.wait_for_selector(".shops .shop")
     assert page.locator(".shops .shop").count() == 2
+    # each seat's standing in the players panel, as its shop shows it
+    standings = page.locator("#seats .seat .standing").all_inner_texts()
+    mine = server.get(f"/api/games/{game_id}", token)["observation"]["players"]
+    assert standings == [f"money {p['money']} · reputation {p['reputation']}" for p in mine]
     seen: dict[str, str] = {}
     named: dict[str, str] = {}
     texts: dict[str, set[str]] = {}  # each button's words, legal or not

@@ -397,4 +397,7 @@ export function endReason(obs, options) {
   return "The game ended because every player passed in turn (no legal move).";
 }
 
+// A seat's standing for the players panel, beside its name: its score now.
+export function standing(obs, player) { return scoreText(obs, player, obs.scores[player]); }
+
 export function scoreText(obs, player, score) { return `${plural(score, "point")}${obs.out[player] ? " (out)" : ""}`; }

@@ -251,12 +251,15 @@ async function askHint() {
 
 function renderSeats() {
   const box = document.getElementById("seats");
+  const renderer = RENDERERS[view.game];
   box.replaceChildren(...view.seats.map((seat) => el("div", {
     class: `seat${seat.seat === view.to_move && !view.over ? " to-move" : ""}${seat.seat === view.viewer ? " you" : ""}`,
   },
   el("span", {}, el("span", { class: `dot${seat.connected ? " on" : ""}`, title: seat.connected ? "connected" : "away" }),
     seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : ""),
-  el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"))));
+  el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"),
+  // every seat's standing where the eye looks for who leads, not only in its own panel
+  el("span", { class: "standing" }, renderer.standing(view.observation, seat.seat)))));
 }
 
 // Leaving a game against bots before its end, as a player may (view.abandon): asked once more

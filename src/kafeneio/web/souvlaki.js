@@ -214,6 +214,12 @@ export function endReason(obs, options) {
   return `The game ended after the last round (${obs.round_limit}) with nobody at ${obs.rules.win_money}/${obs.rules.win_reputation}: the highest money + reputation wins.`;
 }
 
+// A seat's standing for the players panel, beside its name: the race to 25 and 25 (SW-5.2).
+export function standing(obs, player) {
+  const p = obs.players[player];
+  return `money ${p.money} · reputation ${p.reputation}`;
+}
+
 export function scoreText(obs, player, score) {
   const p = obs.players[player];
   return `${score} (money ${p.net_money}, reputation ${p.reputation})`;
