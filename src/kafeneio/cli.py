@@ -602,19 +602,10 @@ def _hint(state: State) -> str:
     chance = round(100 * analysis.win_chance)
     others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
     others.sort(key=lambda e: e.win_chance, reverse=True)  # the most searched, likeliest first
-    also = [
-        _fitted(f"    {_named(state, e.action)} ({round(100 * e.win_chance)}%)") for e in others
-    ]
+    also = [f"    {_named(state, e.action)} ({round(100 * e.win_chance)}%)" for e in others]
     best = _named(state, analysis.best)
-    line = _fitted(f"hint: {best} (the bot puts your chance to win at about {chance}%)")
-    return "\n".join([line, "  also considered:", *also] if also else [line])
-
-
-def _fitted(text: str) -> str:
-    """`text` in lines of a terminal's width, the next ones indented under the first."""
-    return textwrap.fill(
-        text, COLUMNS, subsequent_indent=" " * 6, break_long_words=False, break_on_hyphens=False
-    )
+    line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
+    return "\n".join(_within_columns([line, "  also considered:", *also] if also else [line]))
 
 
 def _named(state: State, action: Action) -> str:
