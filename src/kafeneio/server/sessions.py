@@ -166,10 +166,6 @@ def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     return WordedHint(hint(state, seed, budget), words)
 
 
-def refused_abandoned() -> ActionRefused:
-    return ActionRefused("abandoned", "this game was abandoned: it is not played any more")
-
-
 def _refuse_stale(session: GameSession, ply: int) -> None:
     """Refuse a request made at `ply` once the game has moved past it."""
     if ply != session.ply:
@@ -306,14 +302,22 @@ class GameSession:
         one of them)."""
         if viewer is None:
             return ActionRefused("spectator", "a spectator cannot ask for a hint")
-        if self.state.is_terminal():
-            return ActionRefused("game-over", "the game is over")
-        if self.abandoned:
-            return refused_abandoned()
+        ended = self.ended_refusal()
+        if ended is not None:
+            return ended
         if self.state.current_player() != viewer:
             return ActionRefused("not-your-turn", "a hint is for the player to move")
         if self.with_people(viewer):
             return ActionRefused("no-hints", "hints are only given in games against bots")
+        return None
+
+    def ended_refusal(self) -> ActionRefused | None:
+        """Why nothing more is done in this game, or None while it is played: it is over, or
+        it was abandoned. Moves, hints and leaving ask this first."""
+        if self.state.is_terminal():
+            return ActionRefused("game-over", "the game is over")
+        if self.abandoned:
+            return ActionRefused("abandoned", "this game was abandoned: it is not played any more")
         return None
 
     def with_people(self, seat: int) -> bool:
@@ -330,10 +334,9 @@ class GameSession:
         game between people, leaving would spoil it for the others."""
         if viewer is None:
             return ActionRefused("spectator", "a spectator has no game to leave")
-        if self.state.is_terminal():
-            return ActionRefused("game-over", "the game is over")
-        if self.abandoned:
-            return refused_abandoned()
+        ended = self.ended_refusal()
+        if ended is not None:
+            return ended
         if self.with_people(viewer):
             return ActionRefused(
                 "with-people", "only a game against bots can be abandoned: people play this one"
@@ -500,10 +503,9 @@ class Hub:
         state = session.state
         if seat is None:
             raise ActionRefused("spectator", "a spectator cannot play: open your join link")
-        if state.is_terminal():
-            raise ActionRefused("game-over", "the game is over")
-        if session.abandoned:
-            raise refused_abandoned()
+        ended = session.ended_refusal()
+        if ended is not None:
+            raise ended
         _refuse_stale(session, ply)
         if state.current_player() != seat:
             raise ActionRefused("not-your-turn", "it is not your turn")
