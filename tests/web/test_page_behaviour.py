@@ -317,9 +317,11 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     assert ring == "dashed"
     # still said while this turn goes on: a first guest seated does not make it old news
     cafe_turn(page)
-    page.wait_for_selector("body[data-your-turn]")
-    if page.get_attribute("body", "data-your-turn") == "true":
-        assert page.inner_text("#since-last") == line
+    if wait_turn_or_end(page):  # this turn's second decision, or (it ended) the next turn's
+        now = server.get(api.replace(server.base, ""), token)
+        drawn = int(page.get_attribute("body", "data-ply") or -1) == now["ply"]
+        if drawn and now["log"][-1]["player"] == now["viewer"]:  # the same turn goes on
+            assert page.inner_text("#since-last") == line
     assert console.errors == []
     context.close()
 
