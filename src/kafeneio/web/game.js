@@ -158,7 +158,7 @@ function render() {
   const banner = document.getElementById("banner");
   banner.classList.toggle("yours", yours);
   banner.textContent = bannerText(view);
-  renderSeats();
+  renderSeats(renderer);
   renderLeave();
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
@@ -249,9 +249,8 @@ async function askHint() {
   }
 }
 
-function renderSeats() {
+function renderSeats(renderer) {
   const box = document.getElementById("seats");
-  const renderer = RENDERERS[view.game];
   box.replaceChildren(...view.seats.map((seat) => el("div", {
     class: `seat${seat.seat === view.to_move && !view.over ? " to-move" : ""}${seat.seat === view.viewer ? " you" : ""}`,
   },
