@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
+import { api, byKeyboard, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -237,11 +237,6 @@ function choose(ctx, notation, event) {
   if (ctx.send(notation) !== false) return;
   selected = chosen;
   refocus = null;
-}
-
-// A click made with the keyboard (Enter or Space on a button: no pointer, so no click count).
-function byKeyboard(event) {
-  return Boolean(event) && event.detail === 0;
 }
 
 // Where keyboard focus goes after the page is drawn again (a redraw loses it): to the lit

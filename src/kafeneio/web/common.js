@@ -102,6 +102,11 @@ export function moveText(move) {
   return move.words.charAt(0).toUpperCase() + move.words.slice(1);
 }
 
+// A click made with the keyboard (Enter or Space on a button: no pointer, so no click count).
+export function byKeyboard(event) {
+  return Boolean(event) && event.detail === 0;
+}
+
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

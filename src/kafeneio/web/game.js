@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
+import { OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -63,7 +63,7 @@ function refused(text, code) {
 // pointer, no click count): the board changing under the pointer does not concern it, so it is
 // a move even in the moment after a new position is drawn.
 let keyed = false;
-document.addEventListener("click", (event) => { keyed = event.detail === 0; }, true);
+document.addEventListener("click", (event) => { keyed = byKeyboard(event); }, true);
 
 // Send a move; false when it is not sent (another is under way, the position is just drawn and
 // the click was the pointer's, or the server is away): the renderer then leaves its page as it was.
