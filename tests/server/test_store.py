@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Engine, create_engine, inspect, text
 
 from kafeneio.server.store import (
     MIGRATIONS,
@@ -34,19 +34,26 @@ def stored_game(game_id: str) -> StoredGame:
     )
 
 
-def test_a_database_of_the_first_migration_is_upgraded_in_place(db_url: str) -> None:
+def database_at(db_url: str, revision: str, *rows: str) -> Engine:
+    """A database migrated only to `revision`, holding the rows the SQL `rows` insert."""
     engine = create_engine(db_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
-        connection.execute(
-            text(
-                "INSERT INTO games (id, game, players, options, seed, status, created) "
-                "VALUES ('old', 'cafe', 2, '{}', 7, 'running', '2026-01-01 00:00:00')"
-            )
-        )
+        command.upgrade(config, revision)
+        for row in rows:
+            connection.execute(text(row))
+    return engine
+
+
+def test_a_database_of_the_first_migration_is_upgraded_in_place(db_url: str) -> None:
+    engine = database_at(
+        db_url,
+        "0001",
+        "INSERT INTO games (id, game, players, options, seed, status, created) "
+        "VALUES ('old', 'cafe', 2, '{}', 7, 'running', '2026-01-01 00:00:00')",
+    )
     assert "engine" not in {c["name"] for c in inspect(engine).get_columns("games")}
     store = Store(db_url)  # migrates to the newest schema at start
     old = store.load("old")
@@ -101,22 +108,14 @@ def test_an_analysis_is_kept_under_the_analyser_that_made_it(db_url: str) -> Non
 
 
 def test_a_database_from_before_move_times_is_upgraded_and_lists_its_games(db_url: str) -> None:
-    engine = create_engine(db_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
-        connection.execute(
-            text(
-                "INSERT INTO games (id, game, players, options, seed, status, created, engine, "
-                "record_data) VALUES ('old', 'cafe', 2, '{}', 7, 'running', "
-                "'2026-01-01 00:00:00', 1, '{}')"
-            )
-        )
-        connection.execute(
-            text("INSERT INTO actions (game_id, ply, notation, player) VALUES ('old', 0, 'x', 0)")
-        )
+    engine = database_at(
+        db_url,
+        "0003",
+        "INSERT INTO games (id, game, players, options, seed, status, created, engine, "
+        "record_data) VALUES ('old', 'cafe', 2, '{}', 7, 'running', "
+        "'2026-01-01 00:00:00', 1, '{}')",
+        "INSERT INTO actions (game_id, ply, notation, player) VALUES ('old', 0, 'x', 0)",
+    )
     engine.dispose()
     store = Store(db_url)  # migrates to the newest schema at start
     assert "created" in {c["name"] for c in inspect(store.engine).get_columns("actions")}
