@@ -126,7 +126,8 @@ export function renderLog(box, log, seats) {
 
 // The rule ids the game's words cite ("(CI-T.5)", "(SW-4.2)"), each a button that opens its
 // rule's text under the line, as the terminal's `rule` command prints it.
-const RULE_ID = /((?:CI|SW)-[A-Z0-9]+\.\d+)/;
+// A rule id as one group, so that a text split by it keeps the ids (at the odd places).
+export const RULE_ID = /((?:CI|SW)-[A-Z0-9]+\.\d+)/;
 let rulebook = new Map();
 const openRules = new Set();  // "line key|rule id": kept open when the log is drawn again
 
