@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
-from kafeneio.core.rulebook import rulebook_of
-from kafeneio.games import get_game, load_record
+from kafeneio.core.rulebook import RULE_ID, rulebook_of
+from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
 from server.conftest import age, create, token_of, wait_for
 
@@ -79,6 +79,30 @@ def test_board_and_pages_and_schema(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/actions" in schema["paths"]
     assert "GameView" in schema["components"]["schemas"]
+
+
+def test_the_rules_page_is_served_for_each_game_and_refused_for_another(
+    client: TestClient,
+) -> None:
+    for game in GAMES:
+        page = client.get(f"/rules/{game}")
+        assert page.status_code == 200 and "/static/rules.js" in page.text
+    missing = client.get("/rules/<b>chess")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert 'There is no game "&lt;b&gt;chess" here' in missing.text  # named, and not as markup
+    for game in GAMES:  # it leads to the rules there are
+        assert f'<a href="/rules/{game}">{title_of(game)}</a>' in missing.text
+
+
+def test_the_how_to_play_of_each_game_cites_only_its_own_rules(client: TestClient) -> None:
+    for game in GAMES:
+        howto = client.get(f"/static/howto/{game}.json").json()
+        ids = set(rulebook_of(get_game(game)).ids())
+        assert howto["overview"] and howto["browser"]
+        for text in howto["overview"]:  # each claim says the rules it stands on
+            assert RULE_ID.search(text), text
+        for text in howto["overview"] + howto["browser"]:
+            assert set(RULE_ID.findall(text)) <= ids, text
 
 
 def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> None:

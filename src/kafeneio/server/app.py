@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
@@ -19,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kafeneio.bots import BOTS
@@ -178,6 +179,29 @@ def _add_pages(app: FastAPI) -> None:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(WEB / "replay.html")
+
+    @app.get("/rules/{game}", include_in_schema=False, response_model=None)
+    async def rules_page(game: str) -> FileResponse | HTMLResponse:
+        if game not in GAMES:
+            return HTMLResponse(_no_such_game_page(game), status_code=404)
+        return FileResponse(WEB / "rules.html")
+
+
+def _no_such_game_page(game: str) -> str:
+    """The rules page's answer for a game the server does not have: it says so, and links the
+    rules of the games it has."""
+    links = ", ".join(
+        f'<a href="/rules/{name}">{html.escape(title_of(name))}</a>' for name in sorted(GAMES)
+    )
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<title>No such game · kafeneio</title><link rel="icon" href="data:,">'
+        '<link rel="stylesheet" href="/static/style.css"></head><body>'
+        '<header class="top"><a href="/">kafeneio</a><span class="sub">Rules</span></header>'
+        f'<main><div class="message error" role="alert">There is no game "{html.escape(game)}"'
+        f" here. The rules this server has: {links}.</div></main></body></html>"
+    )
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {

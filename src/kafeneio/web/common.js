@@ -126,16 +126,32 @@ export function renderLog(box, log, seats) {
 
 // The rule ids the game's words cite ("(CI-T.5)", "(SW-4.2)"), each a button that opens its
 // rule's text under the line, as the terminal's `rule` command prints it.
-const RULE_ID = /((?:CI|SW)-[A-Z0-9]+\.\d+)/;
+// A rule id as one group, so that a text split by it keeps the ids (at the odd places).
+export const RULE_ID = /((?:CI|SW)-[A-Z0-9]+\.\d+)/;
 let rulebook = new Map();
+let rulesGame = null;  // the game whose reference `rulebook` holds
 const openRules = new Set();  // "line key|rule id": kept open when the log is drawn again
 
 export async function loadRules(game) {
   try {
     rulebook = new Map((await api(`/api/rules/${encodeURIComponent(game)}`)).map((rule) => [rule.id, rule]));
+    rulesGame = game;
   } catch {
     rulebook = new Map();  // without the reference the ids stay plain text
   }
+}
+
+// The game's rules page, at one rule when given (/rules/cafe#CI-T.5).
+export function rulesPath(game, ruleId = null) {
+  return `/rules/${encodeURIComponent(game)}${ruleId ? `#${ruleId}` : ""}`;
+}
+
+// The header's "Rules" link of a game or replay page, to the game's rules page in a new tab
+// (the page's own link says so), so that a game in progress is not left.
+export function showRulesLink(game) {
+  const link = document.getElementById("rules-link");
+  link.href = rulesPath(game);
+  link.classList.remove("hidden");
 }
 
 export function withRules(text, key) {
@@ -174,7 +190,8 @@ function ruleButton(id, key) {
 
 function ruleText(id) {
   const rule = rulebook.get(id);
-  return el("div", { class: "rule-text", "data-rule": id }, el("strong", {}, `${id} · ${rule.section}. `), rule.text);
+  return el("div", { class: "rule-text", "data-rule": id }, el("strong", {}, `${id} · ${rule.section}. `), rule.text,
+    el("a", { href: rulesPath(rulesGame, id), class: "all-rules", target: "_blank", rel: "noopener", title: "The whole rules reference, at this rule, in a new tab" }, "all rules"));
 }
 
 export function endOfGame(log) {

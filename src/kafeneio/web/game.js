@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, withRules } from "./common.js";
+import { OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -130,6 +130,7 @@ function receive(message) {
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
+      showRulesLink(view.game);
       loadRules(view.game).then(render);
     }
     render();

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, plural, seatLinkKey } from "./common.js";
+import { api, createdLinksKey, el, plural, rulesPath, seatLinkKey } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -64,6 +64,9 @@ function renderOptions() {
   const info = gameInfo();
   document.getElementById("options").replaceChildren(...info.options.map(optionInput));
   document.getElementById("options-hint").textContent = HINTS[info.name] || "";
+  const howTo = document.getElementById("how-to-play");  // in a new tab: the form stays filled in
+  howTo.href = rulesPath(info.name);
+  howTo.textContent = `How to play ${info.title}`;
   const players = document.getElementById("players");
   const kept = Number(players.value) || 2;
   players.replaceChildren(...Array.from({ length: info.max_players - info.min_players + 1 }, (_, i) => el("option", { value: info.min_players + i }, info.min_players + i)));

@@ -1,5 +1,5 @@
 // The replay viewer of a finished game: step back and forth, or slide, with the log in step.
-import { api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName } from "./common.js";
+import { api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -45,6 +45,7 @@ async function start() {
   try {
     game = await api(`/api/games/${gameId}`);
     await loadRules(game.game);  // the rules the log cites
+    showRulesLink(game.game);
     document.getElementById("game-title").textContent = `Replay · ${game.title}`;
     if (!game.over) {  // a replay and its analysis are for finished games
       document.getElementById("analyse").classList.add("hidden");
