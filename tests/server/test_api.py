@@ -140,6 +140,28 @@ def test_lists_by_status_and_joining(client: TestClient) -> None:
     assert listed("running") == [game_id] and listed("open") == []
 
 
+def test_games_listed_by_id_say_who_is_to_move(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:  # bots wait: turns stay
+        mine = create(client, "cafe", ["human", "greedy"])
+        theirs = create(client, "souvlaki", ["greedy", "human"])
+        left = create(client, "cafe", ["human", "greedy"])
+        abandon(client, left["id"], token_of(left, 0))
+        other = create(client, "cafe", ["human", "human"])  # not asked for
+        asked = [mine["id"], theirs["id"], left["id"], "forgotten"]
+        response = client.get("/api/games", params={"ids": asked})
+        assert response.status_code == 200, response.text
+        listed = {game["id"]: game for game in response.json()}
+        assert set(listed) == {mine["id"], theirs["id"], left["id"]}  # no "forgotten", no other
+        for game in (mine, theirs):
+            to_move = view(client, game["id"])["to_move"]
+            assert to_move is not None and listed[game["id"]]["to_move"] == to_move
+        assert listed[left["id"]]["to_move"] is None  # abandoned: nobody is to move
+        by_status = client.get("/api/games?status=open").json()
+        assert {game["id"] for game in by_status} == {mine["id"], theirs["id"], other["id"]}
+        too_many = client.get("/api/games", params={"ids": [f"g{i}" for i in range(101)]})
+        assert too_many.status_code == 422 and "at most 100" in too_many.json()["message"]
+
+
 def test_unknown_game_and_bad_token(client: TestClient) -> None:
     assert client.get("/api/games/nothing").status_code == 404
     assert client.get("/api/games/nothing").json()["error"] == "no-game"

@@ -578,3 +578,48 @@ def test_the_lobby_offers_again_the_links_this_browser_created(
     page.wait_for_selector(f"#list-open li:has(a[href='/game/{game_id}']) details[open]")
     assert console.errors == []
     context.close()
+
+
+def test_your_games_lists_the_seats_this_browser_holds_until_they_end(
+    browser: Any, server: LiveServer
+) -> None:
+    against_bot = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    alone = server.post("/api/games", {"game": "souvlaki", "seats": against_bot})
+    friends = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    shared = server.post("/api/games", {"game": "cafe", "seats": friends})
+    context, page, console = new_page(browser, 390, 844)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    for path in (alone["links"][0]["path"], shared["links"][1]["path"]):  # Ada's, then Bo's
+        page.goto(server.base + path)
+        page.wait_for_selector("body[data-ply]")
+    page.goto(server.base + "/")
+    page.evaluate("localStorage.setItem('kafeneio.seat.gone', '/game/gone#seat=0&token=x')")
+    page.reload()  # a link kept of a game the server does not know: dropped without a word
+    rows = {
+        game["id"]: page.locator(f"#list-yours li[data-game='{game['id']}']")
+        for game in (alone, shared)
+    }
+    for row in rows.values():
+        row.wait_for()
+    assert page.locator("#list-yours li").count() == 2
+    mover = server.get(f"/api/games/{alone['id']}")["to_move"]
+    expected = "your turn" if mover == 0 else f"P{mover + 1} heuristic's turn"
+    assert expected in rows[alone["id"]].inner_text()
+    assert "you are P1 Ada" in rows[alone["id"]].inner_text()
+    assert "P1 Ada's turn (not opened yet)" in rows[shared["id"]].inner_text()
+    assert "you are P2 Bo" in rows[shared["id"]].inner_text()
+    resume = rows[shared["id"]].locator("a.resume").get_attribute("href")
+    assert resume == shared["links"][1]["path"]  # Bo's seat, which this browser opened last
+    assert page.evaluate("localStorage.getItem('kafeneio.seat.gone')") is None
+    token = alone["links"][0]["path"].split("token=", 1)[1]
+    server.post(f"/api/games/{alone['id']}/abandon", {}, token)  # ended: out of Your games
+    page.reload()
+    page.locator(f"#list-ended li:has(a[href*='/game/{alone['id']}'])").wait_for()
+    page.wait_for_selector(f"#list-yours li[data-game='{shared['id']}']")
+    assert page.locator(f"#list-yours li[data-game='{alone['id']}']").count() == 0
+    # the seat links stay in this browser: no request holds a token
+    tokens = [link["path"].split("token=", 1)[1] for link in alone["links"] + shared["links"]]
+    assert asked and not [url for url in asked if any(t in url for t in tokens)]
+    assert console.errors == []
+    context.close()

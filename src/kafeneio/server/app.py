@@ -81,6 +81,11 @@ STATUS_OF = {
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 HINT_MOVES = 5
 """How many of the search's best moves a hint lists."""
+MAX_IDS = 100
+"""How many games one listing by `ids` may name."""
+IDS_DESCRIPTION = (
+    f"only these games (at most {MAX_IDS}); an id the server does not know is left out"
+)
 
 
 def create_app(
@@ -211,18 +216,22 @@ def _add_api(app: FastAPI) -> None:
         board = resources.files("kafeneio.games.cafe").joinpath("board.json")
         return json.loads(board.read_text(encoding="utf-8"))
 
-    @app.get("/api/games", response_model=list[GameSummary])
+    @app.get("/api/games", response_model=list[GameSummary], responses=ERRORS)
     async def list_games(
         request: Request,
         status: Literal["open", "running", "finished", "abandoned"] | None = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
+        ids: Annotated[list[str] | None, Query(description=IDS_DESCRIPTION)] = None,
     ) -> list[GameSummary]:
         """The newest games: `status` open (a seat not yet taken), running, finished or abandoned
-        (left before the end by its player, against bots); each
-        says when it was last moved in and whether it is idle."""
+        (left before the end by its player, against bots); each says who is to move, when it
+        was last moved in and whether it is idle. With `ids`, only those of these games the
+        server knows (the lobby's "Your games": the games whose seat links a browser keeps)."""
+        if ids is not None and len(ids) > MAX_IDS:
+            raise ActionRefused("bad-request", f"ids: at most {MAX_IDS} games at a time")
         hub = hub_of(request)
         at = now()
-        return [_summary(hub, listed, at) for listed in hub.store.listing(status, limit)]
+        return [_summary(hub, listed, at) for listed in hub.store.listing(status, limit, ids)]
 
     @app.post("/api/games", response_model=Created, status_code=201, responses=ERRORS)
     async def create_game(body: CreateGame, request: Request) -> Created:
@@ -467,6 +476,7 @@ def _summary(hub: Hub, listed: Listed, at: datetime) -> GameSummary:
         created=stored.created.isoformat(timespec="seconds"),
         last_move=last_move.isoformat(timespec="seconds") if last_move else None,
         idle=is_idle(stored.status, active, seats, at),
+        to_move=live.to_move() if live is not None else None,
         rematch=stored.rematch,
     )
 

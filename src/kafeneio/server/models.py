@@ -161,6 +161,10 @@ class GameSummary(BaseModel):
         description="not over, nobody has moved for an hour (since the last move, or the start) "
         "and no person is connected"
     )
+    to_move: int | None = Field(
+        description="the seat to move (public: every view says it); null when nobody is: the "
+        "game is over or abandoned, or the server could not take it up again"
+    )
     rematch: str | None
 
 

@@ -320,6 +320,12 @@ class GameSession:
             return ActionRefused("abandoned", "this game was abandoned: it is not played any more")
         return None
 
+    def to_move(self) -> int | None:
+        """The seat whose turn it is while the game is played (public: every view says it);
+        None when nobody's is: the game is over or abandoned, or chance is to draw."""
+        player = self.state.current_player()
+        return player if player >= 0 and self.ended_refusal() is None else None
+
     def with_people(self, seat: int) -> bool:
         """Whether a person plays another seat than `seat`."""
         return any(other.kind != "bot" for i, other in enumerate(self.stored.seats) if i != seat)
