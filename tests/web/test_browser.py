@@ -249,6 +249,9 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     ]
 
     def answer(route: Any) -> None:  # the server's answer, as it gives it (most visited first)
+        if route.request.method != "POST":  # the hint kept from before the page was opened
+            route.continue_()
+            return
         moves = answers.pop(0)
         route.fulfill(json={
             "ply": ply, "player": 0, "best": moves[0][0], "best_words": f"move {moves[0][0]}",
@@ -385,6 +388,27 @@ def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServe
     first, chosen = page.evaluate(twins, [mine])
     assert first[:2] == [True, False] and sum(first) == 1  # two alike: one card outlined
     assert chosen[:2] == [False, True] and sum(chosen) == 1  # the one chosen, if it is one
+    assert console.errors == []
+    context.close()
+
+
+def test_a_hint_is_shown_again_after_a_reload_without_searching_again(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, game_id, token = open_seat(browser, server, "souvlaki", 390)
+    assert wait_turn_or_end(page)
+    asked: list[str] = []  # each hint request: its method
+    page.on("request", lambda r: "/hint" in r.url and asked.append(r.method))
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-move")
+    given = page.inner_text("#hint")
+    assert asked == ["POST"]
+    page.reload()  # the page forgets; the server kept the hint of this seat and position
+    page.wait_for_selector("#hint-move")
+    assert page.inner_text("#hint") == given
+    assert asked == ["POST", "GET"]  # shown again, not asked for again: not searched again
+    ply = page.get_attribute("body", "data-ply")
+    assert server.get(f"/api/games/{game_id}", token=token)["ply"] == int(ply)  # nothing played
     assert console.errors == []
     context.close()
 

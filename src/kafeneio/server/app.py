@@ -53,6 +53,7 @@ from kafeneio.server.sessions import (
     GameSession,
     Hub,
     Watcher,
+    WordedHint,
     is_idle,
     seat_infos,
     takes_budget,
@@ -294,26 +295,21 @@ def _add_api(app: FastAPI) -> None:
         hub = hub_of(request)
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
-        answer = await hub.hint(session, seat, body.ply)
-        analysis, words = answer.analysis, answer.words
-        return Hint(
-            ply=body.ply,
-            player=analysis.player,
-            best=analysis.best.notation,
-            best_words=words[analysis.best.code],
-            win_chance=round(analysis.win_chance, 4),
-            moves=[
-                MoveChance(
-                    notation=entry.action.notation,
-                    words=words[entry.action.code],
-                    win_chance=round(entry.win_chance, 4),
-                    visits=entry.visits,
-                )
-                for entry in analysis.actions[:HINT_MOVES]
-            ],
-            iterations=analysis.iterations,
-            seconds=round(analysis.seconds, 3),
-        )
+        return _hint(body.ply, await hub.hint(session, seat, body.ply))
+
+    @app.get("/api/games/{game_id}/hint", response_model=Hint | None, responses=ERRORS)
+    async def get_hint(
+        game_id: str,
+        request: Request,
+        ply: Annotated[int, Query(ge=0)],
+        x_seat_token: TokenHeader = None,
+    ) -> Hint | None:
+        """The hint the seat of the token was given at `ply`, to show again (a page reloaded),
+        or null if none was: never searched here. Refused as asking for a hint is."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        kept = hub.kept_hint(session, hub.join(session, x_seat_token), ply)
+        return _hint(ply, kept) if kept is not None else None
 
     @app.post("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
     async def start_analysis(game_id: str, request: Request) -> AnalysisView:
@@ -493,6 +489,28 @@ def _created(session: GameSession, tokens: dict[int, str]) -> Created:
             )
             for seat, token in sorted(tokens.items())
         ],
+    )
+
+
+def _hint(ply: int, answer: WordedHint) -> Hint:
+    analysis, words = answer.analysis, answer.words
+    return Hint(
+        ply=ply,
+        player=analysis.player,
+        best=analysis.best.notation,
+        best_words=words[analysis.best.code],
+        win_chance=round(analysis.win_chance, 4),
+        moves=[
+            MoveChance(
+                notation=entry.action.notation,
+                words=words[entry.action.code],
+                win_chance=round(entry.win_chance, 4),
+                visits=entry.visits,
+            )
+            for entry in analysis.actions[:HINT_MOVES]
+        ],
+        iterations=analysis.iterations,
+        seconds=round(analysis.seconds, 3),
     )
 
 

@@ -13,6 +13,7 @@ let socket = null;
 let retry = 500;
 let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
 let asking = false;
+let hintRecalled = false;  // the server was asked for a hint given before this page was opened
 let rulesFor = null;  // the game whose rules reference is loaded
 let askingRematch = false;  // this page has asked for a rematch and awaits the answer
 let ownRematch = null;  // the rematch this page created (its news may come after the answer)
@@ -133,6 +134,7 @@ function receive(message) {
       loadRules(view.game).then(render);
     }
     render();
+    recallHint();
   } else if (message.type === "error" && !view && message.error === "no-game") {
     document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
     noGame = true;
@@ -247,6 +249,22 @@ async function askHint() {
     asking = false;
     if (view) render();  // the board too: it points at the hinted move
   }
+}
+
+// A hint given at this position before the page was opened (a reload, a second tab) is shown
+// again: the server keeps each seat's last hint and gives it back without searching. Asked once,
+// at the first view that offers hints; after that the page keeps the hints it is given.
+async function recallHint() {
+  if (hintRecalled || !view.hints) return;
+  hintRecalled = true;
+  const ply = view.ply;
+  try {
+    const data = await api(`/api/games/${gameId}/hint?ply=${ply}`, { token });
+    if (data && !hint && !asking) hint = { ply, data };
+  } catch {
+    return;  // the game moved on, or the server is away: the Hint button asks again
+  }
+  render();
 }
 
 function renderSeats(renderer) {
