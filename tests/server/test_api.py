@@ -261,6 +261,7 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     assert load_record(record).scores() == final["result"]["scores"]
     start = client.get(f"/api/games/{game_id}/replay?ply=0").json()
     assert start["ply"] == 0 and start["total"] == final["ply"] and start["log"] == []
+    assert start["status"] == "finished" and start["result"] == final["result"]
     end = client.get(f"/api/games/{game_id}/replay?ply=100000&viewer=1").json()
     assert end["ply"] == final["ply"] and len(end["log"]) == final["ply"]
     assert client.get(f"/api/games/{game_id}/replay?viewer=3").status_code == 422
@@ -344,8 +345,17 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     listed = {g["id"]: g for g in client.get("/api/games?status=abandoned").json()}
     assert listed[game_id]["ply"] == after["ply"] and not listed[game_id]["idle"]
     assert game_id not in {g["id"] for g in client.get("/api/games?status=running").json()}
-    own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
-    assert own["format"] == "kafeneio-view" and "seed" not in own  # its own view, as before
+    # played no more: its full record and its replay, as far as it went, as at the end
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["format"] == "kafeneio-record" and len(record["actions"]) == after["ply"]
+    final = load_record(record)
+    assert not final.is_terminal() and final.ply == after["ply"]
+    end = client.get(f"/api/games/{game_id}/replay?ply=100000&viewer=1").json()
+    assert end["status"] == "abandoned" and end["result"] is None
+    assert end["ply"] == end["total"] == after["ply"]
+    assert end["observation"] == final.observation(1)  # the bot's hand: nobody plays on
+    start = client.get(f"/api/games/{game_id}/replay?ply=0").json()
+    assert start["ply"] == 0 and start["log"] == [] and start["status"] == "abandoned"
     rematch = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
     assert rematch.status_code == 200  # a new game, the same seats: "play again"
 

@@ -221,6 +221,25 @@ def test_an_unfinished_game_is_not_analysed(quick_analysis: TestClient) -> None:
     assert quick_analysis.get("/api/games/nope/analysis").status_code == 404
 
 
+def test_an_abandoned_game_is_analysed_as_far_as_it_went(quick_analysis: TestClient) -> None:
+    client = quick_analysis
+    created = create(client, "souvlaki", ["human", "greedy"], round_limit=2)
+    game_id, token = created["id"], token_of(created, 0)
+    for _ in range(3):  # a few decisions of the person, the bot's between them
+        mine = wait_for(lambda: (v := view(client, game_id, token))["your_turn"] and v)
+        assert act(client, game_id, token, mine["ply"], mine["legal"][0]["notation"]).is_success
+    wait_for(lambda: view(client, game_id, token)["your_turn"])
+    assert client.post(f"/api/games/{game_id}/abandon", headers={"X-Seat-Token": token}).is_success
+    client.post(f"/api/games/{game_id}/analysis")
+    done = analysis_in(client, game_id)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert done["total"] == count_decisions(record) >= 4
+    assert done["analysis"]["finished"] is False and done["analysis"]["winners"] == []
+    assert done["analysis"] == analyse_game(record, "mcts", ANALYSIS).to_dict() | {
+        "seconds": done["analysis"]["seconds"]
+    }
+
+
 def test_no_hint_once_the_game_is_over(quick_analysis: TestClient) -> None:
     created = create(quick_analysis, "cafe", ["human", "random"], **SHORT_CAFE)
     game_id, token = created["id"], token_of(created, 0)

@@ -552,15 +552,33 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     page.wait_for_selector("#result:not(.hidden)")
     assert page.inner_text("#result h2") == "Game abandoned"
     assert "no result" in page.inner_text("#result")
+    assert page.get_attribute("#result a.button", "href") == f"/replay/{game_id}"
     assert page.inner_text("#banner").startswith("This game was abandoned")
     assert page.get_attribute("body", "data-your-turn") == "false"
     assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
     assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
+    ply = int(page.get_attribute("body", "data-ply"))
+    with page.expect_download() as download:  # played no more: the full record
+        page.click("#download")
+    assert download.value.suggested_filename == f"{game_id}.record.json"
+    record = json.loads(download.value.path().read_text())
+    assert record["format"] == "kafeneio-record" and len(record["actions"]) == ply
     page.goto(server.base + "/")  # among the games that will not be played any more
     row = page.locator(f"#list-ended li:has(a[href*='/game/{game_id}'])")
     row.wait_for()
     assert "abandoned" in row.inner_text()
     assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
+    row.locator(f"a[href='/replay/{game_id}']").click()  # replayed as far as it went
+    page.wait_for_selector("#position:not(:empty)")
+    assert page.inner_text("#position") == f"Move 1 of {ply} · 0 played"
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Ab')")
+    assert page.inner_text("#position") == f"Abandoned after move {ply}, no result"
+    assert f"abandoned after move {ply}, no result" in page.inner_text("#game-title")
+    page.select_option("#viewer", "1")  # as a finished game's: any seat's view, over for good
+    page.wait_for_selector("#my-hand")  # the table has no hand to show
+    assert page.inner_text("#my-hand").startswith("P2 heuristic's hand")
+    assert page.locator("#analyse:not(.hidden)").count() == 1
     assert console.errors == []
     context.close()
 

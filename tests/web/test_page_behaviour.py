@@ -553,6 +553,34 @@ def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin
     context.close()
 
 
+def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
+    browser: Any, server: LiveServer
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    game_id, token = created["id"], created["links"][0]["path"].split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)
+    server.post(
+        f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
+    )
+    server.post(f"/api/games/{game_id}/abandon", {}, token)
+    decisions = [decision(0, 0, 0.0, 0.0)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[], []], "winners": [], "finished": False,
+        "total_lost": [0.0, 0.0], "mean_lost": [0.0, 0.0],
+    }  # fmt: skip
+    done = {"status": "done", "done": 1, "total": 1, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline[data-player='0']", state="attached")
+    points = page.get_attribute(".chance-chart polyline[data-player='0']", "points").split()
+    heights = {point.split(",")[1] for point in points}
+    assert len(points) == 2 and len(heights) == 1  # at 50% to the end: no result to drop to
+    assert console.errors == []
+    context.close()
+
+
 def test_the_lobby_offers_again_the_links_this_browser_created(
     browser: Any, server: LiveServer
 ) -> None:

@@ -313,27 +313,25 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
     async def start_analysis(game_id: str, request: Request) -> AnalysisView:
-        """Analyse a finished game in the background (once: asked again, where it stands)."""
+        """Analyse a game over or abandoned in the background (once: asked again, where it
+        stands)."""
         hub = hub_of(request)
         return _analysis_view(hub.analyse(hub.get(game_id)))
 
     @app.get("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
     async def get_analysis(game_id: str, request: Request) -> AnalysisView:
-        """The analysis of a finished game: not asked for yet, under way, or done."""
+        """The analysis of a game over or abandoned: not asked for yet, under way, or done."""
         hub = hub_of(request)
         return _analysis_view(hub.analysis_of(hub.get(game_id)))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
-        """The full record once the game is over; before, this viewer's own view of it."""
+        """The full record once the game is over or abandoned; before, this viewer's own view
+        of it."""
         hub = hub_of(request)
         session = hub.get(game_id)
         viewer = hub.join(session, x_seat_token)
-        body = (
-            hub.full_record(session)
-            if session.state.is_terminal()
-            else hub.own_record(session, viewer)
-        )
+        body = hub.full_record(session) if session.ended else hub.own_record(session, viewer)
         headers = {"Content-Disposition": f'attachment; filename="{session.id}.record.json"'}
         return JSONResponse(body, headers=headers)
 
@@ -344,10 +342,11 @@ def _add_api(app: FastAPI) -> None:
         ply: Annotated[int, Query(ge=0)] = 0,
         viewer: Annotated[int | None, Query(ge=0, le=3)] = None,
     ) -> ReplayStep:
-        """A finished game at move `ply`, as `viewer` (a seat, or none: the table) saw it."""
+        """A game over or abandoned at move `ply`, as `viewer` (a seat, or none: the table)
+        saw it."""
         session = hub_of(request).get(game_id)
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be replayed once it is over")
+        if not session.ended:
+            raise ActionRefused("not-over", "a game can be replayed once it is over (or abandoned)")
         return _replay_step(session, ply, viewer)
 
     @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
@@ -528,11 +527,14 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
     if viewer is not None and viewer >= session.stored.players:
         raise ActionRefused("bad-request", f"there is no seat {viewer}")
     state = load_record({**session.stored.record(), "actions": session.stored.actions[:ply]})
+    final = session.state
+    result = {"scores": final.scores(), "winners": final.winners()}
     return ReplayStep(
         ply=ply,
         total=total,
+        status=session.status(),
         viewer=viewer,
         observation=observation(state, viewer),
         log=history_log(state, viewer),  # type: ignore[arg-type]
-        result={"scores": session.state.scores(), "winners": session.state.winners()},  # type: ignore[arg-type]
+        result=result if final.is_terminal() else None,  # type: ignore[arg-type]
     )

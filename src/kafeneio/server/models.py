@@ -75,7 +75,7 @@ class Hint(BaseModel):
 
 
 class AnalysisView(BaseModel):
-    """The analysis of a finished game: asked for, under way, or done."""
+    """The analysis of a game over or abandoned: asked for, under way, or done."""
 
     status: Literal["none", "running", "done", "failed"]
     done: int = Field(description="decisions analysed so far")
@@ -202,10 +202,11 @@ class Catalog(BaseModel):
 class ReplayStep(BaseModel):
     ply: int
     total: int
+    status: str = Field(description="finished, or abandoned (played as far as `total`)")
     viewer: int | None
     observation: dict[str, Any]
     log: list[LogEntry]
-    result: Result
+    result: Result | None = Field(description="the game's result; null when it was abandoned")
 
 
 class ErrorBody(BaseModel):

@@ -281,6 +281,13 @@ class GameSession:
     def abandoned(self) -> bool:
         return self.stored.status == ABANDONED
 
+    @property
+    def ended(self) -> bool:
+        """Over, or abandoned: played no more, so all of it may be shown, as at the end (its
+        replay as any seat saw it, its full record, its analysis). Only a game against bots
+        can be abandoned: the hands it shows are the bots' and those of the player who left."""
+        return self.state.is_terminal() or self.abandoned
+
     def status(self) -> str:
         if self.state.is_terminal():
             return FINISHED
@@ -595,9 +602,9 @@ class Hub:
 
     # --- the analysis of a finished game -----------------------------------------------------
     def analyse(self, session: GameSession) -> AnalysisJob:
-        """The analysis of a finished game (every decision from its mover's own information,
-        by the hint's search bot), started in the background if it has not been yet or if it
-        failed."""
+        """The analysis of a game over or abandoned (every decision from its mover's own
+        information, by the hint's search bot), started in the background if it has not been
+        yet or if it failed."""
         job = self.analysis_of(session)
         if job is None or job.failed is not None:
             waiting = sum(1 for other in self.analyses.values() if other.status == "running")
@@ -609,9 +616,11 @@ class Hub:
         return job
 
     def analysis_of(self, session: GameSession) -> AnalysisJob | None:
-        """The analysis of a finished game asked for so far, if any."""
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be analysed once it is over")
+        """The analysis of an ended game (`GameSession.ended`) asked for so far, if any. An
+        abandoned game is analysed as far as it went: each decision is judged from its mover's
+        information at that point, which needs no end."""
+        if not session.ended:
+            raise ActionRefused("not-over", "a game can be analysed once it is over (or abandoned)")
         job = self.analyses.get(session.id)
         if job is None:
             kept = self.store.load_analysis(session.id, self.analyser)
@@ -751,7 +760,7 @@ class Hub:
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:
-        record = session.state.to_record()  # the seed and every outcome: only once it is over
+        record = session.state.to_record()  # the seed and every outcome: only once it ended
         record["seats"] = seat_labels(session.stored.seats)
         return record
 

@@ -343,7 +343,7 @@ function renderResult(renderer) {
   const box = document.getElementById("result");
   const abandoned = view.status === "abandoned";
   if (!view.over && !abandoned) { box.classList.add("hidden"); wasLive = true; return; }
-  const buttons = abandoned ? [] : [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
+  const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];  // abandoned: as far as it went
   const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
   if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
   else if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
@@ -408,7 +408,8 @@ async function rematch() {
 
 async function downloadRecord() {
   try {
-    download(`${gameId}${view && view.over ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
+    const ended = view && (view.over || view.status === "abandoned");  // the full record
+    download(`${gameId}${ended ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
   } catch (error) { showMessage(error.message); }
 }
 

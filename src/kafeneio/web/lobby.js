@@ -143,11 +143,11 @@ function gameRow(game) {
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
   const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
     : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
-  if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
+  const underWay = underWayStatus(game);
+  if (!underWay) actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));  // abandoned: as far as it went
   if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
   // when it began and how far it went, so that two games of the same seats can be told apart;
   // a game under way: when it was last moved in (an idle one may be days ago)
-  const underWay = game.status === "open" || game.status === "running";
   const shown = !underWay ? ago(game.created) : game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
   const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` }, shown);
   // the seat links this browser created it with, until it ends
@@ -157,6 +157,11 @@ function gameRow(game) {
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when),
     made ? madeLinks(game, made) : null);
+}
+
+// Open or running: not finished, nor abandoned
+function underWayStatus(game) {
+  return game.status === "open" || game.status === "running";
 }
 
 function keptSeat(gameId) {
