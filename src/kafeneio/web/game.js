@@ -258,12 +258,16 @@ async function recallHint() {
   if (hintRecalled || !view.hints) return;
   hintRecalled = true;
   const ply = view.ply;
+  let data = null;
   try {
-    const data = await api(`/api/games/${gameId}/hint?ply=${ply}`, { token });
-    if (data && !hint && !asking) hint = { ply, data };
+    data = await api(`/api/games/${gameId}/hint?ply=${ply}`, { token });
   } catch {
     return;  // the game moved on, or the server is away: the Hint button asks again
   }
+  // drawn again only to show it: a board drawn anew under the pointer or the focus, for nothing,
+  // would take a click or a key pressed meanwhile away from the button it was meant for
+  if (!data || hint || asking || view.ply !== ply) return;
+  hint = { ply, data };
   render();
 }
 
