@@ -164,6 +164,28 @@ def test_lists_by_status_and_joining(client: TestClient) -> None:
     assert listed("running") == [game_id] and listed("open") == []
 
 
+def test_games_listed_by_id_say_who_is_to_move(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:  # bots wait: turns stay
+        mine = create(client, "cafe", ["human", "greedy"])
+        theirs = create(client, "souvlaki", ["greedy", "human"])
+        left = create(client, "cafe", ["human", "greedy"])
+        abandon(client, left["id"], token_of(left, 0))
+        other = create(client, "cafe", ["human", "human"])  # not asked for
+        asked = [mine["id"], theirs["id"], left["id"], "forgotten"]
+        response = client.get("/api/games", params={"ids": asked})
+        assert response.status_code == 200, response.text
+        listed = {game["id"]: game for game in response.json()}
+        assert set(listed) == {mine["id"], theirs["id"], left["id"]}  # no "forgotten", no other
+        for game in (mine, theirs):
+            to_move = view(client, game["id"])["to_move"]
+            assert to_move is not None and listed[game["id"]]["to_move"] == to_move
+        assert listed[left["id"]]["to_move"] is None  # abandoned: nobody is to move
+        by_status = client.get("/api/games?status=open").json()
+        assert {game["id"] for game in by_status} == {mine["id"], theirs["id"], other["id"]}
+        too_many = client.get("/api/games", params={"ids": [f"g{i}" for i in range(101)]})
+        assert too_many.status_code == 422 and "at most 100" in too_many.json()["message"]
+
+
 def test_unknown_game_and_bad_token(client: TestClient) -> None:
     assert client.get("/api/games/nothing").status_code == 404
     assert client.get("/api/games/nothing").json()["error"] == "no-game"
@@ -263,6 +285,7 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     assert load_record(record).scores() == final["result"]["scores"]
     start = client.get(f"/api/games/{game_id}/replay?ply=0").json()
     assert start["ply"] == 0 and start["total"] == final["ply"] and start["log"] == []
+    assert start["status"] == "finished" and start["result"] == final["result"]
     end = client.get(f"/api/games/{game_id}/replay?ply=100000&viewer=1").json()
     assert end["ply"] == final["ply"] and len(end["log"]) == final["ply"]
     assert client.get(f"/api/games/{game_id}/replay?viewer=3").status_code == 422
@@ -346,8 +369,17 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     listed = {g["id"]: g for g in client.get("/api/games?status=abandoned").json()}
     assert listed[game_id]["ply"] == after["ply"] and not listed[game_id]["idle"]
     assert game_id not in {g["id"] for g in client.get("/api/games?status=running").json()}
-    own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
-    assert own["format"] == "kafeneio-view" and "seed" not in own  # its own view, as before
+    # played no more: its full record and its replay, as far as it went, as at the end
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["format"] == "kafeneio-record" and len(record["actions"]) == after["ply"]
+    final = load_record(record)
+    assert not final.is_terminal() and final.ply == after["ply"]
+    end = client.get(f"/api/games/{game_id}/replay?ply=100000&viewer=1").json()
+    assert end["status"] == "abandoned" and end["result"] is None
+    assert end["ply"] == end["total"] == after["ply"]
+    assert end["observation"] == final.observation(1)  # the bot's hand: nobody plays on
+    start = client.get(f"/api/games/{game_id}/replay?ply=0").json()
+    assert start["ply"] == 0 and start["log"] == [] and start["status"] == "abandoned"
     rematch = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
     assert rematch.status_code == 200  # a new game, the same seats: "play again"
 

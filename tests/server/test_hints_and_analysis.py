@@ -37,6 +37,12 @@ def ask(client: TestClient, game_id: str, token: str | None, ply: int) -> Any:
     return client.post(f"/api/games/{game_id}/hint", json={"ply": ply}, headers=headers)
 
 
+def kept(client: TestClient, game_id: str, token: str | None, ply: int) -> Any:
+    """The hint given before at `ply`, as a reloaded page asks for it (never a search)."""
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.get(f"/api/games/{game_id}/hint", params={"ply": ply}, headers=headers)
+
+
 class Searches:
     """Stands in for the server's `hint` call: counts the searches, and fails the first
     `failing` of them."""
@@ -62,6 +68,8 @@ def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_
     token = token_of(created, seat)
     current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
     assert current["hints"] is True
+    before = kept(slow_bots, created["id"], token, current["ply"])
+    assert before.status_code == 200 and before.json() is None and searches.calls == 0
     response = ask(slow_bots, created["id"], token, current["ply"])
     assert response.status_code == 200, response.text
     hint = response.json()
@@ -79,6 +87,8 @@ def test_a_hint_is_a_legal_move_with_the_movers_chances_and_the_same_when_asked_
     assert hint["iterations"] == HINT_BUDGET.iterations or len(legal) == 1
     again = ask(slow_bots, created["id"], token, current["ply"]).json()
     assert again == hint and searches.calls == 1  # given again, not searched again
+    reloaded = kept(slow_bots, created["id"], token, current["ply"])
+    assert reloaded.json() == hint and searches.calls == 1  # shown again after a reload
     assert view(slow_bots, created["id"])["hints"] is False  # a spectator's view
     assert view(slow_bots, created["id"], token)["ply"] == current["ply"]  # nothing played
 
@@ -94,6 +104,9 @@ def test_hints_are_refused_to_spectators_stale_clients_and_out_of_turn(
     assert ask(slow_bots, game_id, "not-a-token", ply).status_code == 403
     stale = ask(slow_bots, game_id, token, ply + 3)
     assert stale.status_code == 409 and stale.json()["error"] == "stale"
+    assert kept(slow_bots, game_id, None, ply).json()["error"] == "spectator"
+    assert kept(slow_bots, game_id, "not-a-token", ply).status_code == 403
+    assert kept(slow_bots, game_id, token, ply + 3).json()["error"] == "stale"
     bad = slow_bots.post(f"/api/games/{game_id}/hint", json={"ply": -1}, headers={})
     assert bad.status_code == 422
     # a Café turn is one or two guests, then the bot's turn (it waits a minute here)
@@ -104,7 +117,28 @@ def test_hints_are_refused_to_spectators_stale_clients_and_out_of_turn(
     assert theirs["hints"] is False
     refused = ask(slow_bots, game_id, token, theirs["ply"])
     assert refused.status_code == 403 and refused.json()["error"] == "not-your-turn"
+    assert kept(slow_bots, game_id, token, theirs["ply"]).json()["error"] == "not-your-turn"
     assert view(slow_bots, game_id, token)["ply"] == theirs["ply"]
+
+
+def test_a_seat_is_never_given_the_hint_kept_for_another(
+    slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searches = Searches()
+    monkeypatch.setattr(sessions, "hint", searches)
+    created = create(slow_bots, "souvlaki", ["mcts", "human"])
+    game_id, token = created["id"], token_of(created, 1)
+    ply = wait_for(lambda: (v := view(slow_bots, game_id, token))["your_turn"] and v)["ply"]
+    given = ask(slow_bots, game_id, token, ply).json()
+    # the same hint, kept as the other seat's at this very ply (as if that seat had asked):
+    # a Souvlaki hint is worked out from its seat's hidden hand, so it is that seat's only
+    session = slow_bots.app.state.hub.get(game_id)  # type: ignore[attr-defined]
+    session.kept_hints[0] = session.kept_hints.pop(1)
+    assert kept(slow_bots, game_id, token, ply).json() is None
+    again = ask(slow_bots, game_id, token, ply)
+    assert again.status_code == 200 and searches.calls == 2  # searched for this seat
+    assert again.json()["player"] == given["player"] == 1
+    assert kept(slow_bots, game_id, token, ply).json() == again.json()
 
 
 def test_a_hint_that_failed_is_searched_again_when_asked_again(
@@ -185,6 +219,25 @@ def test_an_unfinished_game_is_not_analysed(quick_analysis: TestClient) -> None:
         refused = getattr(quick_analysis, method)(f"/api/games/{created['id']}/analysis")
         assert refused.status_code == 409 and refused.json()["error"] == "not-over"
     assert quick_analysis.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_an_abandoned_game_is_analysed_as_far_as_it_went(quick_analysis: TestClient) -> None:
+    client = quick_analysis
+    created = create(client, "souvlaki", ["human", "greedy"], round_limit=2)
+    game_id, token = created["id"], token_of(created, 0)
+    for _ in range(3):  # a few decisions of the person, the bot's between them
+        mine = wait_for(lambda: (v := view(client, game_id, token))["your_turn"] and v)
+        assert act(client, game_id, token, mine["ply"], mine["legal"][0]["notation"]).is_success
+    wait_for(lambda: view(client, game_id, token)["your_turn"])
+    assert client.post(f"/api/games/{game_id}/abandon", headers={"X-Seat-Token": token}).is_success
+    client.post(f"/api/games/{game_id}/analysis")
+    done = analysis_in(client, game_id)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert done["total"] == count_decisions(record) >= 4
+    assert done["analysis"]["finished"] is False and done["analysis"]["winners"] == []
+    assert done["analysis"] == analyse_game(record, "mcts", ANALYSIS).to_dict() | {
+        "seconds": done["analysis"]["seconds"]
+    }
 
 
 def test_no_hint_once_the_game_is_over(quick_analysis: TestClient) -> None:

@@ -249,6 +249,9 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     ]
 
     def answer(route: Any) -> None:  # the server's answer, as it gives it (most visited first)
+        if route.request.method != "POST":  # the hint kept from before the page was opened
+            route.continue_()
+            return
         moves = answers.pop(0)
         route.fulfill(json={
             "ply": ply, "player": 0, "best": moves[0][0], "best_words": f"move {moves[0][0]}",
@@ -385,6 +388,27 @@ def test_a_hint_outlines_one_of_two_guests_alike(browser: Any, server: LiveServe
     first, chosen = page.evaluate(twins, [mine])
     assert first[:2] == [True, False] and sum(first) == 1  # two alike: one card outlined
     assert chosen[:2] == [False, True] and sum(chosen) == 1  # the one chosen, if it is one
+    assert console.errors == []
+    context.close()
+
+
+def test_a_hint_is_shown_again_after_a_reload_without_searching_again(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, game_id, token = open_seat(browser, server, "souvlaki", 390)
+    assert wait_turn_or_end(page)
+    asked: list[str] = []  # each hint request: its method
+    page.on("request", lambda r: "/hint" in r.url and asked.append(r.method))
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-move")
+    given = page.inner_text("#hint")
+    assert asked == ["POST"]
+    page.reload()  # the page forgets; the server kept the hint of this seat and position
+    page.wait_for_selector("#hint-move")
+    assert page.inner_text("#hint") == given
+    assert asked == ["POST", "GET"]  # shown again, not asked for again: not searched again
+    ply = page.get_attribute("body", "data-ply")
+    assert server.get(f"/api/games/{game_id}", token=token)["ply"] == int(ply)  # nothing played
     assert console.errors == []
     context.close()
 
@@ -528,15 +552,33 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     page.wait_for_selector("#result:not(.hidden)")
     assert page.inner_text("#result h2") == "Game abandoned"
     assert "no result" in page.inner_text("#result")
+    assert page.get_attribute("#result a.button", "href") == f"/replay/{game_id}"
     assert page.inner_text("#banner").startswith("This game was abandoned")
     assert page.get_attribute("body", "data-your-turn") == "false"
     assert page.locator("#board [data-action]:not(:disabled)").count() == 0  # nothing to play
     assert page.locator("#abandon, #hint-button:not(.hidden)").count() == 0
+    ply = int(page.get_attribute("body", "data-ply"))
+    with page.expect_download() as download:  # played no more: the full record
+        page.click("#download")
+    assert download.value.suggested_filename == f"{game_id}.record.json"
+    record = json.loads(download.value.path().read_text())
+    assert record["format"] == "kafeneio-record" and len(record["actions"]) == ply
     page.goto(server.base + "/")  # among the games that will not be played any more
     row = page.locator(f"#list-ended li:has(a[href*='/game/{game_id}'])")
     row.wait_for()
     assert "abandoned" in row.inner_text()
     assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
+    row.locator(f"a[href='/replay/{game_id}']").click()  # replayed as far as it went
+    page.wait_for_selector("#position:not(:empty)")
+    assert page.inner_text("#position") == f"Move 1 of {ply} · 0 played"
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Ab')")
+    assert page.inner_text("#position") == f"Abandoned after move {ply}, no result"
+    assert f"abandoned after move {ply}, no result" in page.inner_text("#game-title")
+    page.select_option("#viewer", "1")  # as a finished game's: any seat's view, over for good
+    page.wait_for_selector("#my-hand")  # the table has no hand to show
+    assert page.inner_text("#my-hand").startswith("P2 heuristic's hand")
+    assert page.locator("#analyse:not(.hidden)").count() == 1
     assert console.errors == []
     context.close()
 

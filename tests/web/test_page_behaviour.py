@@ -553,6 +553,34 @@ def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin
     context.close()
 
 
+def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
+    browser: Any, server: LiveServer
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    game_id, token = created["id"], created["links"][0]["path"].split("token=", 1)[1]
+    mine = server.get(f"/api/games/{game_id}", token)
+    server.post(
+        f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
+    )
+    server.post(f"/api/games/{game_id}/abandon", {}, token)
+    decisions = [decision(0, 0, 0.0, 0.0)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[], []], "winners": [], "finished": False,
+        "total_lost": [0.0, 0.0], "mean_lost": [0.0, 0.0],
+    }  # fmt: skip
+    done = {"status": "done", "done": 1, "total": 1, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline[data-player='0']", state="attached")
+    points = page.get_attribute(".chance-chart polyline[data-player='0']", "points").split()
+    heights = {point.split(",")[1] for point in points}
+    assert len(points) == 2 and len(heights) == 1  # at 50% to the end: no result to drop to
+    assert console.errors == []
+    context.close()
+
+
 def test_the_lobby_offers_again_the_links_this_browser_created(
     browser: Any, server: LiveServer
 ) -> None:
@@ -576,5 +604,50 @@ def test_the_lobby_offers_again_the_links_this_browser_created(
     # the lists are drawn again every few seconds: what is unfolded stays so
     page.evaluate("document.querySelector('#list-open').replaceChildren()")
     page.wait_for_selector(f"#list-open li:has(a[href='/game/{game_id}']) details[open]")
+    assert console.errors == []
+    context.close()
+
+
+def test_your_games_lists_the_seats_this_browser_holds_until_they_end(
+    browser: Any, server: LiveServer
+) -> None:
+    against_bot = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    alone = server.post("/api/games", {"game": "souvlaki", "seats": against_bot})
+    friends = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    shared = server.post("/api/games", {"game": "cafe", "seats": friends})
+    context, page, console = new_page(browser, 390, 844)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    for path in (alone["links"][0]["path"], shared["links"][1]["path"]):  # Ada's, then Bo's
+        page.goto(server.base + path)
+        page.wait_for_selector("body[data-ply]")
+    page.goto(server.base + "/")
+    page.evaluate("localStorage.setItem('kafeneio.seat.gone', '/game/gone#seat=0&token=x')")
+    page.reload()  # a link kept of a game the server does not know: dropped without a word
+    rows = {
+        game["id"]: page.locator(f"#list-yours li[data-game='{game['id']}']")
+        for game in (alone, shared)
+    }
+    for row in rows.values():
+        row.wait_for()
+    assert page.locator("#list-yours li").count() == 2
+    mover = server.get(f"/api/games/{alone['id']}")["to_move"]
+    expected = "your turn" if mover == 0 else f"P{mover + 1} heuristic's turn"
+    assert expected in rows[alone["id"]].inner_text()
+    assert "you are P1 Ada" in rows[alone["id"]].inner_text()
+    assert "P1 Ada's turn (not opened yet)" in rows[shared["id"]].inner_text()
+    assert "you are P2 Bo" in rows[shared["id"]].inner_text()
+    resume = rows[shared["id"]].locator("a.resume").get_attribute("href")
+    assert resume == shared["links"][1]["path"]  # Bo's seat, which this browser opened last
+    assert page.evaluate("localStorage.getItem('kafeneio.seat.gone')") is None
+    token = alone["links"][0]["path"].split("token=", 1)[1]
+    server.post(f"/api/games/{alone['id']}/abandon", {}, token)  # ended: out of Your games
+    page.reload()
+    page.locator(f"#list-ended li:has(a[href*='/game/{alone['id']}'])").wait_for()
+    page.wait_for_selector(f"#list-yours li[data-game='{shared['id']}']")
+    assert page.locator(f"#list-yours li[data-game='{alone['id']}']").count() == 0
+    # the seat links stay in this browser: no request holds a token
+    tokens = [link["path"].split("token=", 1)[1] for link in alone["links"] + shared["links"]]
+    assert asked and not [url for url in asked if any(t in url for t in tokens)]
     assert console.errors == []
     context.close()

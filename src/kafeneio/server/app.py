@@ -54,6 +54,7 @@ from kafeneio.server.sessions import (
     GameSession,
     Hub,
     Watcher,
+    WordedHint,
     is_idle,
     seat_infos,
     takes_budget,
@@ -82,6 +83,11 @@ STATUS_OF = {
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 HINT_MOVES = 5
 """How many of the search's best moves a hint lists."""
+MAX_IDS = 100
+"""How many games one listing by `ids` may name."""
+IDS_DESCRIPTION = (
+    f"only these games (at most {MAX_IDS}); an id the server does not know is left out"
+)
 
 
 def create_app(
@@ -235,18 +241,22 @@ def _add_api(app: FastAPI) -> None:
         board = resources.files("kafeneio.games.cafe").joinpath("board.json")
         return json.loads(board.read_text(encoding="utf-8"))
 
-    @app.get("/api/games", response_model=list[GameSummary])
+    @app.get("/api/games", response_model=list[GameSummary], responses=ERRORS)
     async def list_games(
         request: Request,
         status: Literal["open", "running", "finished", "abandoned"] | None = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
+        ids: Annotated[list[str] | None, Query(description=IDS_DESCRIPTION)] = None,
     ) -> list[GameSummary]:
         """The newest games: `status` open (a seat not yet taken), running, finished or abandoned
-        (left before the end by its player, against bots); each
-        says when it was last moved in and whether it is idle."""
+        (left before the end by its player, against bots); each says who is to move, when it
+        was last moved in and whether it is idle. With `ids`, only those of these games the
+        server knows (the lobby's "Your games": the games whose seat links a browser keeps)."""
+        if ids is not None and len(ids) > MAX_IDS:
+            raise ActionRefused("bad-request", f"ids: at most {MAX_IDS} games at a time")
         hub = hub_of(request)
         at = now()
-        return [_summary(hub, listed, at) for listed in hub.store.listing(status, limit)]
+        return [_summary(hub, listed, at) for listed in hub.store.listing(status, limit, ids)]
 
     @app.post("/api/games", response_model=Created, status_code=201, responses=ERRORS)
     async def create_game(body: CreateGame, request: Request) -> Created:
@@ -309,50 +319,43 @@ def _add_api(app: FastAPI) -> None:
         hub = hub_of(request)
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
-        answer = await hub.hint(session, seat, body.ply)
-        analysis, words = answer.analysis, answer.words
-        return Hint(
-            ply=body.ply,
-            player=analysis.player,
-            best=analysis.best.notation,
-            best_words=words[analysis.best.code],
-            win_chance=round(analysis.win_chance, 4),
-            moves=[
-                MoveChance(
-                    notation=entry.action.notation,
-                    words=words[entry.action.code],
-                    win_chance=round(entry.win_chance, 4),
-                    visits=entry.visits,
-                )
-                for entry in analysis.actions[:HINT_MOVES]
-            ],
-            iterations=analysis.iterations,
-            seconds=round(analysis.seconds, 3),
-        )
+        return _hint(body.ply, await hub.hint(session, seat, body.ply))
+
+    @app.get("/api/games/{game_id}/hint", response_model=Hint | None, responses=ERRORS)
+    async def get_hint(
+        game_id: str,
+        request: Request,
+        ply: Annotated[int, Query(ge=0)],
+        x_seat_token: TokenHeader = None,
+    ) -> Hint | None:
+        """The hint the seat of the token was given at `ply`, to show again (a page reloaded),
+        or null if none was: never searched here. Refused as asking for a hint is."""
+        hub = hub_of(request)
+        session = hub.get(game_id)
+        kept = hub.kept_hint(session, hub.join(session, x_seat_token), ply)
+        return _hint(ply, kept) if kept is not None else None
 
     @app.post("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
     async def start_analysis(game_id: str, request: Request) -> AnalysisView:
-        """Analyse a finished game in the background (once: asked again, where it stands)."""
+        """Analyse a game over or abandoned in the background (once: asked again, where it
+        stands)."""
         hub = hub_of(request)
         return _analysis_view(hub.analyse(hub.get(game_id)))
 
     @app.get("/api/games/{game_id}/analysis", response_model=AnalysisView, responses=ERRORS)
     async def get_analysis(game_id: str, request: Request) -> AnalysisView:
-        """The analysis of a finished game: not asked for yet, under way, or done."""
+        """The analysis of a game over or abandoned: not asked for yet, under way, or done."""
         hub = hub_of(request)
         return _analysis_view(hub.analysis_of(hub.get(game_id)))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS)
     async def record(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
-        """The full record once the game is over; before, this viewer's own view of it."""
+        """The full record once the game is over or abandoned; before, this viewer's own view
+        of it."""
         hub = hub_of(request)
         session = hub.get(game_id)
         viewer = hub.join(session, x_seat_token)
-        body = (
-            hub.full_record(session)
-            if session.state.is_terminal()
-            else hub.own_record(session, viewer)
-        )
+        body = hub.full_record(session) if session.ended else hub.own_record(session, viewer)
         headers = {"Content-Disposition": f'attachment; filename="{session.id}.record.json"'}
         return JSONResponse(body, headers=headers)
 
@@ -363,10 +366,11 @@ def _add_api(app: FastAPI) -> None:
         ply: Annotated[int, Query(ge=0)] = 0,
         viewer: Annotated[int | None, Query(ge=0, le=3)] = None,
     ) -> ReplayStep:
-        """A finished game at move `ply`, as `viewer` (a seat, or none: the table) saw it."""
+        """A game over or abandoned at move `ply`, as `viewer` (a seat, or none: the table)
+        saw it."""
         session = hub_of(request).get(game_id)
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be replayed once it is over")
+        if not session.ended:
+            raise ActionRefused("not-over", "a game can be replayed once it is over (or abandoned)")
         return _replay_step(session, ply, viewer)
 
     @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
@@ -491,6 +495,7 @@ def _summary(hub: Hub, listed: Listed, at: datetime) -> GameSummary:
         created=stored.created.isoformat(timespec="seconds"),
         last_move=last_move.isoformat(timespec="seconds") if last_move else None,
         idle=is_idle(stored.status, active, seats, at),
+        to_move=live.to_move() if live is not None else None,
         rematch=stored.rematch,
     )
 
@@ -510,6 +515,28 @@ def _created(session: GameSession, tokens: dict[int, str]) -> Created:
     )
 
 
+def _hint(ply: int, answer: WordedHint) -> Hint:
+    analysis, words = answer.analysis, answer.words
+    return Hint(
+        ply=ply,
+        player=analysis.player,
+        best=analysis.best.notation,
+        best_words=words[analysis.best.code],
+        win_chance=round(analysis.win_chance, 4),
+        moves=[
+            MoveChance(
+                notation=entry.action.notation,
+                words=words[entry.action.code],
+                win_chance=round(entry.win_chance, 4),
+                visits=entry.visits,
+            )
+            for entry in analysis.actions[:HINT_MOVES]
+        ],
+        iterations=analysis.iterations,
+        seconds=round(analysis.seconds, 3),
+    )
+
+
 def _analysis_view(job: AnalysisJob | None) -> AnalysisView:
     if job is None:
         return AnalysisView(status="none", done=0, total=0, analysis=None)
@@ -524,11 +551,14 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
     if viewer is not None and viewer >= session.stored.players:
         raise ActionRefused("bad-request", f"there is no seat {viewer}")
     state = load_record({**session.stored.record(), "actions": session.stored.actions[:ply]})
+    final = session.state
+    result = {"scores": final.scores(), "winners": final.winners()}
     return ReplayStep(
         ply=ply,
         total=total,
+        status=session.status(),
         viewer=viewer,
         observation=observation(state, viewer),
         log=history_log(state, viewer),  # type: ignore[arg-type]
-        result={"scores": session.state.scores(), "winners": session.state.winners()},  # type: ignore[arg-type]
+        result=result if final.is_terminal() else None,  # type: ignore[arg-type]
     )

@@ -75,7 +75,7 @@ class Hint(BaseModel):
 
 
 class AnalysisView(BaseModel):
-    """The analysis of a finished game: asked for, under way, or done."""
+    """The analysis of a game over or abandoned: asked for, under way, or done."""
 
     status: Literal["none", "running", "done", "failed"]
     done: int = Field(description="decisions analysed so far")
@@ -161,6 +161,10 @@ class GameSummary(BaseModel):
         description="not over, nobody has moved for an hour (since the last move, or the start) "
         "and no person is connected"
     )
+    to_move: int | None = Field(
+        description="the seat to move (public: every view says it); null when nobody is: the "
+        "game is over or abandoned, or the server could not take it up again"
+    )
     rematch: str | None
 
 
@@ -198,10 +202,11 @@ class Catalog(BaseModel):
 class ReplayStep(BaseModel):
     ply: int
     total: int
+    status: str = Field(description="finished, or abandoned (played as far as `total`)")
     viewer: int | None
     observation: dict[str, Any]
     log: list[LogEntry]
-    result: Result
+    result: Result | None = Field(description="the game's result; null when it was abandoned")
 
 
 class ErrorBody(BaseModel):

@@ -161,6 +161,20 @@ class WordedHint:
     words: dict[int, str]
 
 
+@dataclass(frozen=True)
+class KeptHint:
+    """A seat's last hint: the ply it is for and its search, pending or done."""
+
+    ply: int
+    search: asyncio.Future[WordedHint]
+
+    def answer(self) -> WordedHint | None:
+        """The search's answer once it is done; None while it runs, or if it failed."""
+        if not self.search.done() or self.search.cancelled() or self.search.exception():
+            return None
+        return self.search.result()
+
+
 def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     words = {action.code: state.action_words(action) for action in state.legal_actions()}
     return WordedHint(hint(state, seed, budget), words)
@@ -242,9 +256,10 @@ class GameSession:
     bot_task: asyncio.Task[None] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from checking an action until it is applied: one decision at a time."""
-    hint: tuple[int, asyncio.Future[WordedHint]] | None = None
-    """The hint of the current decision (its ply and the search's answer, pending or done):
-    asked again, it is given again, not searched again."""
+    kept_hints: dict[int, KeptHint] = field(default_factory=dict)
+    """Each seat's last hint, with the ply it is for: asked again there, by that seat only, it
+    is given again, not searched again (a search for time may answer otherwise). A seat's hint
+    is never another's: in Souvlaki Wars it is worked out from the mover's hidden hand."""
 
     @property
     def id(self) -> str:
@@ -265,6 +280,13 @@ class GameSession:
     @property
     def abandoned(self) -> bool:
         return self.stored.status == ABANDONED
+
+    @property
+    def ended(self) -> bool:
+        """Over, or abandoned: played no more, so all of it may be shown, as at the end (its
+        replay as any seat saw it, its full record, its analysis). Only a game against bots
+        can be abandoned: the hands it shows are the bots' and those of the player who left."""
+        return self.state.is_terminal() or self.abandoned
 
     def status(self) -> str:
         if self.state.is_terminal():
@@ -319,6 +341,12 @@ class GameSession:
         if self.abandoned:
             return ActionRefused("abandoned", "this game was abandoned: it is not played any more")
         return None
+
+    def to_move(self) -> int | None:
+        """The seat whose turn it is while the game is played (public: every view says it);
+        None when nobody's is: the game is over or abandoned, or chance is to draw."""
+        player = self.state.current_player()
+        return player if player >= 0 and self.ended_refusal() is None else None
 
     def with_people(self, seat: int) -> bool:
         """Whether a person plays another seat than `seat`."""
@@ -538,22 +566,31 @@ class Hub:
         has moved on. The search runs beside the bots, on a copy of the state; asked again at
         the same ply, the same search answers, unless it failed."""
         self._check_hint(session, seat, ply)
-        if session.hint is None or session.hint[0] != ply:
+        assert seat is not None  # a spectator was refused
+        kept = session.kept_hints.get(seat)
+        if kept is None or kept.ply != ply:
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
             pending = loop.run_in_executor(
                 self.executor, _worded_hint, copy, seed, self.hint_budget
             )
-            session.hint = (ply, pending)
-        searching = session.hint[1]
+            kept = session.kept_hints[seat] = KeptHint(ply, pending)
         try:
-            return await asyncio.shield(searching)
+            return await asyncio.shield(kept.search)
         except Exception as err:
-            if session.hint is not None and session.hint[1] is searching:
-                session.hint = None  # asked again, it is searched again
+            if session.kept_hints.get(seat) is kept:
+                del session.kept_hints[seat]  # asked again, it is searched again
             LOG.error("a hint of game %s failed: %s", session.id, err)
             raise ActionRefused("hint-failed", "the hint could not be worked out") from err
+
+    def kept_hint(self, session: GameSession, seat: Viewer, ply: int) -> WordedHint | None:
+        """The hint `seat` was given at `ply`, to show again (a page reloaded); None if none
+        was, or its search is still under way (asking for the hint joins it) or failed. Never
+        searches; refused as `hint` is."""
+        self._check_hint(session, seat, ply)
+        kept = session.kept_hints.get(seat) if seat is not None else None
+        return kept.answer() if kept is not None and kept.ply == ply else None
 
     def _check_hint(self, session: GameSession, seat: Viewer, ply: int) -> None:
         """Refuse a hint `seat` may not have at `ply`, saying why."""
@@ -565,9 +602,9 @@ class Hub:
 
     # --- the analysis of a finished game -----------------------------------------------------
     def analyse(self, session: GameSession) -> AnalysisJob:
-        """The analysis of a finished game (every decision from its mover's own information,
-        by the hint's search bot), started in the background if it has not been yet or if it
-        failed."""
+        """The analysis of a game over or abandoned (every decision from its mover's own
+        information, by the hint's search bot), started in the background if it has not been
+        yet or if it failed."""
         job = self.analysis_of(session)
         if job is None or job.failed is not None:
             waiting = sum(1 for other in self.analyses.values() if other.status == "running")
@@ -579,9 +616,11 @@ class Hub:
         return job
 
     def analysis_of(self, session: GameSession) -> AnalysisJob | None:
-        """The analysis of a finished game asked for so far, if any."""
-        if not session.state.is_terminal():
-            raise ActionRefused("not-over", "a game can be analysed once it is over")
+        """The analysis of an ended game (`GameSession.ended`) asked for so far, if any. An
+        abandoned game is analysed as far as it went: each decision is judged from its mover's
+        information at that point, which needs no end."""
+        if not session.ended:
+            raise ActionRefused("not-over", "a game can be analysed once it is over (or abandoned)")
         job = self.analyses.get(session.id)
         if job is None:
             kept = self.store.load_analysis(session.id, self.analyser)
@@ -721,7 +760,7 @@ class Hub:
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:
-        record = session.state.to_record()  # the seed and every outcome: only once it is over
+        record = session.state.to_record()  # the seed and every outcome: only once it ended
         record["seats"] = seat_labels(session.stored.seats)
         return record
 

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -240,15 +241,19 @@ class Store:
             query = select(GameRow).where(going_on).order_by(GameRow.created)
             return [_stored(session, row) for row in session.scalars(query).all()]
 
-    def listing(self, status: str | None, limit: int) -> list[Listed]:
-        """The newest games (of one status), each without its actions but with their count and
-        the time of the last."""
+    def listing(
+        self, status: str | None, limit: int, ids: Collection[str] | None = None
+    ) -> list[Listed]:
+        """The newest games (of one status; among `ids` if given), each without its actions but
+        with their count and the time of the last."""
         mine = ActionRow.game_id == GameRow.id
         plies = select(func.count()).where(mine).scalar_subquery()
         last = select(func.max(ActionRow.created)).where(mine).scalar_subquery()
         query = select(GameRow, plies, last).order_by(GameRow.created.desc()).limit(limit)
         if status is not None:
             query = query.where(GameRow.status == status)
+        if ids is not None:
+            query = query.where(GameRow.id.in_(ids))
         with Session(self.engine) as session:
             return [
                 Listed(_stored(session, row, False), ply, moved)

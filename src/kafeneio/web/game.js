@@ -13,6 +13,7 @@ let socket = null;
 let retry = 500;
 let hint = null;  // the hint shown: { ply, data } (a hint is for one decision)
 let asking = false;
+let hintRecalled = false;  // the server was asked for a hint given before this page was opened
 let rulesFor = null;  // the game whose rules reference is loaded
 let askingRematch = false;  // this page has asked for a rematch and awaits the answer
 let ownRematch = null;  // the rematch this page created (its news may come after the answer)
@@ -134,6 +135,7 @@ function receive(message) {
       loadRules(view.game).then(render);
     }
     render();
+    recallHint();
   } else if (message.type === "error" && !view && message.error === "no-game") {
     document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
     noGame = true;
@@ -250,6 +252,26 @@ async function askHint() {
   }
 }
 
+// A hint given at this position before the page was opened (a reload, a second tab) is shown
+// again: the server keeps each seat's last hint and gives it back without searching. Asked once,
+// at the first view that offers hints; after that the page keeps the hints it is given.
+async function recallHint() {
+  if (hintRecalled || !view.hints) return;
+  hintRecalled = true;
+  const ply = view.ply;
+  let data = null;
+  try {
+    data = await api(`/api/games/${gameId}/hint?ply=${ply}`, { token });
+  } catch {
+    return;  // the game moved on, or the server is away: the Hint button asks again
+  }
+  // drawn again only to show it: a board drawn anew under the pointer or the focus, for nothing,
+  // would take a click or a key pressed meanwhile away from the button it was meant for
+  if (!data || hint || asking || view.ply !== ply) return;
+  hint = { ply, data };
+  render();
+}
+
 function renderSeats(renderer) {
   const box = document.getElementById("seats");
   box.replaceChildren(...view.seats.map((seat) => el("div", {
@@ -326,7 +348,7 @@ function renderResult(renderer) {
   const box = document.getElementById("result");
   const abandoned = view.status === "abandoned";
   if (!view.over && !abandoned) { box.classList.add("hidden"); wasLive = true; return; }
-  const buttons = abandoned ? [] : [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];
+  const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];  // abandoned: as far as it went
   const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
   if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
   else if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
@@ -391,7 +413,8 @@ async function rematch() {
 
 async function downloadRecord() {
   try {
-    download(`${gameId}${view && view.over ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
+    const ended = view && (view.over || view.status === "abandoned");  // the full record
+    download(`${gameId}${ended ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
   } catch (error) { showMessage(error.message); }
 }
 

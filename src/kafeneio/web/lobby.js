@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, plural, rulesPath, seatLinkKey } from "./common.js";
+import { api, createdLinksKey, el, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -146,11 +146,11 @@ function gameRow(game) {
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
   const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
     : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
-  if (game.status === "finished") actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));
+  const underWay = underWayStatus(game);
+  if (!underWay) actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));  // abandoned: as far as it went
   if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
   // when it began and how far it went, so that two games of the same seats can be told apart;
   // a game under way: when it was last moved in (an idle one may be days ago)
-  const underWay = game.status === "open" || game.status === "running";
   const shown = !underWay ? ago(game.created) : game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
   const when = el("span", { title: `game ${game.id}, created ${game.created} UTC${game.last_move ? `, last move ${game.last_move} UTC` : ""}` }, shown);
   // the seat links this browser created it with, until it ends
@@ -160,6 +160,11 @@ function gameRow(game) {
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when),
     made ? madeLinks(game, made) : null);
+}
+
+// Open or running: not finished, nor abandoned
+function underWayStatus(game) {
+  return game.status === "open" || game.status === "running";
 }
 
 function keptSeat(gameId) {
@@ -213,7 +218,102 @@ function lastActive(game) {
   return game.last_move || game.created;
 }
 
+// --- "Your games": the games not over in which this browser holds a seat ----------------------
+
+// The ids of the games this browser keeps something of under `keyOf` (`seatLinkKey`...).
+function keptGameIds(keyOf) {
+  const prefix = keyOf("");
+  const ids = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key.startsWith(prefix)) ids.push(key.slice(prefix.length));
+    }
+  } catch { /* private mode: nothing kept */ }
+  return ids;
+}
+
+// Each game this browser holds a seat of, with that seat's link: the seat link it opened (the
+// game page keeps it), else the link of a game it created with one person's seat only (against
+// bots: that seat is this browser's). A game created with several people's links and none
+// opened here is not listed: which seat is this browser's is not known (its row offers them).
+function heldSeats() {
+  const held = new Map();
+  for (const id of keptGameIds(createdLinksKey)) {
+    const links = createdLinks(id);
+    if (Array.isArray(links) && links.length === 1) held.set(id, links[0].path);
+  }
+  for (const id of keptGameIds(seatLinkKey)) {
+    const link = keptSeat(id);
+    if (link) held.set(id, link);
+  }
+  return held;
+}
+
+function seatOfLink(link) {
+  const seat = new URLSearchParams(link.split("#")[1] || "").get("seat");
+  return seat === null ? null : Number(seat);
+}
+
+const endedHere = new Set();  // held games seen over in this page: not asked about again
+const ASK_AT_ONCE = 100;  // the server's limit on the ids of one listing
+
+// The server's summaries of the held games not known to be over: a game it no longer knows
+// (its database was reset, say) is left out of its answer, and its kept links are dropped.
+async function heldGames(held) {
+  const ids = [...held.keys()].filter((id) => !endedHere.has(id));
+  const chunks = [];
+  for (let i = 0; i < ids.length; i += ASK_AT_ONCE) chunks.push(ids.slice(i, i + ASK_AT_ONCE));
+  const answers = await Promise.all(chunks.map((chunk) => api(`/api/games?limit=${ASK_AT_ONCE}&${chunk.map((id) => `ids=${encodeURIComponent(id)}`).join("&")}`)));
+  const known = answers.flat();
+  const knownIds = new Set(known.map((game) => game.id));
+  for (const id of ids) if (!knownIds.has(id)) forgetGame(id);
+  for (const game of known) if (game.status === "finished" || game.status === "abandoned") endedHere.add(game.id);
+  return known.filter((game) => !endedHere.has(game.id));
+}
+
+function forgetGame(gameId) {
+  try { localStorage.removeItem(seatLinkKey(gameId)); } catch { /* nothing kept */ }
+  forgetCreated(gameId);
+}
+
+// Whose turn it is, as `seat` reads it
+function turnText(game, seat) {
+  if (game.to_move === null) return "";
+  if (game.to_move === seat) return "your turn";
+  const mover = game.seats[game.to_move];
+  const waiting = mover && mover.kind === "human" && !mover.joined ? " (not opened yet)" : "";
+  return `${seatName(game.seats, game.to_move)}'s turn${waiting}`;
+}
+
+function heldRow(game, link) {
+  const seat = seatOfLink(link);
+  const turn = turnText(game, seat);
+  const yours = game.to_move !== null && game.to_move === seat;
+  const when = game.last_move ? `last move ${ago(game.last_move)}` : `started ${ago(game.created)}`;
+  return el("li", { class: yours ? "your-turn" : null, "data-game": game.id },
+    el("div", {}, el("strong", {}, game.title), " · ", el("a", { href: link, class: "resume" }, "Resume"),
+      turn ? [" · ", el("span", { class: "turn" }, turn)] : null),
+    el("div", { class: "muted" }, `you are ${seatName(game.seats, seat)}`, " · ", plural(game.ply, "move"), " · ", when));
+}
+
+// Your turn first, then the most recently moved in
+async function refreshYourGames() {
+  const held = heldSeats();
+  let games;
+  try {
+    games = held.size ? await heldGames(held) : [];
+  } catch {
+    return;  // the server is away: the list stays as it was, and is asked again in a moment
+  }
+  const mine = (game) => game.to_move !== null && game.to_move === seatOfLink(held.get(game.id));
+  games.sort((a, b) => Number(mine(b)) - Number(mine(a)) || lastActive(b).localeCompare(lastActive(a)));
+  document.getElementById("your-games").classList.toggle("hidden", !games.length);
+  document.getElementById("list-yours").replaceChildren(el("ul", { class: "games" }, games.map((game) => heldRow(game, held.get(game.id)))));
+}
+
 async function refreshLists() {
+  refreshYourGames();
   const statuses = ["open", "running", "finished", "abandoned"];
   const [open, running, finished, abandoned] = await Promise.all(statuses.map((status) => api(`/api/games?status=${status}`)));
   const idle = open.concat(running).filter((game) => game.idle).sort((a, b) => lastActive(b).localeCompare(lastActive(a)));

@@ -1,4 +1,5 @@
-// The replay viewer of a finished game: step back and forth, or slide, with the log in step.
+// The replay viewer of a game over, or abandoned (as far as it went): step back and forth, or
+// slide, with the log in step.
 import { api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
@@ -9,6 +10,7 @@ let game = null;
 let ply = 0;
 let total = 0;
 let request = 0;
+let abandoned = false;  // left before its end: replayed as far as it went, with no result
 
 async function show(target) {
   const next = Math.max(0, Math.min(total, target));
@@ -30,7 +32,7 @@ async function show(target) {
   slider.value = ply;
   // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
   // position shown is the one in which move ply + 1 is made
-  document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : `All ${plural(total, "move")} played`;
+  document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : abandoned ? `Abandoned after move ${total}, no result` : `All ${plural(total, "move")} played`;
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   const obs = step.observation;
@@ -46,8 +48,9 @@ async function start() {
     game = await api(`/api/games/${gameId}`);
     await loadRules(game.game);  // the rules the log cites
     showRulesLink(game.game);
-    document.getElementById("game-title").textContent = `Replay · ${game.title}`;
-    if (!game.over) {  // a replay and its analysis are for finished games
+    abandoned = game.status === "abandoned";
+    document.getElementById("game-title").textContent = `Replay · ${game.title}${abandoned ? ` · abandoned after move ${game.ply}, no result` : ""}`;
+    if (!game.over && !abandoned) {  // a replay and its analysis are for games played no more
       document.getElementById("analyse").classList.add("hidden");
       for (const id of ["first", "back", "forward", "last", "slider"]) document.getElementById(id).disabled = true;
       const box = document.getElementById("message");
@@ -201,8 +204,9 @@ function chart(players) {
       points.push([x(d.ply), y(d.before)]);
       last = d.before;
     }
-    const result = winners.includes(player) ? 1 / winners.length : 0;
-    if (last !== null) points.push([x(total), y(last)], [x(total), y(result)]);
+    if (last !== null) points.push([x(total), y(last)]);
+    // to the result, in a game played to its end (an abandoned one has none)
+    if (last !== null && analysis.finished !== false) points.push([x(total), y(winners.includes(player) ? 1 / winners.length : 0)]);
     root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "data-player": player }));
   }
   root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: TOP, y2: HEIGHT - BOTTOM }));
@@ -231,7 +235,7 @@ function renderNow() {
     marker.setAttribute("x2", xOf(ply));
   }
   const d = analysis.decisions.find((entry) => entry.ply === ply);
-  if (!d) { line.textContent = ply >= total ? "The game is over." : "Chance decides here."; return; }
+  if (!d) { line.textContent = ply < total ? "Chance decides here." : abandoned ? "The game was abandoned here: no result." : "The game is over."; return; }
   const who = seatName(game.seats, d.player);
   const verdict = d.legal === 1 ? "the only legal move."
     : d.best === d.played ? "the move the bot prefers."
