@@ -42,6 +42,35 @@ ALTERNATIVES = {
 }
 
 
+@pytest.mark.rule("SW-E.11")
+def test_the_ninjas_victim_sees_its_loot_in_the_thiefs_hand_and_nobody_else_does() -> None:
+    """The food card a Ninja took is known to its victim (`known_in_other_hands`): the board
+    says it on the thief's line and `cards` names it; the thief and a third player see no
+    such line, and no redrawing of what the victim cannot see changes what is shown."""
+    state = position(
+        3,
+        phase="unforeseen",
+        unforeseen_hands=[[], ["ninja-in-the-kitchen"], []],
+        food_hands=[["G", "S"], ["G", "G", "S"], ["SF", "FD", "GF", "GF"]],
+        reputation=[5, 10, 3],
+    )
+    play(state, "use ninja-in-the-kitchen p3")
+    taken = state.legal_actions()[0].notation.split()[1]  # chance takes one of P3's cards
+    play(state, f"random {taken}")
+    board = GAME.render(state, 2).splitlines()
+    thief = next(i for i, line in enumerate(board) if line.startswith("P2 "))
+    assert f"4 food cards (you know {taken})" in " ".join(board[thief : thief + 2])
+    assert f"I Pita tis Thessalias holds {taken}" in GAME.reference(state, 2)
+    for viewer in (0, 1, SPECTATOR):  # the third player, the thief, a spectator
+        for look in (GAME.render, GAME.reference):
+            assert "you know" not in look(state, viewer).lower()
+    rng = random.Random(3)
+    for _ in range(20):
+        sample = state.determinize(2, rng)
+        for look in (GAME.render, GAME.reference):
+            assert look(sample, 2) == look(state, 2)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("first_game", [False, True], ids=["full", "first-game"])
 def test_random_games_keep_the_contract(players: int, first_game: bool) -> None:
