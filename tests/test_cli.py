@@ -438,8 +438,9 @@ def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_tur
     widest to 201), and at each of P1's turns the screen holds in 24 rows the last opponent's
     turn, the board (each shop with its queue, the draft row, the hand) and the prompt: at 2
     and 3 players always (10-17 and 13-21 rows; 20-33 and 22-33 before), at 4 players on 9
-    screens in 10 (12-26 rows; 24-39 before): an opponent's long service beside four queues
-    does not fit."""
+    screens in 10 (12-26 rows; 24-39 before; 31 of 32 since a bot's service names its seat
+    once): a draft's last pick, the six phone orders it deals and an unforeseen card, above
+    four long queues, do not fit."""
     choose = make_bot("heuristic", 9)  # P1 plays as a player would, serving its queue
     seen, _ = _screens(monkeypatch, "souvlaki", players, lambda s, _: choose(s).notation)
     widths = [max(len(line) for line in lines) for lines in seen]
@@ -454,6 +455,30 @@ def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_tur
     assert max(widths) <= 80, widths
     fitting = sum(height <= ROWS for height in heights)
     assert fitting == len(heights) if players < 4 else fitting >= 0.9 * len(heights), heights
+
+
+def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
+    """A bot's service is many decisions in a row: the log names the seat on the first
+    (``P2 (greedy): play GF``), then the player alone (``P2: serve``), so that a decision and
+    its result share a line of 80 columns where the full name would push the result below."""
+    result = runner.invoke(app, ["play", "souvlaki", "--seats", "heuristic,greedy", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    seats = {"P1": "heuristic", "P2": "greedy"}
+    before = None
+    named_again = served_on_one_line = 0
+    for line in result.output.splitlines():
+        step = re.match(r"  (?:(P\d)(?: \((\w+)\))?: |chance decides)", line)
+        if not step:
+            continue
+        mover, seat = step.groups()
+        if seat is not None:  # the first decision of a run names the seat
+            assert mover != before and seat == seats[mover], line
+        elif mover is not None:
+            assert mover == before, line
+            named_again += 1
+            served_on_one_line += ": serve — " in line  # the result beside it
+        before = mover
+    assert named_again > 50 and served_on_one_line > 10
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

@@ -415,6 +415,7 @@ def _play_loop(
     shown_at = [-1]
     hints = _Hints()
     last_events: list[Event] = list(ended)
+    last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
@@ -436,12 +437,10 @@ def _play_loop(
 
     def tell(step: Step) -> None:
         last_events[:] = step.events
-        if quiet:
-            return
-        who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
-        head = f"  {who}: {step.action}" if who else "  chance decides"
-        # not which card chance took: only the players concerned may know that
-        keyboard.say(_step_words(head, step))
+        again = step.player == last_mover[0]
+        last_mover[0] = step.player
+        if not quiet:
+            keyboard.say(_step_words(_step_head(step, seats, again), step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
@@ -455,6 +454,17 @@ def _play_loop(
     if not quiet:
         console.print(game.render(state, keyboard.viewer), markup=False)
     _print_result(state, last_events)
+
+
+def _step_head(step: Step, seats: list[str], again: bool) -> str:
+    """Who decided what: ``P2 (heuristic): serve``, or ``P2: serve`` where it follows a decision
+    of the same player's (`again`), so that the lines of a bot's long service, named once, fit
+    beside their results and the turn keeps to 24 rows; chance's decision, but not which card
+    it took (only the players concerned may know that)."""
+    if step.player == CHANCE:
+        return "  chance decides"
+    who = f"P{step.player + 1}" if again else f"P{step.player + 1} ({seats[step.player]})"
+    return f"  {who}: {step.action}"
 
 
 def _step_words(head: str, step: Step) -> Words:
