@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import kafeneio
 from kafeneio import cli
 from kafeneio.bots import make_bot
 from kafeneio.cli import app
@@ -43,6 +46,18 @@ def write_game(tmp_path: Path, seed: int = 3) -> Path:
     )
     assert result.exit_code == 0, result.output
     return path
+
+
+@pytest.mark.parametrize("module", ["kafeneio", "kafeneio.cli"])
+def test_python_dash_m_runs_the_command(module: str) -> None:
+    """``python -m kafeneio.cli`` exited 0 and did nothing: it runs the command now, as does
+    ``python -m kafeneio``, for where the `kafeneio` script is not on the PATH."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    ran = subprocess.run(
+        [sys.executable, "-m", module, "--version"], capture_output=True, text=True, env=env
+    )
+    assert ran.returncode == 0 and ran.stdout == f"kafeneio {kafeneio.__version__}\n", ran
 
 
 def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Path) -> None:

@@ -986,3 +986,6 @@ def one_line_summaries(*apps: typer.Typer) -> None:
 
 
 one_line_summaries(app, cards_app)
+
+if __name__ == "__main__":  # `python -m kafeneio.cli`: without this it would exit 0, doing nothing
+    app()
