@@ -18,6 +18,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -37,7 +38,7 @@ from kafeneio.core.events import Event, packed
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
-from kafeneio.core.rulebook import rulebook_of
+from kafeneio.core.rulebook import Rule, Rulebook, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
 from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
@@ -60,13 +61,16 @@ HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
   moves    the legal moves, what each scores     board   show the board again
   hint     the search bot's suggestion for you   help    this text
-  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it
+  rule WORDS  the rules that use those words (a card's name, a mark on screen)"""
 REFERENCE_HELP = "  cards    what the board leaves out, to look up now and then"
 """The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
+RULES_SHOWN = 4
+"""How many of the rules found by their words `rule` shows; it names the rest."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
@@ -579,14 +583,37 @@ def _close_moves(state: State, text: str) -> str:
     return ". Type 'moves' for the legal moves."
 
 
-def _rule_text(game: Game, rule_id: str) -> str:
-    """The packaged rules reference's entry for `rule_id` (``rule CI-T.2``)."""
-    if not rule_id:
-        return f"rule ID: what a rule says, e.g. rule {rulebook_of(game).ids()[0]}"
-    try:
-        return str(rulebook_of(game).rule(rule_id.upper()))
-    except KafeneioError as err:
-        return str(err)
+def _rule_text(game: Game, asked: str) -> str:
+    """What `rule` answers: the packaged rules reference's entry for a rule id (``rule
+    CI-T.2``), or the entries that use every word asked (``rule annoyed``, ``rule
+    impatient-customer``: what a mark or a card named on screen means), in lines of 80
+    columns at most."""
+    book = rulebook_of(game)
+    if not asked:
+        example = book.ids()[0]
+        return f"rule ID: what a rule says (rule {example}); rule WORDS: the rules that use them"
+    if any(char.isdigit() for char in asked):  # written as an id (SW-4.8): no word has a digit
+        try:
+            return "\n".join(_within_columns([str(book.rule(asked.upper()))]))
+        except KafeneioError as err:
+            return str(err)
+    found = _rules_using(book, asked)
+    if not found:
+        return f"No rule of {game.info.title} uses the words {asked!r}."
+    shown = [line for rule in found[:RULES_SHOWN] for line in _within_columns([str(rule)])]
+    if len(found) > RULES_SHOWN:
+        more = ", ".join(rule.id for rule in found[RULES_SHOWN:])
+        shown.extend(_within_columns([f"Also: {more} (rule ID to read one)."]))
+    return "\n".join(shown)
+
+
+def _rules_using(book: Rulebook, words: str) -> list[Rule]:
+    """The rules whose text has a word beginning with each of `words` (a card's id, as
+    ``impatient-customer``, is its name's words; ``annoy`` finds ``annoyed``)."""
+    starts = [
+        re.compile(rf"\b{re.escape(word)}") for word in words.lower().replace("-", " ").split()
+    ]
+    return [rule for rule in book if all(start.search(rule.text.lower()) for start in starts)]
 
 
 class _Hints:
