@@ -358,6 +358,26 @@ def test_the_reference_tells_the_viewers_cards_the_decks_the_shops_and_the_legen
     assert legend not in GAME.render(state, 1)  # not on every screen after it
 
 
+def test_the_reference_says_what_the_marks_on_a_customer_mean_and_what_a_card_on_it_does() -> None:
+    """The board marks a customer ANNOYED, or with the id of the unforeseen card lying on it
+    (Same Again, until the customer leaves): `cards` says what each mark means and what that
+    card does."""
+    state = position(
+        phase="unforeseen",
+        unforeseen_hands=[["same-again"], []],
+        queues=[["GG 3/2", "SD 2/1"], [{"card": "S 2/1", "annoyed": True}]],
+        reputation=[9, 5],
+    )
+    play(state, "use same-again p1.2")
+    board = GAME.render(state, 1)
+    assert "2. GG 2/1 (same-again)" in board and "1. S 2/1 (ANNOYED)" in board
+    text = " ".join(GAME.reference(state, 1).split())  # its lines joined
+    same_again = next(kind for kind in GAME.cards.unforeseen if kind.id == "same-again")
+    assert f"On customers: same-again: {' '.join(same_again.text.split())}" in text
+    assert "ANNOYED, it walks out if not served this round" in text
+    assert max(len(line) for line in GAME.reference(state, 1).splitlines()) <= 80
+
+
 def test_turns_completed_counts_player_turns_not_decisions() -> None:
     state = position(queues=[["G 2/1"], []], food_hands=[["G"], []], reputation=[9, 5])
     play(state, "play G", "serve", "finish")

@@ -34,6 +34,12 @@ PHASE_TITLES = {
 LEGEND = "Customer: order money/influence; " + ", ".join(
     f"{letter} {name}" for letter, name in zip(FOOD_LETTERS, FOOD_NAMES, strict=True)
 )
+MARKS = (
+    "A customer's marks: phone, a phone order; BIG, a Big Phone Order, its two cards served "
+    "as one; ANNOYED, it walks out if not served this round, costing reputation (SW-4.8); "
+    "tip +N, it pays N more money if served this round; a card's id, an unforeseen card on it."
+)
+"""What the marks after a customer (`_customer`) say, for the reference."""
 QUEUE = "   queue: "
 """The label of a shop's queue, under the shop's line."""
 EMPTY = "; no customers"
@@ -214,20 +220,23 @@ def _hand(hand: dict[str, Any], first_game: bool) -> list[str]:
 
 def reference_text(obs: dict[str, Any], cards: CardSet) -> str:
     """What a player of the observed position may look up beside the picture, all of it
-    public or their own: what their unforeseen cards and those in play do, the food cards they
-    saw go into another hand, the decks (their sizes, never their order) and discards, the
-    shops' identity cards, the legend."""
+    public or their own: what their unforeseen cards and those in play or on a customer do,
+    the food cards they saw go into another hand, the decks (their sizes, never their order)
+    and discards, the shops' identity cards, the legend and the customers' marks."""
     texts = {kind.id: kind.text for kind in cards.unforeseen}
     lines = []
     if obs["hand"] is not None:
         lines.extend(_card_texts("Your unforeseen cards", obs["hand"]["unforeseen"], texts))
     lines.extend(_card_texts("In play this round", list(obs["in_play"]), texts))
+    on_customers = [card for queue in obs["queues"] for c in queue for card in c["attached"]]
+    lines.extend(_card_texts("On customers", on_customers, texts))
     lines.extend(_known_hands(obs))
     lines.extend(_piles(obs))
     lines.append("Shops (identity cards, SW-0.4):")
     for seat, player in enumerate(obs["players"]):
         lines.extend(_wrapped(f"{_name(obs, seat)}: {_identity(player['identity'])}"))
     lines.append(LEGEND)
+    lines.extend(textwrap.wrap(MARKS, WIDTH, subsequent_indent="  "))
     return "\n".join(lines)
 
 
