@@ -22,6 +22,8 @@ from kafeneio.games import get_game
 HIDE = "Press Enter to hide your hand"
 HANDOVER = "Pass the keyboard to P"
 GAME_ENDS = "The game ends: "
+CLEAR = "\x1b[2J"
+"""How a terminal's screen is cleared (``Console.clear``)."""
 
 
 def hand_line(state: State, player: int) -> str:
@@ -161,6 +163,31 @@ def test_a_human_reads_their_move_before_hiding_and_closed_input_stops_there() -
     after = result.output.split("P2> ")[-1]
     assert after.index("keeps their food cards") < after.index(HIDE) < after.index("Stopped.")
     assert HANDOVER + "1" not in after
+
+
+def test_the_games_first_screen_stays_for_everyone_to_read_until_the_first_handover(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It shows no hand, only the seats and the prompt's commands: it was cleared before anyone
+    could read it."""
+    screen = io.StringIO()
+    on_screen: list[str] = []
+
+    def typist(prompt: str) -> str:
+        on_screen.append(screen.getvalue().split(CLEAR)[-1])  # since the screen was last cleared
+        if len(on_screen) == 2:
+            raise EOFError  # input ends at P2's first prompt: the game stops
+        return ""
+
+    terminal = Console(file=screen, force_terminal=True, width=80, highlight=False)
+    monkeypatch.setattr(cli, "console", terminal)
+    monkeypatch.setattr(cli, "ask", typist)
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    handover, first_turn = on_screen
+    assert "P1 human, P2 human" in handover and "At the prompt: a move" in handover
+    assert "Your food cards" in first_turn and "At the prompt" not in first_turn  # cleared
 
 
 def test_humans_at_one_keyboard_take_turns_without_hiding_where_hands_are_public(

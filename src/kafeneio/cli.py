@@ -384,13 +384,16 @@ class Keyboard:
 
     def hide(self, then: str) -> bool:
         """Clear the screen once the human whose view it shows has read it (what their own move
-        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit."""
-        if self.seen_by is not None:
-            try:
-                ask(f"Press Enter to hide your hand, then {then}. ")
-            except (EOFError, KeyboardInterrupt):
-                console.print()
-                return False
+        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit. A
+        screen that shows nobody's hand (the game's first: its seats and the prompt's commands,
+        for everyone to read) is left as it is."""
+        if self.seen_by is None:
+            return True
+        try:
+            ask(f"Press Enter to hide your hand, then {then}. ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
         self.clear()
         return True
 
