@@ -660,10 +660,13 @@ def plural(count: int, noun: str) -> str:
 
 def list_moves(state: State) -> str:
     """The legal moves with the points each would score now (shown where not 0), placements of
-    one card folded into one line with the chairs in order."""
+    one card folded into one line with the chairs in order, and a card played on targets
+    (``use wrong-number p1.2 p2.3``: a verb, the card, its targets) into lines of that card
+    with its targets (a 4-player Souvlaki list ran to 30 rows, its head off the screen)."""
     player = state.current_player()
     before = state.scores()[player]
     by_card: dict[str, list[tuple[int, str]]] = {}
+    on_targets: dict[str, list[str]] = {}
     others = []
     for action in state.legal_actions():
         after = state.clone()
@@ -671,8 +674,11 @@ def list_moves(state: State) -> str:
         gain = after.scores()[player] - before
         points = f" ({gain:+d})" if gain else ""
         card, at, where = action.notation.partition("@")
+        words = action.notation.split(" ", 2)
         if at and where.isdigit() and " " not in card:
             by_card.setdefault(card, []).append((int(where), f"{where}{points}"))
+        elif len(words) == 3:
+            on_targets.setdefault(" ".join(words[:2]), []).append(words[2] + points)
         else:
             others.append(action.notation + points)
     count = len(state.legal_actions())
@@ -682,6 +688,9 @@ def list_moves(state: State) -> str:
         lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
     if others:
         lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
+    for played, targets in on_targets.items():
+        listed = [f"{target}," for target in targets[:-1]] + targets[-1:]
+        lines.extend(packed(f"  {played} ", listed, " "))
     return "\n".join(lines)
 
 
