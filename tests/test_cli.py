@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import kafeneio
 from kafeneio import cli
 from kafeneio.bots import make_bot
 from kafeneio.cli import app
@@ -43,6 +46,18 @@ def write_game(tmp_path: Path, seed: int = 3) -> Path:
     )
     assert result.exit_code == 0, result.output
     return path
+
+
+@pytest.mark.parametrize("module", ["kafeneio", "kafeneio.cli"])
+def test_python_dash_m_runs_the_command(module: str) -> None:
+    """``python -m kafeneio.cli`` exited 0 and did nothing: it runs the command now, as does
+    ``python -m kafeneio``, for where the `kafeneio` script is not on the PATH."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    ran = subprocess.run(
+        [sys.executable, "-m", module, "--version"], capture_output=True, text=True, env=env
+    )
+    assert ran.returncode == 0 and ran.stdout == f"kafeneio {kafeneio.__version__}\n", ran
 
 
 def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Path) -> None:
@@ -438,8 +453,9 @@ def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_tur
     widest to 201), and at each of P1's turns the screen holds in 24 rows the last opponent's
     turn, the board (each shop with its queue, the draft row, the hand) and the prompt: at 2
     and 3 players always (10-17 and 13-21 rows; 20-33 and 22-33 before), at 4 players on 9
-    screens in 10 (12-26 rows; 24-39 before): an opponent's long service beside four queues
-    does not fit."""
+    screens in 10 (12-26 rows; 24-39 before; 31 of 32 since a bot's service names its seat
+    once): a draft's last pick, the six phone orders it deals and an unforeseen card, above
+    four long queues, do not fit."""
     choose = make_bot("heuristic", 9)  # P1 plays as a player would, serving its queue
     seen, _ = _screens(monkeypatch, "souvlaki", players, lambda s, _: choose(s).notation)
     widths = [max(len(line) for line in lines) for lines in seen]
@@ -454,6 +470,30 @@ def test_a_souvlaki_turn_fits_80_columns_and_24_rows_with_the_last_opponents_tur
     assert max(widths) <= 80, widths
     fitting = sum(height <= ROWS for height in heights)
     assert fitting == len(heights) if players < 4 else fitting >= 0.9 * len(heights), heights
+
+
+def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
+    """A bot's service is many decisions in a row: the log names the seat on the first
+    (``P2 (greedy): play GF``), then the player alone (``P2: serve``), so that a decision and
+    its result share a line of 80 columns where the full name would push the result below."""
+    result = runner.invoke(app, ["play", "souvlaki", "--seats", "heuristic,greedy", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    seats = {"P1": "heuristic", "P2": "greedy"}
+    before = None
+    named_again = served_on_one_line = 0
+    for line in result.output.splitlines():
+        step = re.match(r"  (?:(P\d)(?: \((\w+)\))?: |chance decides)", line)
+        if not step:
+            continue
+        mover, seat = step.groups()
+        if seat is not None:  # the first decision of a run names the seat
+            assert mover != before and seat == seats[mover], line
+        elif mover is not None:
+            assert mover == before, line
+            named_again += 1
+            served_on_one_line += ": serve — " in line  # the result beside it
+        before = mover
+    assert named_again > 50 and served_on_one_line > 10
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

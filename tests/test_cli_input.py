@@ -324,6 +324,28 @@ def test_moves_lists_each_cards_chairs_in_order_with_the_points_they_score() -> 
             assert f" {shown_gain}" in f" {chairs}  "
 
 
+def test_moves_folds_a_card_played_on_targets_into_lines_of_that_card() -> None:
+    """``use wrong-number p1.2 p2.3`` and its 50 others, one a move, ran a 4-player Souvlaki list
+    to 30 rows: each card is written once, its targets after it, within 80 columns."""
+    state = get_game("souvlaki").new_state(4, seed=5)
+    rng = random.Random(5)
+    while state.current_player() == CHANCE or len(state.legal_actions()) < 40:
+        state.apply(rng.choice(state.legal_actions()))
+    listing = cli.list_moves(state).splitlines()
+    assert max(map(len, listing)) <= 80 and len(listing) + 1 <= 24  # and the prompt
+    folded: dict[str, str] = {}
+    for line in listing[1:]:
+        if line.startswith("  use "):
+            card = " ".join(line.split()[:2])
+            folded[card] = line.split(maxsplit=2)[2]
+        elif line.startswith("   "):  # the card's targets go on under the first
+            folded[card] += " " + line.strip()
+    listed = {f"{card} {target.split(' (')[0]}" for card, targets in folded.items()
+              for target in targets.split(", ")}  # fmt: skip
+    legal = {a.notation for a in state.legal_actions() if len(a.notation.split(" ", 2)) == 3}
+    assert listed == legal and len(folded) < len(legal) // 4
+
+
 def test_moves_says_1_legal_move_in_the_singular() -> None:
     state = get_game("souvlaki").new_state(2, seed=1)
     rng = random.Random(0)

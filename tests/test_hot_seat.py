@@ -5,6 +5,9 @@ handed over through a cleared screen."""
 from __future__ import annotations
 
 import io
+import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +17,13 @@ from typer.testing import CliRunner
 from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import State
+from kafeneio.games import get_game
 
 HIDE = "Press Enter to hide your hand"
 HANDOVER = "Pass the keyboard to P"
 GAME_ENDS = "The game ends: "
+CLEAR = "\x1b[2J"
+"""How a terminal's screen is cleared (``Console.clear``)."""
 
 
 def hand_line(state: State, player: int) -> str:
@@ -70,6 +76,11 @@ class Keyboard:
         assert player == self.owner, f"P{player + 1} typing at P{self.owner}'s screen"
         self.prompts += 1
         self.typed_at = self.state.ply
+        return self.answer()
+
+    def answer(self) -> str:
+        """What the human at the keyboard types: a legal move, or now and then `moves`."""
+        assert self.state is not None
         legal = self.state.legal_actions()
         return "moves" if self.prompts % 50 == 1 else legal[self.prompts % len(legal)].notation
 
@@ -154,6 +165,31 @@ def test_a_human_reads_their_move_before_hiding_and_closed_input_stops_there() -
     assert HANDOVER + "1" not in after
 
 
+def test_the_games_first_screen_stays_for_everyone_to_read_until_the_first_handover(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It shows no hand, only the seats and the prompt's commands: it was cleared before anyone
+    could read it."""
+    screen = io.StringIO()
+    on_screen: list[str] = []
+
+    def typist(prompt: str) -> str:
+        on_screen.append(screen.getvalue().split(CLEAR)[-1])  # since the screen was last cleared
+        if len(on_screen) == 2:
+            raise EOFError  # input ends at P2's first prompt: the game stops
+        return ""
+
+    terminal = Console(file=screen, force_terminal=True, width=80, highlight=False)
+    monkeypatch.setattr(cli, "console", terminal)
+    monkeypatch.setattr(cli, "ask", typist)
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    handover, first_turn = on_screen
+    assert "P1 human, P2 human" in handover and "At the prompt: a move" in handover
+    assert "Your food cards" in first_turn and "At the prompt" not in first_turn  # cleared
+
+
 def test_humans_at_one_keyboard_take_turns_without_hiding_where_hands_are_public(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -181,3 +217,71 @@ def test_humans_at_one_keyboard_take_turns_without_hiding_where_hands_are_public
     assert states[0].game.info.perfect_information
     assert set(asked) == {"P1> ", "P2> "}  # only moves asked: no hiding, no handover
     assert "P2, since your last turn" not in result.output
+
+
+def a_ninjas_loot() -> tuple[dict[str, Any], int, int, str]:
+    """A record of a two-player game played at random up to where a Ninja's victim, who knows
+    which food card went into the thief's hand, is to move: (record, victim, thief, card)."""
+    game = get_game("souvlaki")
+    for seed in range(50):
+        state = game.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+            victim = state.current_player()
+            if victim >= 0 and (known := state.observation(victim)["hand"]["known_in_other_hands"]):
+                return state.to_record(), victim, known[0]["player"], known[0]["food"]
+    raise AssertionError("no Ninja's victim was to move in 50 random games")
+
+
+class Reader(Keyboard):
+    """Looks up `cards` at the first prompt of each screen, then plays; input ends at the third
+    human's screen."""
+
+    def __init__(self, screen: io.StringIO) -> None:
+        super().__init__(screen)
+        self.looked_up: set[int] = set()
+        """The screens (their index in `screens`) where `cards` was typed."""
+
+    def answer(self) -> str:
+        screen = len(self.screens)
+        if len([owner for owner, _ in self.screens if owner is not None]) == 2:
+            raise EOFError
+        if screen not in self.looked_up:
+            self.looked_up.add(screen)
+            return "cards"
+        return super().answer()
+
+
+@pytest.mark.rule("SW-E.11")
+def test_only_the_ninjas_victim_is_shown_the_card_it_knows_in_the_thiefs_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record, victim, thief, card = a_ninjas_loot()
+    path = tmp_path / "ninja.json"
+    path.write_text(json.dumps(record))
+    screen = io.StringIO()
+    reader = Reader(screen)
+    real_loop = cli._play_loop
+
+    def spy_loop(*args: Any) -> None:
+        reader.state = args[1]
+        real_loop(*args)
+
+    monkeypatch.setattr(
+        cli, "console", Console(file=screen, width=120, highlight=False, soft_wrap=True)
+    )
+    monkeypatch.setattr(cli, "ask", reader.ask)
+    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    args = ["play", "souvlaki", "--from", str(path), "--seats", "human,human"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert reader.state is not None
+    shop = reader.state.observation(thief)["players"][thief]["shop_name"]
+    shown = [(owner, text) for owner, text in reader.screens if owner is not None]
+    assert [owner for owner, _ in shown] == [victim, thief]
+    victims, thiefs = shown[0][1], shown[1][1]
+    assert f"(you know {card})" in victims  # on the board, beside the thief's hand size
+    assert f"P{thief + 1} {shop} holds {card}" in victims  # looked up with `cards`
+    assert "Food cards you know" in victims and "you know" not in thiefs.lower()
+    assert reader.leaks == []

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import SPECTATOR, State
+from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import get_game
+from kafeneio.games.souvlaki import SouvlakiGame
 from kafeneio.sim.analysis import Analysis, Budget, hint
 
 runner = CliRunner()
@@ -76,10 +78,33 @@ def test_cafe_cards_names_the_bars_guests_seat_by_seat() -> None:
 def test_rule_prints_the_rule_a_refusal_cites() -> None:
     output = _session("cafe", "rule ci-t.2\nrule XX-9.9\nrule\nquit\n")
     assert "CI-T.2 (" in output
+    said = output.split("P1> ")[1]
+    assert len(said.splitlines()) > 1 and max(map(len, said.splitlines())) <= 80  # it ran to 200
     assert "XX-9.9" in output  # an unknown id is said to be unknown, not a traceback
     assert "rule ID: what a rule says" in output
-    example = output.split("rule ID: what a rule says, e.g. rule ", 1)[1].split()[0]
+    example = output.split("rule ID: what a rule says (rule ", 1)[1].split(")")[0]
     assert "has no rule" not in _session("cafe", f"rule {example}\nquit\n")  # it exists
+
+
+def shown_ids(answer: str) -> list[str]:
+    """The ids of the rules `answer` shows, each at the start of a line: ``SW-4.8 (Phase...``."""
+    return re.findall(r"^([A-Z]{2}-[\w.]+) \(", answer, re.MULTILINE)
+
+
+def test_rule_finds_the_rules_that_use_the_words_asked() -> None:
+    """What a mark on screen (ANNOYED) or a card an opponent played (Impatient Customer)
+    means is looked up by its words: the rules that use them all, in lines of 80 columns,
+    those past the first few named."""
+    output = _session("souvlaki", "rule annoyed\nrule impatient-customer\nrule xyzzy\nquit\n")
+    annoyed, impatient, unknown = output.split("P1> ")[1:4]
+    using = [rule.id for rule in rulebook_of(get_game("souvlaki")) if "annoyed" in rule.text]
+    assert len(using) > cli.RULES_SHOWN  # some are shown, the others named
+    assert shown_ids(annoyed) == using[: cli.RULES_SHOWN]
+    assert annoyed.split("Also: ")[1].startswith(", ".join(using[cli.RULES_SHOWN :]))
+    assert max(len(line) for line in annoyed.splitlines()) <= 80
+    card = next(kind for kind in SouvlakiGame().cards.unforeseen if kind.id == "impatient-customer")
+    assert shown_ids(impatient) == [card.rule]  # that card's own rule, and no other
+    assert "No rule of Souvlaki Wars uses the words 'xyzzy'" in unknown
 
 
 def test_hint_suggests_a_legal_move_from_the_players_own_view(

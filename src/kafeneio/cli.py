@@ -18,6 +18,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -37,7 +38,7 @@ from kafeneio.core.events import Event, packed
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
-from kafeneio.core.rulebook import rulebook_of
+from kafeneio.core.rulebook import Rule, Rulebook, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
 from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
@@ -60,13 +61,16 @@ HUMAN = "human"
 HELP_TEXT = """Type a move in the game's notation, or:
   moves    the legal moves, what each scores     board   show the board again
   hint     the search bot's suggestion for you   help    this text
-  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it"""
+  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it
+  rule WORDS  the rules that use those words (a card's name, a mark on screen)"""
 REFERENCE_HELP = "  cards    what the board leaves out, to look up now and then"
 """The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
+RULES_SHOWN = 4
+"""How many of the rules found by their words `rule` shows; it names the rest."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0
@@ -380,13 +384,16 @@ class Keyboard:
 
     def hide(self, then: str) -> bool:
         """Clear the screen once the human whose view it shows has read it (what their own move
-        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit."""
-        if self.seen_by is not None:
-            try:
-                ask(f"Press Enter to hide your hand, then {then}. ")
-            except (EOFError, KeyboardInterrupt):
-                console.print()
-                return False
+        did is the last thing on it) and pressed Enter; False, the screen kept, if they quit. A
+        screen that shows nobody's hand (the game's first: its seats and the prompt's commands,
+        for everyone to read) is left as it is."""
+        if self.seen_by is None:
+            return True
+        try:
+            ask(f"Press Enter to hide your hand, then {then}. ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
         self.clear()
         return True
 
@@ -415,6 +422,7 @@ def _play_loop(
     shown_at = [-1]
     hints = _Hints()
     last_events: list[Event] = list(ended)
+    last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
 
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
@@ -436,12 +444,10 @@ def _play_loop(
 
     def tell(step: Step) -> None:
         last_events[:] = step.events
-        if quiet:
-            return
-        who = f"P{step.player + 1} ({seats[step.player]})" if step.player != CHANCE else ""
-        head = f"  {who}: {step.action}" if who else "  chance decides"
-        # not which card chance took: only the players concerned may know that
-        keyboard.say(_step_words(head, step))
+        again = step.player == last_mover[0]
+        last_mover[0] = step.player
+        if not quiet:
+            keyboard.say(_step_words(_step_head(step, seats, again), step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
@@ -455,6 +461,17 @@ def _play_loop(
     if not quiet:
         console.print(game.render(state, keyboard.viewer), markup=False)
     _print_result(state, last_events)
+
+
+def _step_head(step: Step, seats: list[str], again: bool) -> str:
+    """Who decided what: ``P2 (heuristic): serve``, or ``P2: serve`` where it follows a decision
+    of the same player's (`again`), so that the lines of a bot's long service, named once, fit
+    beside their results and the turn keeps to 24 rows; chance's decision, but not which card
+    it took (only the players concerned may know that)."""
+    if step.player == CHANCE:
+        return "  chance decides"
+    who = f"P{step.player + 1}" if again else f"P{step.player + 1} ({seats[step.player]})"
+    return f"  {who}: {step.action}"
 
 
 def _step_words(head: str, step: Step) -> Words:
@@ -569,14 +586,37 @@ def _close_moves(state: State, text: str) -> str:
     return ". Type 'moves' for the legal moves."
 
 
-def _rule_text(game: Game, rule_id: str) -> str:
-    """The packaged rules reference's entry for `rule_id` (``rule CI-T.2``)."""
-    if not rule_id:
-        return f"rule ID: what a rule says, e.g. rule {rulebook_of(game).ids()[0]}"
-    try:
-        return str(rulebook_of(game).rule(rule_id.upper()))
-    except KafeneioError as err:
-        return str(err)
+def _rule_text(game: Game, asked: str) -> str:
+    """What `rule` answers: the packaged rules reference's entry for a rule id (``rule
+    CI-T.2``), or the entries that use every word asked (``rule annoyed``, ``rule
+    impatient-customer``: what a mark or a card named on screen means), in lines of 80
+    columns at most."""
+    book = rulebook_of(game)
+    if not asked:
+        example = book.ids()[0]
+        return f"rule ID: what a rule says (rule {example}); rule WORDS: the rules that use them"
+    if any(char.isdigit() for char in asked):  # written as an id (SW-4.8): no word has a digit
+        try:
+            return "\n".join(_within_columns([str(book.rule(asked.upper()))]))
+        except KafeneioError as err:
+            return str(err)
+    found = _rules_using(book, asked)
+    if not found:
+        return f"No rule of {game.info.title} uses the words {asked!r}."
+    shown = [line for rule in found[:RULES_SHOWN] for line in _within_columns([str(rule)])]
+    if len(found) > RULES_SHOWN:
+        more = ", ".join(rule.id for rule in found[RULES_SHOWN:])
+        shown.extend(_within_columns([f"Also: {more} (rule ID to read one)."]))
+    return "\n".join(shown)
+
+
+def _rules_using(book: Rulebook, words: str) -> list[Rule]:
+    """The rules whose text has a word beginning with each of `words` (a card's id, as
+    ``impatient-customer``, is its name's words; ``annoy`` finds ``annoyed``)."""
+    starts = [
+        re.compile(rf"\b{re.escape(word)}") for word in words.lower().replace("-", " ").split()
+    ]
+    return [rule for rule in book if all(start.search(rule.text.lower()) for start in starts)]
 
 
 class _Hints:
@@ -620,10 +660,13 @@ def plural(count: int, noun: str) -> str:
 
 def list_moves(state: State) -> str:
     """The legal moves with the points each would score now (shown where not 0), placements of
-    one card folded into one line with the chairs in order."""
+    one card folded into one line with the chairs in order, and a card played on targets
+    (``use wrong-number p1.2 p2.3``: a verb, the card, its targets) into lines of that card
+    with its targets (a 4-player Souvlaki list ran to 30 rows, its head off the screen)."""
     player = state.current_player()
     before = state.scores()[player]
     by_card: dict[str, list[tuple[int, str]]] = {}
+    on_targets: dict[str, list[str]] = {}
     others = []
     for action in state.legal_actions():
         after = state.clone()
@@ -631,8 +674,11 @@ def list_moves(state: State) -> str:
         gain = after.scores()[player] - before
         points = f" ({gain:+d})" if gain else ""
         card, at, where = action.notation.partition("@")
+        words = action.notation.split(" ", 2)
         if at and where.isdigit() and " " not in card:
             by_card.setdefault(card, []).append((int(where), f"{where}{points}"))
+        elif len(words) == 3:
+            on_targets.setdefault(" ".join(words[:2]), []).append(words[2] + points)
         else:
             others.append(action.notation + points)
     count = len(state.legal_actions())
@@ -642,6 +688,9 @@ def list_moves(state: State) -> str:
         lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
     if others:
         lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
+    for played, targets in on_targets.items():
+        listed = [f"{target}," for target in targets[:-1]] + targets[-1:]
+        lines.extend(packed(f"  {played} ", listed, " "))
     return "\n".join(lines)
 
 
@@ -976,3 +1025,6 @@ def one_line_summaries(*apps: typer.Typer) -> None:
 
 
 one_line_summaries(app, cards_app)
+
+if __name__ == "__main__":  # `python -m kafeneio.cli`: without this it would exit 0, doing nothing
+    app()

@@ -42,6 +42,35 @@ ALTERNATIVES = {
 }
 
 
+@pytest.mark.rule("SW-E.11")
+def test_the_ninjas_victim_sees_its_loot_in_the_thiefs_hand_and_nobody_else_does() -> None:
+    """The food card a Ninja took is known to its victim (`known_in_other_hands`): the board
+    says it on the thief's line and `cards` names it; the thief and a third player see no
+    such line, and no redrawing of what the victim cannot see changes what is shown."""
+    state = position(
+        3,
+        phase="unforeseen",
+        unforeseen_hands=[[], ["ninja-in-the-kitchen"], []],
+        food_hands=[["G", "S"], ["G", "G", "S"], ["SF", "FD", "GF", "GF"]],
+        reputation=[5, 10, 3],
+    )
+    play(state, "use ninja-in-the-kitchen p3")
+    taken = state.legal_actions()[0].notation.split()[1]  # chance takes one of P3's cards
+    play(state, f"random {taken}")
+    board = GAME.render(state, 2).splitlines()
+    thief = next(i for i, line in enumerate(board) if line.startswith("P2 "))
+    assert f"4 food cards (you know {taken})" in " ".join(board[thief : thief + 2])
+    assert f"I Pita tis Thessalias holds {taken}" in GAME.reference(state, 2)
+    for viewer in (0, 1, SPECTATOR):  # the third player, the thief, a spectator
+        for look in (GAME.render, GAME.reference):
+            assert "you know" not in look(state, viewer).lower()
+    rng = random.Random(3)
+    for _ in range(20):
+        sample = state.determinize(2, rng)
+        for look in (GAME.render, GAME.reference):
+            assert look(sample, 2) == look(state, 2)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("first_game", [False, True], ids=["full", "first-game"])
 def test_random_games_keep_the_contract(players: int, first_game: bool) -> None:
@@ -327,6 +356,26 @@ def test_the_reference_tells_the_viewers_cards_the_decks_the_shops_and_the_legen
     while state.phase == "mulligan":
         state.apply(state.legal_actions()[0])
     assert legend not in GAME.render(state, 1)  # not on every screen after it
+
+
+def test_the_reference_says_what_the_marks_on_a_customer_mean_and_what_a_card_on_it_does() -> None:
+    """The board marks a customer ANNOYED, or with the id of the unforeseen card lying on it
+    (Same Again, until the customer leaves): `cards` says what each mark means and what that
+    card does."""
+    state = position(
+        phase="unforeseen",
+        unforeseen_hands=[["same-again"], []],
+        queues=[["GG 3/2", "SD 2/1"], [{"card": "S 2/1", "annoyed": True}]],
+        reputation=[9, 5],
+    )
+    play(state, "use same-again p1.2")
+    board = GAME.render(state, 1)
+    assert "2. GG 2/1 (same-again)" in board and "1. S 2/1 (ANNOYED)" in board
+    text = " ".join(GAME.reference(state, 1).split())  # its lines joined
+    same_again = next(kind for kind in GAME.cards.unforeseen if kind.id == "same-again")
+    assert f"On customers: same-again: {' '.join(same_again.text.split())}" in text
+    assert "ANNOYED, it walks out if not served this round" in text
+    assert max(len(line) for line in GAME.reference(state, 1).splitlines()) <= 80
 
 
 def test_turns_completed_counts_player_turns_not_decisions() -> None:

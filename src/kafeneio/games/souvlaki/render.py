@@ -4,10 +4,10 @@ so it never shows what that player may not see.
 The picture holds what a player decides with, and fits a terminal of 80 x 24 with room above
 it for the last turn's moves: the round and phase, whose turn (and the picks left), the draft
 row, the service pool or what is left of a maintenance, each shop's money, reputation and hand
-sizes with its queue below, the cards in play, and the viewer's own hand. What a player looks
-up now and then is `reference_text`: what each unforeseen card does, the decks and discards,
-the shops' identity cards and the legend of the customers' notation (which the picture gives
-once, on the first screen of a game).
+sizes (with the food cards the viewer saw go into that hand) and its queue below, the cards in
+play, and the viewer's own hand. What a player looks up now and then is `reference_text`: what
+each unforeseen card does, the decks and discards, the shops' identity cards and the legend of
+the customers' notation (which the picture gives once, on the first screen of a game).
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ PHASE_TITLES = {
 LEGEND = "Customer: order money/influence; " + ", ".join(
     f"{letter} {name}" for letter, name in zip(FOOD_LETTERS, FOOD_NAMES, strict=True)
 )
+MARKS = (
+    "A customer's marks: phone, a phone order; BIG, a Big Phone Order, its two cards served "
+    "as one; ANNOYED, it walks out if not served this round, costing reputation (SW-4.8); "
+    "tip +N, it pays N more money if served this round; a card's id, an unforeseen card on it."
+)
+"""What the marks after a customer (`_customer`) say, for the reference."""
 QUEUE = "   queue: "
 """The label of a shop's queue, under the shop's line."""
 EMPTY = "; no customers"
@@ -111,7 +117,8 @@ def _phase(obs: dict[str, Any]) -> list[str]:
 def _player(obs: dict[str, Any], seat: int) -> list[str]:
     """A shop's line, then its queue below (an empty one said on the shop's line where it
     fits there)."""
-    lines = packed(f"{_name(obs, seat)}: ", _shop(obs["players"][seat], obs["first_game"]), " ")
+    shop = _shop(obs["players"][seat], obs["first_game"], _known_in(obs, seat))
+    lines = packed(f"{_name(obs, seat)}: ", shop, " ")
     queue = [f"{i + 1}. {_customer(c)}" for i, c in enumerate(obs["queues"][seat])]
     if queue:
         return [*lines, *packed(QUEUE, queue, " | ")]
@@ -121,13 +128,25 @@ def _player(obs: dict[str, Any], seat: int) -> list[str]:
     return [*lines, QUEUE + "empty"]
 
 
-def _shop(player: dict[str, Any], first_game: bool) -> list[str]:
+def _known_in(obs: dict[str, Any], seat: int) -> list[str]:
+    """The food cards the viewer saw go into `seat`'s hidden hand and knows are still there
+    (a Ninja's loot, to its victim): nobody else's knowledge, and none for a spectator."""
+    if obs["hand"] is None:
+        return []
+    return [card["food"] for card in obs["hand"]["known_in_other_hands"] if card["player"] == seat]
+
+
+def _shop(player: dict[str, Any], first_game: bool, known: list[str]) -> list[str]:
     """A shop's money (and loans), reputation, the sizes of its hands (no unforeseen cards in
-    the first game), and what its customers give this round where a card changed it."""
+    the first game) with the food cards the viewer knows in it, and what its customers give
+    this round where a card changed it."""
     money = f"money {player['money']}"
     if player["loans"]:
         money += f" ({plural(player['loans'], 'loan')}: {player['net_money']} net)"
-    items = [money, f"reputation {player['reputation']}", plural(player["food_cards"], "food card")]
+    food = plural(player["food_cards"], "food card")
+    if known:
+        food += f" (you know {' '.join(known)})"
+    items = [money, f"reputation {player['reputation']}", food]
     if not first_game:
         items.append(f"{player['unforeseen_cards']} unforeseen")
     changed = []
@@ -201,18 +220,23 @@ def _hand(hand: dict[str, Any], first_game: bool) -> list[str]:
 
 def reference_text(obs: dict[str, Any], cards: CardSet) -> str:
     """What a player of the observed position may look up beside the picture, all of it
-    public or their own: what their unforeseen cards and those in play do, the decks (their
-    sizes, never their order) and discards, the shops' identity cards, the legend."""
+    public or their own: what their unforeseen cards and those in play or on a customer do,
+    the food cards they saw go into another hand, the decks (their sizes, never their order)
+    and discards, the shops' identity cards, the legend and the customers' marks."""
     texts = {kind.id: kind.text for kind in cards.unforeseen}
     lines = []
     if obs["hand"] is not None:
         lines.extend(_card_texts("Your unforeseen cards", obs["hand"]["unforeseen"], texts))
     lines.extend(_card_texts("In play this round", list(obs["in_play"]), texts))
+    on_customers = [card for queue in obs["queues"] for c in queue for card in c["attached"]]
+    lines.extend(_card_texts("On customers", on_customers, texts))
+    lines.extend(_known_hands(obs))
     lines.extend(_piles(obs))
     lines.append("Shops (identity cards, SW-0.4):")
     for seat, player in enumerate(obs["players"]):
         lines.extend(_wrapped(f"{_name(obs, seat)}: {_identity(player['identity'])}"))
     lines.append(LEGEND)
+    lines.extend(textwrap.wrap(MARKS, WIDTH, subsequent_indent="  "))
     return "\n".join(lines)
 
 
@@ -222,6 +246,17 @@ def _card_texts(title: str, ids: Sequence[str], texts: dict[str, str]) -> list[s
     lines = [f"{title}:"]
     for card in dict.fromkeys(ids):  # each kind once, in the order held
         lines.extend(_wrapped(f"{card}: {texts[card]}"))
+    return lines
+
+
+def _known_hands(obs: dict[str, Any]) -> list[str]:
+    """The food cards the viewer knows to be in other hands, by holder (none: no lines)."""
+    holders = [seat for seat in range(len(obs["players"])) if _known_in(obs, seat)]
+    if not holders:
+        return []
+    lines = ["Food cards you know are in other hands (you saw them go in):"]
+    for seat in holders:
+        lines.extend(_wrapped(f"{_name(obs, seat)} holds {' '.join(_known_in(obs, seat))}"))
     return lines
 
 
