@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
@@ -124,3 +128,37 @@ def test_the_information_state_string_has_perfect_recall() -> None:
     second.apply_action(second.legal_actions()[-1])
     assert first.information_state_string(0) != second.information_state_string(0)
     assert first.information_state_string(1) != second.information_state_string(1)
+
+
+HISTORY_STRINGS = """
+import numpy as np, pyspiel
+from kafeneio.rl.openspiel_game import register
+register()
+game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+state, rng = game.new_initial_state(), np.random.RandomState(0)
+for _ in range(150):
+    if state.is_chance_node():
+        codes, probabilities = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(codes, p=probabilities)))
+    else:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    print(state.information_state_string(0), state.information_state_string(1))
+"""
+
+
+def test_information_state_strings_are_the_same_in_every_process() -> None:
+    """Policies are keyed by these strings and built by many workers: one history must give
+    one string in any process (another hash seed, another memory layout)."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", HISTORY_STRINGS],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            timeout=300,
+        ).stdout
+        for seed in (1, 2)
+    }
+    assert len(outputs) == 1
+    assert len(next(iter(outputs)).splitlines()) == 150
