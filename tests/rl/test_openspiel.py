@@ -10,6 +10,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 from kafeneio.rl.openspiel_game import SHUFFLES, register
 
@@ -162,3 +163,53 @@ def test_information_state_strings_are_the_same_in_every_process() -> None:
     }
     assert len(outputs) == 1
     assert len(next(iter(outputs)).splitlines()) == 150
+
+
+def played_souvlaki(players: int, actions: int, seed: int) -> pyspiel.State:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": players})
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    for _ in range(actions):
+        if state.is_chance_node():
+            codes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(codes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_the_public_observation_shows_no_hand() -> None:
+    state = played_souvlaki(players=3, actions=80, seed=2)
+    game = state.get_game()
+    none = pyspiel.PrivateInfoType.NONE
+    public = make_observation(game, pyspiel.IIGObservationType(True, False, none))
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen = set()
+    for player in range(3):
+        private.set_from(state, player)
+        assert private.dict["hand_food"].any()  # a player's own observation has their hand
+        public.set_from(state, player)
+        assert not public.dict["hand_food"].any() and not public.dict["player"].any()
+        seen.add((public.tensor.tobytes(), public.string_from(state, player)))
+        sample = state.resample_from_infostate(player, sampler)  # every hand but one redealt
+        public.set_from(sample, player)
+        seen.add((public.tensor.tobytes(), public.string_from(sample, player)))
+    assert len(seen) == 1  # the same for every player, whatever the hidden cards
+
+
+@pytest.mark.parametrize(
+    ("public_info", "perfect_recall", "private_info"),
+    [
+        (True, False, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+        (True, True, pyspiel.PrivateInfoType.NONE),
+    ],
+)
+def test_an_observation_type_not_provided_is_refused(
+    public_info: bool, perfect_recall: bool, private_info: pyspiel.PrivateInfoType
+) -> None:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+    kind = pyspiel.IIGObservationType(public_info, perfect_recall, private_info)
+    with pytest.raises(ValueError, match="not provided"):
+        make_observation(game, kind)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from kafeneio.core import CHANCE, TERMINAL, GameInfo, State
+from kafeneio.core import CHANCE, SPECTATOR, TERMINAL, GameInfo, State
 from kafeneio.games import GAMES, get_game
 from kafeneio.rl.common import GameSetup, legal_codes, machine_view
 
@@ -132,8 +132,8 @@ class KafeneioSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
     ) -> KafeneioObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return KafeneioObserver(self, perfect_recall)
+        perfect_recall, public_only = observation_kind(iig_obs_type)
+        return KafeneioObserver(self, perfect_recall, public_only)
 
 
 class Engine:
@@ -262,12 +262,39 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         return f"{state!r} {state.state_key()!r}"
 
 
-class KafeneioObserver:
-    """OpenSpiel's Python observer: the contract's tensor in named pieces, or (perfect recall)
-    the information-state fingerprint, which has no tensor."""
+def observation_kind(iig_obs_type: Any) -> tuple[bool, bool]:
+    """(perfect recall, public only) for an OpenSpiel observation type (None: a player's
+    observation). A kind the games do not provide raises `ValueError` naming it, rather than
+    handing out another: a public observation that held a player's hand would leak it."""
+    if iig_obs_type is None:
+        return False, False
+    private = iig_obs_type.private_info
+    if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        raise ValueError(
+            f"the observation type public_info={iig_obs_type.public_info}, private_info="
+            f"{private.name} is not provided: with public_info=True, private_info is "
+            "SINGLE_PLAYER (a player's observation or information state) or NONE (the public "
+            "observation)"
+        )
+    public_only = private == pyspiel.PrivateInfoType.NONE
+    if public_only and iig_obs_type.perfect_recall:
+        raise ValueError(
+            "the public information state (perfect_recall with private_info NONE) is not "
+            "provided; the public observation is (perfect_recall=False)"
+        )
+    return bool(iig_obs_type.perfect_recall), public_only
 
-    def __init__(self, game: KafeneioSpielGame, perfect_recall: bool) -> None:
+
+class KafeneioObserver:
+    """OpenSpiel's Python observer: the contract's tensor in named pieces, as `player` sees it
+    or (`public_only`) as a spectator does whoever asks; or (perfect recall) the information
+    state fingerprint, which has no tensor."""
+
+    def __init__(
+        self, game: KafeneioSpielGame, perfect_recall: bool, public_only: bool = False
+    ) -> None:
         self.perfect_recall = perfect_recall
+        self.public_only = public_only
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
         if perfect_recall:
@@ -287,14 +314,18 @@ class KafeneioObserver:
         if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = machine_view(state.engine.state).observation_tensor(player)
+            view = machine_view(state.engine.state)
+            self.tensor[:] = view.observation_tensor(self._viewer(player))
 
     def string_from(self, state: KafeneioSpielState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
         if state.engine is None:
             return "before the shuffle"
-        return repr(machine_view(state.engine.state).observation_key(player))
+        return repr(machine_view(state.engine.state).observation_key(self._viewer(player)))
+
+    def _viewer(self, player: int) -> int:
+        return SPECTATOR if self.public_only else player
 
 
 def _chance_codes(setup: GameSetup) -> tuple[int, ...]:
