@@ -12,6 +12,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
+from kafeneio.core import IllegalActionError
 from kafeneio.rl.openspiel_game import SHUFFLES, register
 
 GAMES = ("cafe", "souvlaki")
@@ -213,3 +214,22 @@ def test_an_observation_type_not_provided_is_refused(
     kind = pyspiel.IIGObservationType(public_info, perfect_recall, private_info)
     with pytest.raises(ValueError, match="not provided"):
         make_observation(game, kind)
+
+
+def test_a_chance_outcome_not_of_the_node_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+    state = game.new_initial_state()
+    for outcome in (SHUFFLES, -2):
+        with pytest.raises(IllegalActionError, match="seed from 0 to 65535"):
+            state.apply_action(outcome)
+    assert state.history() == []
+    state = played_souvlaki(players=2, actions=1, seed=0)
+    rng = np.random.RandomState(0)
+    while not state.is_chance_node():  # on to Souvlaki Wars' own chance node
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    outcomes = [outcome for outcome, _ in state.chance_outcomes()]
+    before = (state.history(), str(state))
+    for outcome in (-2, next(o for o in range(game.max_chance_outcomes()) if o not in outcomes)):
+        with pytest.raises(IllegalActionError, match="not one of this node's"):
+            state.apply_action(outcome)
+    assert (state.history(), str(state)) == before

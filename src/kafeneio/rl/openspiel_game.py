@@ -27,7 +27,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from kafeneio.core import CHANCE, SPECTATOR, TERMINAL, GameInfo, State
+from kafeneio.core import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    Action,
+    GameInfo,
+    IllegalActionError,
+    State,
+)
 from kafeneio.games import GAMES, get_game
 from kafeneio.rl.common import GameSetup, legal_codes, machine_view
 
@@ -195,19 +203,34 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
     def _apply_action(self, action: int) -> None:
         game = self._game()
         if self.engine is None:
+            if not 0 <= action < SHUFFLES:
+                raise IllegalActionError(
+                    f"the shuffle's outcome is a seed from 0 to {SHUFFLES - 1}, not {action}"
+                )
             self.engine = Engine(game.setup.new_state(int(action)))
             self._fold(CHANCE, SHUFFLE_SEEN)
             return
         state = self.engine.state
         mover = state.current_player()
         if mover == CHANCE:
-            code = game.chance_codes[int(action)]
-            state.apply(next(a for a, _ in state.chance_outcomes() if a.code == code))
+            state.apply(self._chance_action(int(action)))
             self._fold(mover, CHANCE_SEEN)
         else:
             played = game.setup.game.decode_action(int(action))
             state.apply(played)
             self._fold(mover, played.code)
+
+    def _chance_action(self, outcome: int) -> Action:
+        """The engine's chance action numbered `outcome`; `IllegalActionError` naming this
+        node's outcomes when it is not one of them."""
+        assert self.engine is not None
+        index = self._game().chance_index
+        actions = {index[action.code]: action for action, _ in self.engine.state.chance_outcomes()}
+        if outcome not in actions:
+            raise IllegalActionError(
+                f"chance outcome {outcome} is not one of this node's: {sorted(actions)}"
+            )
+        return actions[outcome]
 
     def _fold(self, mover: int, seen: int) -> None:
         """Fold what each player saw at this node into their fingerprint: every decision is
