@@ -132,6 +132,11 @@ class KafeneioSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
         )
         super().__init__(game_type(game_name), game_info, {**params, "players": num_players})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its name and parameters: the class made for each game is no attribute
+        of this module, where pickle would look for it."""
+        return (load_game, (self.setup.game_name, self.get_parameters()))
+
     def new_initial_state(self) -> KafeneioSpielState:
         return KafeneioSpielState(self)
 
@@ -174,6 +179,12 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         if not game.shuffles:  # nothing is shuffled: the seed changes nothing
             self.engine = Engine(game.setup.new_state(0))
             self._fold(CHANCE, SHUFFLE_SEEN)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game (by name and parameters) and `serialize()`, so that it comes
+        back where the game was never registered, as a pickled game does."""
+        game = self._game()
+        return (load_state, (game.setup.game_name, game.get_parameters(), self.serialize()))
 
     def _game(self) -> KafeneioSpielGame:
         game: KafeneioSpielGame = self.get_game()
@@ -366,6 +377,18 @@ def register(game_name: str | None = None) -> list[str]:
         if short_name(name) not in registered:
             pyspiel.register_game(game_type(name), _game_class(name))
     return [short_name(name) for name in names]
+
+
+def load_game(game_name: str, params: Mapping[str, Any]) -> pyspiel.Game:
+    """`pyspiel.load_game` of a kafeneio game, registered first: how a pickled game comes back,
+    in a process that may never have called `register`."""
+    register(game_name)
+    return pyspiel.load_game(short_name(game_name), dict(params))
+
+
+def load_state(game_name: str, params: Mapping[str, Any], text: str) -> pyspiel.State:
+    """The state `serialize()` wrote as `text`, in the game `load_game` gives."""
+    return load_game(game_name, params).deserialize_state(text)
 
 
 def _game_class(game_name: str) -> type[KafeneioSpielGame]:
