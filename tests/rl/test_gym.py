@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from kafeneio.core import IllegalActionError, KafeneioError
+from kafeneio.core import SPECTATOR, IllegalActionError, KafeneioError
 from kafeneio.rl import SingleAgentEnv
 
 GAMES = ("cafe", "souvlaki")
@@ -70,3 +70,17 @@ def test_bad_opponents_and_seats_are_refused() -> None:
         SingleAgentEnv("cafe", num_players=3, opponents=["random"])
     with pytest.raises(KafeneioError, match="learner"):
         SingleAgentEnv("cafe", num_players=2, learner=2)
+
+
+def test_human_mode_prints_the_position_at_every_reset_and_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gym = SingleAgentEnv("souvlaki", num_players=2, render_mode="human")
+    _, info = gym.reset(seed=2)
+    assert capsys.readouterr().out == gym.setup.game.render(gym.game_state, SPECTATOR) + "\n"
+    gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert gym.render() is None
+    shown = gym.setup.game.render(gym.game_state, SPECTATOR) + "\n"
+    assert capsys.readouterr().out == shown * 2  # the step's, then render()'s
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
+        SingleAgentEnv("cafe", render_mode="rgb_array")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from kafeneio.core import IllegalActionError, NotationError
 from kafeneio.rl import env, raw_env
@@ -103,3 +103,17 @@ def test_reset_with_a_seed_replays_the_same_game() -> None:
     assert first.game_state == second.game_state
     first.reset(seed=10)
     assert first.game_state != second.game_state
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_pettingzoo_render_test_passes_and_human_mode_prints(
+    game_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda render_mode=None: env(game_name, render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert "P1" in printed and "P2" in printed
+
+
+def test_an_unknown_render_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
+        raw_env("cafe", render_mode="rgb_array")

@@ -23,15 +23,18 @@ from gymnasium import spaces
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.base import Bot
-from kafeneio.core import SPECTATOR, IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
 from kafeneio.games import GAMES
 from kafeneio.rl.common import (
     BOUND,
+    RENDER_MODES,
     SEED_BITS,
     FloatArray,
     GameSetup,
     action_mask,
+    check_render_mode,
     observation_array,
+    render_position,
     resolve_chance,
 )
 
@@ -40,7 +43,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     """`learner`'s seat of `game_name`; `opponents` names a bot for each other seat in seat
     order (or one name for all of them). Other keyword arguments are rules options."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
 
     def __init__(
         self,
@@ -53,8 +56,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if not 0 <= learner < num_players:
@@ -92,11 +94,22 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             for seat, name, draw in zip(seats, self.opponent_names, draws[2:], strict=True)
         }
         self._play_others()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        result = self._step(action)
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        """`step` before the position is shown."""
         if self.game_state.is_terminal():
             raise KafeneioError("the episode is over: call reset()")
         try:
@@ -112,9 +125,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         return self._observation(), reward, done, False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.setup.game.render(self.game_state, SPECTATOR)
+        return render_position(self.setup.game, self.game_state, self.render_mode)
 
     def _play_others(self) -> None:
         state = self.game_state
