@@ -84,3 +84,14 @@ def test_human_mode_prints_the_position_at_every_reset_and_step(
     assert capsys.readouterr().out == shown * 2  # the step's, then render()'s
     with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
         SingleAgentEnv("cafe", render_mode="rgb_array")
+
+
+def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
+    series = []
+    for _ in range(2):
+        gym = SingleAgentEnv("souvlaki", num_players=2)
+        first, _ = gym.reset(seed=6)
+        second, _ = gym.reset()
+        series.append((first.tobytes(), second.tobytes(), gym.game_state.clone()))
+    assert series[0] == series[1]
+    assert series[0][0] != series[0][1]

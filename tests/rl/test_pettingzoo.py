@@ -117,3 +117,15 @@ def test_pettingzoo_render_test_passes_and_human_mode_prints(
 def test_an_unknown_render_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
         raw_env("cafe", render_mode="rgb_array")
+
+
+def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
+    first, second = raw_env("cafe"), raw_env("cafe")
+    games = []
+    for aec in (first, second):
+        aec.reset(seed=4)
+        aec.reset()
+        games.append(aec.game_state.clone())
+    assert games[0] == games[1]
+    first.reset(seed=4)
+    assert first.game_state != games[0]  # the series' second game is not its first
