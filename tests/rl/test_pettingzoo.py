@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
@@ -129,3 +131,31 @@ def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
     assert games[0] == games[1]
     first.reset(seed=4)
     assert first.game_state != games[0]  # the series' second game is not its first
+
+
+def test_no_agent_sees_a_hidden_card_in_its_observation_its_info_or_the_render() -> None:
+    """Whatever is redrawn that a seat cannot see (other hands, the decks' order), that seat's
+    observation stays the same, and so does the spectator's render once every seat's hidden
+    part is redrawn; infos carry nothing."""
+    aec = raw_env("souvlaki", num_players=3, render_mode="ansi")
+    aec.reset(seed=8)
+    rng, redraw = np.random.default_rng(0), random.Random(0)
+    redrawn_others = 0
+    for _ in aec.agent_iter(max_iter=150):
+        truth, shown = aec.game_state, aec.render()
+        everything_redrawn = truth
+        for seat, seer in enumerate(aec.possible_agents):
+            neighbour = aec.possible_agents[(seat + 1) % 3]
+            aec.game_state = truth
+            seen, theirs = aec.observe(seer)["observation"], aec.observe(neighbour)["observation"]
+            aec.game_state = truth.determinize(seat, redraw)
+            assert np.array_equal(aec.observe(seer)["observation"], seen)
+            redrawn_others += not np.array_equal(aec.observe(neighbour)["observation"], theirs)
+            everything_redrawn = everything_redrawn.determinize(seat, redraw)
+        aec.game_state = everything_redrawn
+        assert aec.render() == shown
+        aec.game_state = truth
+        observation, _, _, _, info = aec.last()
+        assert info == {}
+        aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert redrawn_others > 100  # the hidden cards really were redrawn
