@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
@@ -233,3 +234,19 @@ def test_a_chance_outcome_not_of_the_node_is_refused_and_changes_nothing() -> No
         with pytest.raises(IllegalActionError, match="not one of this node's"):
             state.apply_action(outcome)
     assert (state.history(), str(state)) == before
+
+
+def test_openspiel_rl_environment_plays_on_the_observation_tensors() -> None:
+    game = pyspiel.load_game("kafeneio_cafe", {"players": 2})
+    environment = rl_environment.Environment(game, seed=1)
+    assert environment.observation_spec()["info_state"] == (2518,)
+    time_step, rng, decisions = environment.reset(), np.random.RandomState(1), 0
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        state = environment.get_state
+        assert time_step.observations["info_state"][player] == state.observation_tensor(player)
+        legal = time_step.observations["legal_actions"][player]
+        time_step = environment.step([int(rng.choice(legal))])
+        decisions += 1
+    assert decisions > 10
+    assert sum(time_step.rewards) == pytest.approx(1.0)
