@@ -57,6 +57,9 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
     _, reward, done, _, info = gym.step(illegal)
     assert (reward, done, info["illegal_action"]) == (-1.0, True, illegal)
     assert gym.game_state == before
+    with pytest.raises(KafeneioError, match="call reset"):  # the episode ended with it
+        gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert gym.game_state == before
     strict = SingleAgentEnv("cafe", num_players=2, illegal="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError):
@@ -95,3 +98,15 @@ def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
         series.append((first.tobytes(), second.tobytes(), gym.game_state.clone()))
     assert series[0] == series[1]
     assert series[0][0] != series[0][1]
+
+
+def test_a_step_outside_an_episode_is_refused() -> None:
+    gym = SingleAgentEnv("cafe", num_players=2)
+    with pytest.raises(KafeneioError, match="none began"):  # before the first reset
+        gym.step(0)
+    _, info = gym.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, info = gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(KafeneioError, match="call reset"):  # after the game's end
+        gym.step(0)

@@ -80,6 +80,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self.game_state: State = self.setup.new_state(0)
         self._bots: dict[int, Bot] = {}
         self._chance = random.Random(0)
+        self._in_episode = False
+        """Between a reset and the end of its episode: the game's end or an illegal action."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -94,6 +96,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             for seat, name, draw in zip(seats, self.opponent_names, draws[2:], strict=True)
         }
         self._play_others()
+        self._in_episode = True
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
@@ -110,17 +113,19 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self, action: int | np.integer[Any]
     ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
         """`step` before the position is shown."""
-        if self.game_state.is_terminal():
-            raise KafeneioError("the episode is over: call reset()")
+        if not self._in_episode:
+            raise KafeneioError("no episode is under way (none began, or it ended): call reset()")
         try:
             self.game_state.apply(self.setup.game.decode_action(int(action)))
         except (IllegalActionError, NotationError):
             if self.illegal == "raise":
                 raise
+            self._in_episode = False
             info = {**self._info(), "illegal_action": int(action)}
             return self._observation(), self.illegal_reward, True, False, info
         self._play_others()
         done = self.game_state.is_terminal()
+        self._in_episode = not done
         reward = self.game_state.returns()[self.learner] if done else 0.0
         return self._observation(), reward, done, False, self._info()
 
