@@ -14,7 +14,7 @@ GAMES = ("cafe", "souvlaki")
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_gymnasium_check_env_passes(game_name: str, players: int) -> None:
     check_env(SingleAgentEnv(game_name, num_players=players, learner=players - 1))
 
