@@ -250,3 +250,20 @@ def test_openspiel_rl_environment_plays_on_the_observation_tensors() -> None:
         decisions += 1
     assert decisions > 10
     assert sum(time_step.rewards) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("player", [-1, -3, 3])
+def test_information_state_of_a_seat_not_in_the_game_is_refused(player: int) -> None:
+    """Python would read a negative seat from the end: another player's information state."""
+    state = played_souvlaki(players=3, actions=5, seed=1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    with pytest.raises(ValueError, match="a seat from 0 to 2"):
+        state.information_state_string(player)
+    with pytest.raises(ValueError, match="a seat from 0 to 2"):
+        state.resample_from_infostate(player, sampler)
+
+
+def test_no_information_state_is_current_at_a_chance_node() -> None:
+    state = pyspiel.load_game("kafeneio_cafe", {"players": 2}).new_initial_state()
+    with pytest.raises(ValueError, match="not -1"):
+        state.information_state_string()

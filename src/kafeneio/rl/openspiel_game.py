@@ -271,12 +271,22 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
 
     def information_state_string(self, player: int | None = None) -> str:
         """Perfect recall: a fingerprint of every observation the player has had."""
-        seat = self.current_player() if player is None else player
+        seat = self._seat(self.current_player() if player is None else player)
         return f"p{seat} {self.fingerprints[seat] & 0xFFFFFFFFFFFFFFFF:016x}"
+
+    def _seat(self, player: int) -> int:
+        """`player` if it is a player of this game; `ValueError` otherwise (at a chance or a
+        terminal node, no player is current), as OpenSpiel's checks refuse one."""
+        if not 0 <= player < len(self.fingerprints):
+            raise ValueError(
+                f"a player is a seat from 0 to {len(self.fingerprints) - 1}, not {player}"
+            )
+        return player
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the player cannot tell from this one: the contract's `determinize`. The
         other players' fingerprints are replaced by ones made from what this player knows."""
+        self._seat(player_id)
         sample = self.clone()
         if self.engine is None:
             return sample
