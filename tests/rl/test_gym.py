@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from kafeneio.core import SPECTATOR, IllegalActionError, KafeneioError
-from kafeneio.rl import SingleAgentEnv
+from kafeneio.core import SPECTATOR, Action, IllegalActionError, KafeneioError, State
+from kafeneio.rl import SingleAgentEnv, action_mask, observation_array
 
 GAMES = ("cafe", "souvlaki")
 
@@ -69,8 +69,10 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
 def test_bad_opponents_and_seats_are_refused() -> None:
     with pytest.raises(KafeneioError, match="unknown bot"):
         SingleAgentEnv("cafe", num_players=2, opponents="nobody")
-    with pytest.raises(KafeneioError, match="opponent bots"):
+    with pytest.raises(KafeneioError, match="give 2 opponents"):
         SingleAgentEnv("cafe", num_players=3, opponents=["random"])
+    with pytest.raises(KafeneioError, match="a bot's name or a player"):
+        SingleAgentEnv("cafe", num_players=3, opponents=["random", 7])
     with pytest.raises(KafeneioError, match="learner"):
         SingleAgentEnv("cafe", num_players=2, learner=2)
 
@@ -110,3 +112,25 @@ def test_a_step_outside_an_episode_is_refused() -> None:
         _, _, done, _, info = gym.step(int(np.flatnonzero(info["action_mask"])[0]))
     with pytest.raises(KafeneioError, match="call reset"):  # after the game's end
         gym.step(0)
+
+
+def test_an_opponent_may_be_a_policy_of_ones_own_on_its_observation() -> None:
+    """Self-play: the opponent seat acts by a policy of the same observation and mask as the
+    learner's (here the lowest legal code), called for its own seat only."""
+    seats_asked = set()
+
+    def policy(state: State) -> Action:
+        seat = state.current_player()
+        seats_asked.add(seat)
+        mask = action_mask(state, 15741, seat)
+        assert observation_array(state, seat).shape == (2518,)
+        return state.game.decode_action(int(np.flatnonzero(mask)[0]))
+
+    gym = SingleAgentEnv("cafe", num_players=2, learner=1, opponents=policy)
+    _, info = gym.reset(seed=5)
+    played = gym.game_state.history_for(SPECTATOR)
+    assert seats_asked == {0} and played  # seat 0 moved first, by the policy
+    done = False
+    while not done:
+        _, _, done, _, info = gym.step(gym.action_space.sample(info["action_mask"]))
+    assert seats_asked == {0}

@@ -1,6 +1,8 @@
-"""A Gymnasium single-agent environment: one seat learns, the others are named bots.
+"""A Gymnasium single-agent environment: one seat learns, the others are bots or players.
 
-``SingleAgentEnv("souvlaki", num_players=3, learner=1, opponents=["heuristic", "random"])``.
+``SingleAgentEnv("souvlaki", num_players=3, learner=1, opponents=["heuristic", "random"])``;
+an opponent is a bot's name or a player of one's own (any callable State -> Action, as
+`kafeneio.core.play` takes), such as a frozen copy of the learner's policy for self-play.
 The observation is the learner's contract tensor; ``info["action_mask"]`` is the int8 mask over
 the game's action codes, so ``env.action_space.sample(info["action_mask"])`` draws a legal
 action. Bots and chance act inside `step` until the learner is to act again or the game ends;
@@ -22,8 +24,9 @@ import numpy as np
 from gymnasium import spaces
 
 from kafeneio.bots import make_bot
-from kafeneio.bots.base import Bot
 from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.core.errors import shown
+from kafeneio.core.play import Player
 from kafeneio.games import GAMES
 from kafeneio.rl.common import (
     BOUND,
@@ -38,10 +41,13 @@ from kafeneio.rl.common import (
     resolve_chance,
 )
 
+Opponent = str | Player
+"""A bot's name (made anew at every reset, seeded from the reset's seed) or a player."""
+
 
 class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
-    """`learner`'s seat of `game_name`; `opponents` names a bot for each other seat in seat
-    order (or one name for all of them). Other keyword arguments are rules options."""
+    """`learner`'s seat of `game_name`; `opponents` gives an `Opponent` for each other seat in
+    seat order (or one for all of them). Other keyword arguments are rules options."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
 
@@ -50,7 +56,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         game_name: str,
         num_players: int = 2,
         learner: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         render_mode: str | None = None,
         illegal: str = "lose",
         illegal_reward: float = -1.0,
@@ -63,12 +69,14 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             raise KafeneioError(f"the learner is a seat from 0 to {num_players - 1}")
         self.setup = GameSetup(game_name, num_players, options)
         others = num_players - 1
-        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(names) != others:
-            raise KafeneioError(f"name {others} opponent bots, one for each other seat")
-        for name in names:
-            make_bot(name, 0)  # an unknown bot name fails here, not at the first reset
-        self.opponent_names = names
+        if isinstance(opponents, str) or callable(opponents):
+            self.opponents: list[Opponent] = [opponents] * others
+        else:
+            self.opponents = list(opponents)
+        if len(self.opponents) != others:
+            raise KafeneioError(f"give {others} opponents, one for each other seat")
+        for opponent in self.opponents:
+            check_opponent(opponent)
         self.learner = learner
         self.render_mode = render_mode
         self.illegal = illegal
@@ -78,7 +86,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self.action_space = spaces.Discrete(self.setup.num_actions)
         self.game_state: State = self.setup.new_state(0)
-        self._bots: dict[int, Bot] = {}
+        self._players: dict[int, Player] = {}
         self._chance = random.Random(0)
         self._in_episode = False
         """Between a reset and the end of its episode: the game's end or an illegal action."""
@@ -87,13 +95,13 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
-        draws = self.np_random.integers(0, 2**SEED_BITS, size=2 + len(self.opponent_names))
+        draws = self.np_random.integers(0, 2**SEED_BITS, size=2 + len(self.opponents))
         self.game_state = self.setup.new_state(int(draws[0]))
         self._chance = random.Random(int(draws[1]))
         seats = [seat for seat in range(self.setup.num_players) if seat != self.learner]
-        self._bots = {
-            seat: make_bot(name, int(draw))
-            for seat, name, draw in zip(seats, self.opponent_names, draws[2:], strict=True)
+        self._players = {
+            seat: make_bot(opponent, int(draw)) if isinstance(opponent, str) else opponent
+            for seat, opponent, draw in zip(seats, self.opponents, draws[2:], strict=True)
         }
         self._play_others()
         self._in_episode = True
@@ -139,7 +147,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             player = state.current_player()
             if player == self.learner or state.is_terminal():
                 return
-            state.apply(self._bots[player].choose(state))
+            state.apply(self._players[player](state))
 
     def _observation(self) -> FloatArray:
         return observation_array(self.game_state, self.learner)
@@ -147,6 +155,18 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def _info(self) -> dict[str, Any]:
         mask = action_mask(self.game_state, self.setup.num_actions, self.learner)
         return {"action_mask": mask}
+
+
+def check_opponent(opponent: object) -> None:
+    """`KafeneioError` unless `opponent` is a known bot's name or callable: an unknown name
+    fails when the environment is made, not at the first reset."""
+    if isinstance(opponent, str):
+        make_bot(opponent, 0)
+    elif not callable(opponent):
+        raise KafeneioError(
+            "an opponent is a bot's name or a player (a callable State -> Action), "
+            f"not {shown(opponent)}"
+        )
 
 
 def register_gymnasium() -> list[str]:
