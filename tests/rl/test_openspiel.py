@@ -267,3 +267,14 @@ def test_no_information_state_is_current_at_a_chance_node() -> None:
     state = pyspiel.load_game("kafeneio_cafe", {"players": 2}).new_initial_state()
     with pytest.raises(ValueError, match="not -1"):
         state.information_state_string()
+
+
+def test_a_chance_outcome_is_named_only_if_it_is_one() -> None:
+    state = played_souvlaki(players=2, actions=1, seed=0)
+    game = state.get_game()
+    outcomes = len(game.chance_codes)
+    names = {state.action_to_string(pyspiel.PlayerId.CHANCE, o) for o in range(outcomes)}
+    assert len(names) == outcomes  # one name for each food card kind
+    for outcome in (-1, outcomes):
+        with pytest.raises(ValueError, match=f"chance outcome {outcome} is not one"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)

@@ -257,8 +257,13 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         if player == pyspiel.PlayerId.CHANCE:
             if self.engine is None:
                 return f"shuffle {action}"
-            code = self._game().chance_codes[action]
-            return self._game().setup.game.decode_action(code).notation
+            codes = self._game().chance_codes
+            if not 0 <= action < len(codes):  # Python would read a negative one from the end
+                raise ValueError(
+                    f"chance outcome {action} is not one of the game's {len(codes)} after the "
+                    "shuffle"
+                )
+            return self._game().setup.game.decode_action(codes[action]).notation
         return self._game().setup.game.decode_action(action).notation
 
     def is_terminal(self) -> bool:
