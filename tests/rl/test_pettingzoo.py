@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from kafeneio.core import IllegalActionError, NotationError
-from kafeneio.rl import env, raw_env
+from kafeneio.core import IllegalActionError, NotationError, ViewerError
+from kafeneio.rl import action_mask, env, raw_env
 
 GAMES = ("cafe", "souvlaki")
 
@@ -159,3 +159,12 @@ def test_no_agent_sees_a_hidden_card_in_its_observation_its_info_or_the_render()
         assert info == {}
         aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert redrawn_others > 100  # the hidden cards really were redrawn
+
+
+def test_a_mask_too_short_or_for_a_seat_not_in_the_game_is_refused() -> None:
+    state = raw_env("cafe").game_state
+    with pytest.raises(ValueError, match="the game's 15741 action codes, not 3424"):
+        action_mask(state, 3424)
+    with pytest.raises(ViewerError, match="a viewer is a player from 0 to 1"):
+        action_mask(state, 15741, 2)
+    assert action_mask(state, 15741, 0).sum() == len(state.legal_actions())

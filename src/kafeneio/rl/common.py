@@ -107,7 +107,16 @@ def legal_codes(state: State) -> list[int]:
 
 def action_mask(state: State, num_actions: int, player: int | None = None) -> MaskArray:
     """1 at the code of every legal action, 0 elsewhere: built from the legal actions, never by
-    a loop over the whole space. All zeros unless `player` is None or the one to act."""
+    a loop over the whole space. All zeros unless `player` is None or the one to act.
+    `ValueError` for a mask too short to hold every code; `ViewerError` for a player not of
+    the game."""
+    codes_needed = state.game.info.num_distinct_actions
+    if num_actions < codes_needed:
+        raise ValueError(
+            f"the mask needs the game's {codes_needed} action codes, not {num_actions}"
+        )
+    if player is not None:
+        state.check_viewer(player)
     mask = np.zeros(num_actions, dtype=np.int8)
     if player is None or state.current_player() == player:
         codes = [action.code for action in state.legal_actions()]
