@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from kafeneio.core import IllegalActionError, KafeneioError
-from kafeneio.rl import SingleAgentEnv
+from kafeneio.core import SPECTATOR, Action, IllegalActionError, KafeneioError, State
+from kafeneio.rl import SingleAgentEnv, action_mask, observation_array
 
 GAMES = ("cafe", "souvlaki")
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_gymnasium_check_env_passes(game_name: str, players: int) -> None:
     check_env(SingleAgentEnv(game_name, num_players=players, learner=players - 1))
 
@@ -57,6 +57,9 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
     _, reward, done, _, info = gym.step(illegal)
     assert (reward, done, info["illegal_action"]) == (-1.0, True, illegal)
     assert gym.game_state == before
+    with pytest.raises(KafeneioError, match="call reset"):  # the episode ended with it
+        gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert gym.game_state == before
     strict = SingleAgentEnv("cafe", num_players=2, illegal="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError):
@@ -66,7 +69,68 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
 def test_bad_opponents_and_seats_are_refused() -> None:
     with pytest.raises(KafeneioError, match="unknown bot"):
         SingleAgentEnv("cafe", num_players=2, opponents="nobody")
-    with pytest.raises(KafeneioError, match="opponent bots"):
+    with pytest.raises(KafeneioError, match="give 2 opponents"):
         SingleAgentEnv("cafe", num_players=3, opponents=["random"])
+    with pytest.raises(KafeneioError, match="a bot's name or a player"):
+        SingleAgentEnv("cafe", num_players=3, opponents=["random", 7])
     with pytest.raises(KafeneioError, match="learner"):
         SingleAgentEnv("cafe", num_players=2, learner=2)
+
+
+def test_human_mode_prints_the_position_at_every_reset_and_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gym = SingleAgentEnv("souvlaki", num_players=2, render_mode="human")
+    _, info = gym.reset(seed=2)
+    assert capsys.readouterr().out == gym.setup.game.render(gym.game_state, SPECTATOR) + "\n"
+    gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert gym.render() is None
+    shown = gym.setup.game.render(gym.game_state, SPECTATOR) + "\n"
+    assert capsys.readouterr().out == shown * 2  # the step's, then render()'s
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
+        SingleAgentEnv("cafe", render_mode="rgb_array")
+
+
+def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
+    series = []
+    for _ in range(2):
+        gym = SingleAgentEnv("souvlaki", num_players=2)
+        first, _ = gym.reset(seed=6)
+        second, _ = gym.reset()
+        series.append((first.tobytes(), second.tobytes(), gym.game_state.clone()))
+    assert series[0] == series[1]
+    assert series[0][0] != series[0][1]
+
+
+def test_a_step_outside_an_episode_is_refused() -> None:
+    gym = SingleAgentEnv("cafe", num_players=2)
+    with pytest.raises(KafeneioError, match="none began"):  # before the first reset
+        gym.step(0)
+    _, info = gym.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, info = gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(KafeneioError, match="call reset"):  # after the game's end
+        gym.step(0)
+
+
+def test_an_opponent_may_be_a_policy_of_ones_own_on_its_observation() -> None:
+    """Self-play: the opponent seat acts by a policy of the same observation and mask as the
+    learner's (here the lowest legal code), called for its own seat only."""
+    seats_asked = set()
+
+    def policy(state: State) -> Action:
+        seat = state.current_player()
+        seats_asked.add(seat)
+        mask = action_mask(state, 15741, seat)
+        assert observation_array(state, seat).shape == (2518,)
+        return state.game.decode_action(int(np.flatnonzero(mask)[0]))
+
+    gym = SingleAgentEnv("cafe", num_players=2, learner=1, opponents=policy)
+    _, info = gym.reset(seed=5)
+    played = gym.game_state.history_for(SPECTATOR)
+    assert seats_asked == {0} and played  # seat 0 moved first, by the policy
+    done = False
+    while not done:
+        _, _, done, _, info = gym.step(gym.action_space.sample(info["action_mask"]))
+    assert seats_asked == {0}

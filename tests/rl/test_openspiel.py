@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
+from kafeneio.core import IllegalActionError
 from kafeneio.rl.openspiel_game import SHUFFLES, register
 
 GAMES = ("cafe", "souvlaki")
@@ -124,3 +131,150 @@ def test_the_information_state_string_has_perfect_recall() -> None:
     second.apply_action(second.legal_actions()[-1])
     assert first.information_state_string(0) != second.information_state_string(0)
     assert first.information_state_string(1) != second.information_state_string(1)
+
+
+HISTORY_STRINGS = """
+import numpy as np, pyspiel
+from kafeneio.rl.openspiel_game import register
+register()
+game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+state, rng = game.new_initial_state(), np.random.RandomState(0)
+for _ in range(150):
+    if state.is_chance_node():
+        codes, probabilities = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(codes, p=probabilities)))
+    else:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    print(state.information_state_string(0), state.information_state_string(1))
+"""
+
+
+def test_information_state_strings_are_the_same_in_every_process() -> None:
+    """Policies are keyed by these strings and built by many workers: one history must give
+    one string in any process (another hash seed, another memory layout)."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", HISTORY_STRINGS],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            timeout=300,
+        ).stdout
+        for seed in (1, 2)
+    }
+    assert len(outputs) == 1
+    assert len(next(iter(outputs)).splitlines()) == 150
+
+
+def played_souvlaki(players: int, actions: int, seed: int) -> pyspiel.State:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": players})
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    for _ in range(actions):
+        if state.is_chance_node():
+            codes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(codes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_the_public_observation_shows_no_hand() -> None:
+    state = played_souvlaki(players=3, actions=80, seed=2)
+    game = state.get_game()
+    none = pyspiel.PrivateInfoType.NONE
+    public = make_observation(game, pyspiel.IIGObservationType(True, False, none))
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen = set()
+    for player in range(3):
+        private.set_from(state, player)
+        assert private.dict["hand_food"].any()  # a player's own observation has their hand
+        public.set_from(state, player)
+        assert not public.dict["hand_food"].any() and not public.dict["player"].any()
+        seen.add((public.tensor.tobytes(), public.string_from(state, player)))
+        sample = state.resample_from_infostate(player, sampler)  # every hand but one redealt
+        public.set_from(sample, player)
+        seen.add((public.tensor.tobytes(), public.string_from(sample, player)))
+    assert len(seen) == 1  # the same for every player, whatever the hidden cards
+
+
+@pytest.mark.parametrize(
+    ("public_info", "perfect_recall", "private_info"),
+    [
+        (True, False, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+        (True, True, pyspiel.PrivateInfoType.NONE),
+    ],
+)
+def test_an_observation_type_not_provided_is_refused(
+    public_info: bool, perfect_recall: bool, private_info: pyspiel.PrivateInfoType
+) -> None:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+    kind = pyspiel.IIGObservationType(public_info, perfect_recall, private_info)
+    with pytest.raises(ValueError, match="not provided"):
+        make_observation(game, kind)
+
+
+def test_a_chance_outcome_not_of_the_node_is_refused_and_changes_nothing() -> None:
+    game = pyspiel.load_game("kafeneio_souvlaki", {"players": 2})
+    state = game.new_initial_state()
+    for outcome in (SHUFFLES, -2):
+        with pytest.raises(IllegalActionError, match="seed from 0 to 65535"):
+            state.apply_action(outcome)
+    assert state.history() == []
+    state = played_souvlaki(players=2, actions=1, seed=0)
+    rng = np.random.RandomState(0)
+    while not state.is_chance_node():  # on to Souvlaki Wars' own chance node
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    outcomes = [outcome for outcome, _ in state.chance_outcomes()]
+    before = (state.history(), str(state))
+    for outcome in (-2, next(o for o in range(game.max_chance_outcomes()) if o not in outcomes)):
+        with pytest.raises(IllegalActionError, match="not one of this node's"):
+            state.apply_action(outcome)
+    assert (state.history(), str(state)) == before
+
+
+def test_openspiel_rl_environment_plays_on_the_observation_tensors() -> None:
+    game = pyspiel.load_game("kafeneio_cafe", {"players": 2})
+    environment = rl_environment.Environment(game, seed=1)
+    assert environment.observation_spec()["info_state"] == (2518,)
+    time_step, rng, decisions = environment.reset(), np.random.RandomState(1), 0
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        state = environment.get_state
+        assert time_step.observations["info_state"][player] == state.observation_tensor(player)
+        legal = time_step.observations["legal_actions"][player]
+        time_step = environment.step([int(rng.choice(legal))])
+        decisions += 1
+    assert decisions > 10
+    assert sum(time_step.rewards) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("player", [-1, -3, 3])
+def test_information_state_of_a_seat_not_in_the_game_is_refused(player: int) -> None:
+    """Python would read a negative seat from the end: another player's information state."""
+    state = played_souvlaki(players=3, actions=5, seed=1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    with pytest.raises(ValueError, match="a seat from 0 to 2"):
+        state.information_state_string(player)
+    with pytest.raises(ValueError, match="a seat from 0 to 2"):
+        state.resample_from_infostate(player, sampler)
+
+
+def test_no_information_state_is_current_at_a_chance_node() -> None:
+    state = pyspiel.load_game("kafeneio_cafe", {"players": 2}).new_initial_state()
+    with pytest.raises(ValueError, match="not -1"):
+        state.information_state_string()
+
+
+def test_a_chance_outcome_is_named_only_if_it_is_one() -> None:
+    state = played_souvlaki(players=2, actions=1, seed=0)
+    game = state.get_game()
+    outcomes = len(game.chance_codes)
+    names = {state.action_to_string(pyspiel.PlayerId.CHANCE, o) for o in range(outcomes)}
+    assert len(names) == outcomes  # one name for each food card kind
+    for outcome in (-1, outcomes):
+        with pytest.raises(ValueError, match=f"chance outcome {outcome} is not one"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, outcome)

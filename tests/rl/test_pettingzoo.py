@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
-from kafeneio.core import IllegalActionError, NotationError
-from kafeneio.rl import env, raw_env
+from kafeneio.core import IllegalActionError, NotationError, ViewerError
+from kafeneio.rl import action_mask, env, raw_env
 
 GAMES = ("cafe", "souvlaki")
 
@@ -103,3 +105,66 @@ def test_reset_with_a_seed_replays_the_same_game() -> None:
     assert first.game_state == second.game_state
     first.reset(seed=10)
     assert first.game_state != second.game_state
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_pettingzoo_render_test_passes_and_human_mode_prints(
+    game_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    render_test(lambda render_mode=None: env(game_name, render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert "P1" in printed and "P2" in printed
+
+
+def test_an_unknown_render_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="render_mode must be None, 'human' or 'ansi'"):
+        raw_env("cafe", render_mode="rgb_array")
+
+
+def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
+    first, second = raw_env("cafe"), raw_env("cafe")
+    games = []
+    for aec in (first, second):
+        aec.reset(seed=4)
+        aec.reset()
+        games.append(aec.game_state.clone())
+    assert games[0] == games[1]
+    first.reset(seed=4)
+    assert first.game_state != games[0]  # the series' second game is not its first
+
+
+def test_no_agent_sees_a_hidden_card_in_its_observation_its_info_or_the_render() -> None:
+    """Whatever is redrawn that a seat cannot see (other hands, the decks' order), that seat's
+    observation stays the same, and so does the spectator's render once every seat's hidden
+    part is redrawn; infos carry nothing."""
+    aec = raw_env("souvlaki", num_players=3, render_mode="ansi")
+    aec.reset(seed=8)
+    rng, redraw = np.random.default_rng(0), random.Random(0)
+    redrawn_others = 0
+    for _ in aec.agent_iter(max_iter=150):
+        truth, shown = aec.game_state, aec.render()
+        everything_redrawn = truth
+        for seat, seer in enumerate(aec.possible_agents):
+            neighbour = aec.possible_agents[(seat + 1) % 3]
+            aec.game_state = truth
+            seen, theirs = aec.observe(seer)["observation"], aec.observe(neighbour)["observation"]
+            aec.game_state = truth.determinize(seat, redraw)
+            assert np.array_equal(aec.observe(seer)["observation"], seen)
+            redrawn_others += not np.array_equal(aec.observe(neighbour)["observation"], theirs)
+            everything_redrawn = everything_redrawn.determinize(seat, redraw)
+        aec.game_state = everything_redrawn
+        assert aec.render() == shown
+        aec.game_state = truth
+        observation, _, _, _, info = aec.last()
+        assert info == {}
+        aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert redrawn_others > 100  # the hidden cards really were redrawn
+
+
+def test_a_mask_too_short_or_for_a_seat_not_in_the_game_is_refused() -> None:
+    state = raw_env("cafe").game_state
+    with pytest.raises(ValueError, match="the game's 15741 action codes, not 3424"):
+        action_mask(state, 3424)
+    with pytest.raises(ViewerError, match="a viewer is a player from 0 to 1"):
+        action_mask(state, 15741, 2)
+    assert action_mask(state, 15741, 0).sum() == len(state.legal_actions())

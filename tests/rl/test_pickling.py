@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
 
 import pyspiel
 import pytest
@@ -51,3 +53,29 @@ def test_an_openspiel_state_round_trips_through_serialization() -> None:
     assert str(copy) == str(state)
     assert copy.information_state_string(0) == state.information_state_string(0)
     assert copy.legal_actions() == state.legal_actions()
+
+
+UNPICKLE = """
+import pickle, sys
+state = pickle.loads(sys.stdin.buffer.read())
+print(state.get_game(), state.information_state_string(0), state.legal_actions())
+"""
+
+
+def test_an_openspiel_game_and_state_pickle_even_into_a_process_without_register() -> None:
+    """As OpenSpiel's own Python games do, for multiprocessing and Ray workers."""
+    register()
+    game = pyspiel.load_game("kafeneio_cafe", {"players": 3, "hand_size": 4})
+    copy = pickle.loads(pickle.dumps(game))
+    assert str(copy) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    shown = f"{game} {state.information_state_string(0)} {state.legal_actions()}\n"
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", UNPICKLE],
+        input=pickle.dumps(state),
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
+    assert elsewhere.stdout.decode() == shown

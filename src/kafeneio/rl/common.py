@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from kafeneio.core import CHANCE, Game, KafeneioError, State, sample_chance
+from kafeneio.core import CHANCE, SPECTATOR, Game, KafeneioError, State, sample_chance
 from kafeneio.core.tensor import Entries
 from kafeneio.games import get_game
 
@@ -22,6 +22,10 @@ FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
 SEED_BITS = 63
 """Game seeds the environments draw are below 2**63, as the contract takes them."""
+RENDER_MODES = ["human", "ansi"]
+"""``ansi``: `render()` returns the position as a spectator sees it; ``human``: it prints it,
+and so does every step (Gymnasium's single-agent environment: every reset too), as Gymnasium
+and PettingZoo's classic games do."""
 BOUND = float(2**24)
 """Every entry of a tensor is a whole number (a count, an amount, a 0/1 flag) far inside
 ±2**24, the range where float32 holds whole numbers exactly: the spaces' bounds."""
@@ -69,6 +73,23 @@ class GameSetup:
         return self.game.new_state(self.num_players, seed=seed).quiet()
 
 
+def check_render_mode(render_mode: str | None) -> None:
+    """`ValueError` unless `render_mode` is None or one of `RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+
+
+def render_position(game: Game, state: State, render_mode: str | None) -> str | None:
+    """`state` as a spectator sees it, in text: returned for ``ansi``, printed for ``human``."""
+    if render_mode is None:
+        return None
+    text = game.render(state, SPECTATOR)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def observation_array(state: State, player: int) -> FloatArray:
     """`player`'s observation tensor as a float32 array (a new one each call), scattered from
     its non-zero entries rather than converted from the whole flat list."""
@@ -86,7 +107,16 @@ def legal_codes(state: State) -> list[int]:
 
 def action_mask(state: State, num_actions: int, player: int | None = None) -> MaskArray:
     """1 at the code of every legal action, 0 elsewhere: built from the legal actions, never by
-    a loop over the whole space. All zeros unless `player` is None or the one to act."""
+    a loop over the whole space. All zeros unless `player` is None or the one to act.
+    `ValueError` for a mask too short to hold every code; `ViewerError` for a player not of
+    the game."""
+    codes_needed = state.game.info.num_distinct_actions
+    if num_actions < codes_needed:
+        raise ValueError(
+            f"the mask needs the game's {codes_needed} action codes, not {num_actions}"
+        )
+    if player is not None:
+        state.check_viewer(player)
     mask = np.zeros(num_actions, dtype=np.int8)
     if player is None or state.current_player() == player:
         codes = [action.code for action in state.legal_actions()]

@@ -1,6 +1,8 @@
-"""A Gymnasium single-agent environment: one seat learns, the others are named bots.
+"""A Gymnasium single-agent environment: one seat learns, the others are bots or players.
 
-``SingleAgentEnv("souvlaki", num_players=3, learner=1, opponents=["heuristic", "random"])``.
+``SingleAgentEnv("souvlaki", num_players=3, learner=1, opponents=["heuristic", "random"])``;
+an opponent is a bot's name or a player of one's own (any callable State -> Action, as
+`kafeneio.core.play` takes), such as a frozen copy of the learner's policy for self-play.
 The observation is the learner's contract tensor; ``info["action_mask"]`` is the int8 mask over
 the game's action codes, so ``env.action_space.sample(info["action_mask"])`` draws a legal
 action. Bots and chance act inside `step` until the learner is to act again or the game ends;
@@ -22,51 +24,59 @@ import numpy as np
 from gymnasium import spaces
 
 from kafeneio.bots import make_bot
-from kafeneio.bots.base import Bot
-from kafeneio.core import SPECTATOR, IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.core.errors import shown
+from kafeneio.core.play import Player
 from kafeneio.games import GAMES
 from kafeneio.rl.common import (
     BOUND,
+    RENDER_MODES,
     SEED_BITS,
     FloatArray,
     GameSetup,
     action_mask,
+    check_render_mode,
     observation_array,
+    render_position,
     resolve_chance,
 )
 
+Opponent = str | Player
+"""A bot's name (made anew at every reset, seeded from the reset's seed) or a player."""
+
 
 class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
-    """`learner`'s seat of `game_name`; `opponents` names a bot for each other seat in seat
-    order (or one name for all of them). Other keyword arguments are rules options."""
+    """`learner`'s seat of `game_name`; `opponents` gives an `Opponent` for each other seat in
+    seat order (or one for all of them). Other keyword arguments are rules options."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
 
     def __init__(
         self,
         game_name: str,
         num_players: int = 2,
         learner: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         render_mode: str | None = None,
         illegal: str = "lose",
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if not 0 <= learner < num_players:
             raise KafeneioError(f"the learner is a seat from 0 to {num_players - 1}")
         self.setup = GameSetup(game_name, num_players, options)
         others = num_players - 1
-        names = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(names) != others:
-            raise KafeneioError(f"name {others} opponent bots, one for each other seat")
-        for name in names:
-            make_bot(name, 0)  # an unknown bot name fails here, not at the first reset
-        self.opponent_names = names
+        if isinstance(opponents, str) or callable(opponents):
+            self.opponents: list[Opponent] = [opponents] * others
+        else:
+            self.opponents = list(opponents)
+        if len(self.opponents) != others:
+            raise KafeneioError(f"give {others} opponents, one for each other seat")
+        for opponent in self.opponents:
+            check_opponent(opponent)
         self.learner = learner
         self.render_mode = render_mode
         self.illegal = illegal
@@ -76,45 +86,59 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self.action_space = spaces.Discrete(self.setup.num_actions)
         self.game_state: State = self.setup.new_state(0)
-        self._bots: dict[int, Bot] = {}
+        self._players: dict[int, Player] = {}
         self._chance = random.Random(0)
+        self._in_episode = False
+        """Between a reset and the end of its episode: the game's end or an illegal action."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[FloatArray, dict[str, Any]]:
         super().reset(seed=seed)
-        draws = self.np_random.integers(0, 2**SEED_BITS, size=2 + len(self.opponent_names))
+        draws = self.np_random.integers(0, 2**SEED_BITS, size=2 + len(self.opponents))
         self.game_state = self.setup.new_state(int(draws[0]))
         self._chance = random.Random(int(draws[1]))
         seats = [seat for seat in range(self.setup.num_players) if seat != self.learner]
-        self._bots = {
-            seat: make_bot(name, int(draw))
-            for seat, name, draw in zip(seats, self.opponent_names, draws[2:], strict=True)
+        self._players = {
+            seat: make_bot(opponent, int(draw)) if isinstance(opponent, str) else opponent
+            for seat, opponent, draw in zip(seats, self.opponents, draws[2:], strict=True)
         }
         self._play_others()
+        self._in_episode = True
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.game_state.is_terminal():
-            raise KafeneioError("the episode is over: call reset()")
+        result = self._step(action)
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[FloatArray, SupportsFloat, bool, bool, dict[str, Any]]:
+        """`step` before the position is shown."""
+        if not self._in_episode:
+            raise KafeneioError("no episode is under way (none began, or it ended): call reset()")
         try:
             self.game_state.apply(self.setup.game.decode_action(int(action)))
         except (IllegalActionError, NotationError):
             if self.illegal == "raise":
                 raise
+            self._in_episode = False
             info = {**self._info(), "illegal_action": int(action)}
             return self._observation(), self.illegal_reward, True, False, info
         self._play_others()
         done = self.game_state.is_terminal()
+        self._in_episode = not done
         reward = self.game_state.returns()[self.learner] if done else 0.0
         return self._observation(), reward, done, False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.setup.game.render(self.game_state, SPECTATOR)
+        return render_position(self.setup.game, self.game_state, self.render_mode)
 
     def _play_others(self) -> None:
         state = self.game_state
@@ -123,7 +147,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             player = state.current_player()
             if player == self.learner or state.is_terminal():
                 return
-            state.apply(self._bots[player].choose(state))
+            state.apply(self._players[player](state))
 
     def _observation(self) -> FloatArray:
         return observation_array(self.game_state, self.learner)
@@ -131,6 +155,18 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     def _info(self) -> dict[str, Any]:
         mask = action_mask(self.game_state, self.setup.num_actions, self.learner)
         return {"action_mask": mask}
+
+
+def check_opponent(opponent: object) -> None:
+    """`KafeneioError` unless `opponent` is a known bot's name or callable: an unknown name
+    fails when the environment is made, not at the first reset."""
+    if isinstance(opponent, str):
+        make_bot(opponent, 0)
+    elif not callable(opponent):
+        raise KafeneioError(
+            "an opponent is a bot's name or a player (a callable State -> Action), "
+            f"not {shown(opponent)}"
+        )
 
 
 def register_gymnasium() -> list[str]:

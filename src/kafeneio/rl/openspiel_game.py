@@ -21,13 +21,21 @@ game's `observation_spec` names them.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from kafeneio.core import CHANCE, TERMINAL, GameInfo, State
+from kafeneio.core import (
+    CHANCE,
+    SPECTATOR,
+    TERMINAL,
+    Action,
+    GameInfo,
+    IllegalActionError,
+    State,
+)
 from kafeneio.games import GAMES, get_game
 from kafeneio.rl.common import GameSetup, legal_codes, machine_view
 
@@ -38,6 +46,17 @@ FINGERPRINT_START = 0
 SHUFFLE_SEEN, CHANCE_SEEN, RESAMPLED = -1, -2, -3
 """What a fingerprint folds in for a node whose outcome shows only through the observation, and
 for a resampled opponent. Fingerprints hash whole numbers only: the same in every process."""
+ABSENT = (-4,)
+"""What a fingerprint folds in for a field of an observation key that is None."""
+
+
+def hashed_alike(key: Hashable) -> Hashable:
+    """`key` with its None fields as `ABSENT`, so that its hash is the same in every process:
+    Python 3.11 hashes None by its address, which differs from run to run (a constant only
+    from 3.12), and a Souvlaki Wars key has a None field outside maintenance."""
+    if isinstance(key, tuple):
+        return tuple(ABSENT if field is None else field for field in key)
+    return key
 
 
 def short_name(game_name: str) -> str:
@@ -113,6 +132,11 @@ class KafeneioSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
         )
         super().__init__(game_type(game_name), game_info, {**params, "players": num_players})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its name and parameters: the class made for each game is no attribute
+        of this module, where pickle would look for it."""
+        return (load_game, (self.setup.game_name, self.get_parameters()))
+
     def new_initial_state(self) -> KafeneioSpielState:
         return KafeneioSpielState(self)
 
@@ -121,8 +145,8 @@ class KafeneioSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
     ) -> KafeneioObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return KafeneioObserver(self, perfect_recall)
+        perfect_recall, public_only = observation_kind(iig_obs_type)
+        return KafeneioObserver(self, perfect_recall, public_only)
 
 
 class Engine:
@@ -156,6 +180,12 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
             self.engine = Engine(game.setup.new_state(0))
             self._fold(CHANCE, SHUFFLE_SEEN)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game (by name and parameters) and `serialize()`, so that it comes
+        back where the game was never registered, as a pickled game does."""
+        game = self._game()
+        return (load_state, (game.setup.game_name, game.get_parameters(), self.serialize()))
+
     def _game(self) -> KafeneioSpielGame:
         game: KafeneioSpielGame = self.get_game()
         return game
@@ -184,19 +214,34 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
     def _apply_action(self, action: int) -> None:
         game = self._game()
         if self.engine is None:
+            if not 0 <= action < SHUFFLES:
+                raise IllegalActionError(
+                    f"the shuffle's outcome is a seed from 0 to {SHUFFLES - 1}, not {action}"
+                )
             self.engine = Engine(game.setup.new_state(int(action)))
             self._fold(CHANCE, SHUFFLE_SEEN)
             return
         state = self.engine.state
         mover = state.current_player()
         if mover == CHANCE:
-            code = game.chance_codes[int(action)]
-            state.apply(next(a for a, _ in state.chance_outcomes() if a.code == code))
+            state.apply(self._chance_action(int(action)))
             self._fold(mover, CHANCE_SEEN)
         else:
             played = game.setup.game.decode_action(int(action))
             state.apply(played)
             self._fold(mover, played.code)
+
+    def _chance_action(self, outcome: int) -> Action:
+        """The engine's chance action numbered `outcome`; `IllegalActionError` naming this
+        node's outcomes when it is not one of them."""
+        assert self.engine is not None
+        index = self._game().chance_index
+        actions = {index[action.code]: action for action, _ in self.engine.state.chance_outcomes()}
+        if outcome not in actions:
+            raise IllegalActionError(
+                f"chance outcome {outcome} is not one of this node's: {sorted(actions)}"
+            )
+        return actions[outcome]
 
     def _fold(self, mover: int, seen: int) -> None:
         """Fold what each player saw at this node into their fingerprint: every decision is
@@ -204,7 +249,7 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         assert self.engine is not None
         view = machine_view(self.engine.state)
         self.fingerprints = tuple(
-            hash((print_, mover, seen, view.observation_key(player)))
+            hash((print_, mover, seen, hashed_alike(view.observation_key(player))))
             for player, print_ in enumerate(self.fingerprints)
         )
 
@@ -212,8 +257,13 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         if player == pyspiel.PlayerId.CHANCE:
             if self.engine is None:
                 return f"shuffle {action}"
-            code = self._game().chance_codes[action]
-            return self._game().setup.game.decode_action(code).notation
+            codes = self._game().chance_codes
+            if not 0 <= action < len(codes):  # Python would read a negative one from the end
+                raise ValueError(
+                    f"chance outcome {action} is not one of the game's {len(codes)} after the "
+                    "shuffle"
+                )
+            return self._game().setup.game.decode_action(codes[action]).notation
         return self._game().setup.game.decode_action(action).notation
 
     def is_terminal(self) -> bool:
@@ -226,12 +276,22 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
 
     def information_state_string(self, player: int | None = None) -> str:
         """Perfect recall: a fingerprint of every observation the player has had."""
-        seat = self.current_player() if player is None else player
+        seat = self._seat(self.current_player() if player is None else player)
         return f"p{seat} {self.fingerprints[seat] & 0xFFFFFFFFFFFFFFFF:016x}"
+
+    def _seat(self, player: int) -> int:
+        """`player` if it is a player of this game; `ValueError` otherwise (at a chance or a
+        terminal node, no player is current), as OpenSpiel's checks refuse one."""
+        if not 0 <= player < len(self.fingerprints):
+            raise ValueError(
+                f"a player is a seat from 0 to {len(self.fingerprints) - 1}, not {player}"
+            )
+        return player
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the player cannot tell from this one: the contract's `determinize`. The
         other players' fingerprints are replaced by ones made from what this player knows."""
+        self._seat(player_id)
         sample = self.clone()
         if self.engine is None:
             return sample
@@ -251,12 +311,39 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         return f"{state!r} {state.state_key()!r}"
 
 
-class KafeneioObserver:
-    """OpenSpiel's Python observer: the contract's tensor in named pieces, or (perfect recall)
-    the information-state fingerprint, which has no tensor."""
+def observation_kind(iig_obs_type: Any) -> tuple[bool, bool]:
+    """(perfect recall, public only) for an OpenSpiel observation type (None: a player's
+    observation). A kind the games do not provide raises `ValueError` naming it, rather than
+    handing out another: a public observation that held a player's hand would leak it."""
+    if iig_obs_type is None:
+        return False, False
+    private = iig_obs_type.private_info
+    if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        raise ValueError(
+            f"the observation type public_info={iig_obs_type.public_info}, private_info="
+            f"{private.name} is not provided: with public_info=True, private_info is "
+            "SINGLE_PLAYER (a player's observation or information state) or NONE (the public "
+            "observation)"
+        )
+    public_only = private == pyspiel.PrivateInfoType.NONE
+    if public_only and iig_obs_type.perfect_recall:
+        raise ValueError(
+            "the public information state (perfect_recall with private_info NONE) is not "
+            "provided; the public observation is (perfect_recall=False)"
+        )
+    return bool(iig_obs_type.perfect_recall), public_only
 
-    def __init__(self, game: KafeneioSpielGame, perfect_recall: bool) -> None:
+
+class KafeneioObserver:
+    """OpenSpiel's Python observer: the contract's tensor in named pieces, as `player` sees it
+    or (`public_only`) as a spectator does whoever asks; or (perfect recall) the information
+    state fingerprint, which has no tensor."""
+
+    def __init__(
+        self, game: KafeneioSpielGame, perfect_recall: bool, public_only: bool = False
+    ) -> None:
         self.perfect_recall = perfect_recall
+        self.public_only = public_only
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
         if perfect_recall:
@@ -276,14 +363,18 @@ class KafeneioObserver:
         if state.engine is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = machine_view(state.engine.state).observation_tensor(player)
+            view = machine_view(state.engine.state)
+            self.tensor[:] = view.observation_tensor(self._viewer(player))
 
     def string_from(self, state: KafeneioSpielState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
         if state.engine is None:
             return "before the shuffle"
-        return repr(machine_view(state.engine.state).observation_key(player))
+        return repr(machine_view(state.engine.state).observation_key(self._viewer(player)))
+
+    def _viewer(self, player: int) -> int:
+        return SPECTATOR if self.public_only else player
 
 
 def _chance_codes(setup: GameSetup) -> tuple[int, ...]:
@@ -301,6 +392,18 @@ def register(game_name: str | None = None) -> list[str]:
         if short_name(name) not in registered:
             pyspiel.register_game(game_type(name), _game_class(name))
     return [short_name(name) for name in names]
+
+
+def load_game(game_name: str, params: Mapping[str, Any]) -> pyspiel.Game:
+    """`pyspiel.load_game` of a kafeneio game, registered first: how a pickled game comes back,
+    in a process that may never have called `register`."""
+    register(game_name)
+    return pyspiel.load_game(short_name(game_name), dict(params))
+
+
+def load_state(game_name: str, params: Mapping[str, Any], text: str) -> pyspiel.State:
+    """The state `serialize()` wrote as `text`, in the game `load_game` gives."""
+    return load_game(game_name, params).deserialize_state(text)
 
 
 def _game_class(game_name: str) -> type[KafeneioSpielGame]:

@@ -18,13 +18,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kafeneio.core import SPECTATOR, State
+from kafeneio.core import State
 from kafeneio.rl.common import (
     BOUND,
+    RENDER_MODES,
     SEED_BITS,
     GameSetup,
     action_mask,
+    check_render_mode,
     observation_array,
+    render_position,
     resolve_chance,
 )
 
@@ -32,7 +35,7 @@ from kafeneio.rl.common import (
 class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
     """One game of `game_name` for `num_players`; other keyword arguments are rules options."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -42,8 +45,7 @@ class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.setup = GameSetup(game_name, num_players, options)
         self.metadata = {**type(self).metadata, "name": f"kafeneio_{game_name}_v0"}
         self.render_mode = render_mode
@@ -112,11 +114,11 @@ class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         else:
             self.agent_selection = self.possible_agents[self.game_state.current_player()]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return self.setup.game.render(self.game_state, SPECTATOR)
+        return render_position(self.setup.game, self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or process."""
