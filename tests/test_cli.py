@@ -60,6 +60,15 @@ def test_python_dash_m_runs_the_command(module: str) -> None:
     assert ran.returncode == 0 and ran.stdout == f"kafeneio {kafeneio.__version__}\n", ran
 
 
+def test_importing_the_main_module_runs_nothing() -> None:
+    """Spawned processes and doc tools import ``kafeneio.__main__``: only ``python -m`` runs it."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    code = "import kafeneio.__main__; print('imported')"
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert ran.returncode == 0 and ran.stdout == "imported\n", ran
+
+
 def test_bots_play_a_full_game_and_the_record_replays_to_its_result(tmp_path: Path) -> None:
     path = write_game(tmp_path)
     record = json.loads(path.read_text())

@@ -2,4 +2,5 @@
 
 from kafeneio.cli import app
 
-app(prog_name="kafeneio")
+if __name__ == "__main__":  # imported (spawned processes, doc tools), it runs nothing
+    app(prog_name="kafeneio")
