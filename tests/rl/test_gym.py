@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from kafeneio.core import SPECTATOR, Action, IllegalActionError, KafeneioError, State
+from kafeneio.core import CHANCE, SPECTATOR, Action, IllegalActionError, KafeneioError, State
 from kafeneio.rl import SingleAgentEnv, action_mask, observation_array
 
 GAMES = ("cafe", "souvlaki")
@@ -134,3 +134,22 @@ def test_an_opponent_may_be_a_policy_of_ones_own_on_its_observation() -> None:
     while not done:
         _, _, done, _, info = gym.step(gym.action_space.sample(info["action_mask"]))
     assert seats_asked == {0}
+
+
+def test_an_opponent_that_plays_on_its_state_changes_nothing_in_the_episode() -> None:
+    """A player of one's own is handed a copy: one that searches by applying moves to what it
+    is given (here it plays the whole game out) leaves the episode where it was."""
+
+    def reckless(state: State) -> Action:
+        chosen = state.legal_actions()[0]
+        while not state.is_terminal():  # a search that forgets to copy
+            if state.current_player() == CHANCE:
+                state.apply(state.chance_outcomes()[0][0])
+            else:
+                state.apply(state.legal_actions()[0])
+        return chosen
+
+    gym = SingleAgentEnv("cafe", num_players=2, learner=1, opponents=reckless)
+    _, info = gym.reset(seed=5)
+    assert not gym.game_state.is_terminal() and gym.game_state.current_player() == 1
+    assert info["action_mask"].any()

@@ -147,7 +147,9 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             player = state.current_player()
             if player == self.learner or state.is_terminal():
                 return
-            state.apply(self._players[player](state))
+            # a copy: a player of one's own that searches by applying moves cannot change
+            # the episode (the web server hands its bots copies too)
+            state.apply(self._players[player](state.clone()))
 
     def _observation(self) -> FloatArray:
         return observation_array(self.game_state, self.learner)
