@@ -11,6 +11,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -202,6 +203,19 @@ def test_souvlaki_spec_follows_the_card_set(tmp_path: Path) -> None:
     assert builtin["hand_unforeseen"] == (len(SouvlakiGame().cards.unforeseen),)
     state = game.new_state(3, seed=2)
     assert len(state.observation_tensor(1)) == sum(math.prod(s) for s in spec.values())
+
+
+DOC_PAGES = {"cafe": "cafe-international.md", "souvlaki": "souvlaki-wars.md"}
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_tensor_sizes_each_game_page_gives_are_the_specs(game_name: str) -> None:
+    page = Path(__file__).parent.parent / "docs" / DOC_PAGES[game_name]
+    found = re.search(r"tensor has (\d+), (\d+) and (\d+) entries", page.read_text("utf-8"))
+    assert found, f"{page.name} gives no tensor sizes"
+    game: Any = get_game(game_name)
+    sizes = [sum(map(math.prod, game.observation_spec(n).values())) for n in (2, 3, 4)]
+    assert [int(size) for size in found.groups()] == sizes
 
 
 @pytest.mark.parametrize("game_name", GAMES)

@@ -396,6 +396,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 options.win_reputation,
                 options.first_game,
                 options.loan_penalty,
+                options.hand_limit,
             ),
         )
 

@@ -29,7 +29,7 @@ SEAT_COLUMNS = (
     "served_reputation",
     "served_money",
 )
-RULES = ("round_limit", "win_money", "win_reputation", "first_game", "loan_penalty")
+RULES = ("round_limit", "win_money", "win_reputation", "first_game", "loan_penalty", "hand_limit")
 """The rules options the observation shows, in the key's and the tensor's order."""
 CUSTOMER_COLUMNS = (
     "present",
@@ -97,7 +97,7 @@ class SouvlakiObservationKey(NamedTuple):
     random_pending: tuple[tuple[int, int], ...]
     """Food cards still to take at random: (from, to or -1 the discard)."""
     winners: tuple[int, ...]
-    rules: tuple[int, int, int, bool, int]
+    rules: tuple[int, int, int, bool, int, int]
     """The options named in `RULES`, in that order."""
 
 
