@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,6 +76,53 @@ def test_keys_are_equal_exactly_when_observations_are(game_name: str, players: i
                     assert key_to_view.setdefault(key, text) == text
                     assert view_to_key.setdefault(text, key) == key
     assert len(key_to_view) > 50  # many different views were compared, not one
+
+
+KEY_HASHES = """
+import random, sys
+from kafeneio.core import CHANCE, SPECTATOR, sample_chance
+from kafeneio.games import get_game
+rng = random.Random(3)
+state = get_game(sys.argv[1]).new_state(2, seed=3)
+while True:
+    print([hash(state.observation_key(player)) for player in (0, 1, SPECTATOR)])
+    if state.is_terminal():
+        break
+    chance = state.current_player() == CHANCE
+    state.apply(sample_chance(state, rng) if chance else rng.choice(state.legal_actions()))
+"""
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_key_hashes_are_the_same_in_every_process(game_name: str) -> None:
+    """Tables of search bots and policies are keyed by these keys and built by many workers:
+    one position must hash alike under another hash seed and another memory layout."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", KEY_HASHES, game_name],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            timeout=300,
+        ).stdout
+        for seed in (1, 2)
+    }
+    assert len(outputs) == 1
+    assert len(next(iter(outputs)).splitlines()) > 20  # a whole game, not one position
+
+
+def holds_none(value: object) -> bool:
+    return value is None or (isinstance(value, tuple) and any(map(holds_none, value)))
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_keys_hold_no_none(game_name: str) -> None:
+    """Python 3.11 hashes None by its address, different in every process (the test above
+    shows it there; this one on any version)."""
+    for state in random_states(game_name, 2, seed=4, every=1):
+        for player in (0, 1, SPECTATOR):
+            assert not holds_none(state.observation_key(player))
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -152,6 +203,19 @@ def test_souvlaki_spec_follows_the_card_set(tmp_path: Path) -> None:
     assert builtin["hand_unforeseen"] == (len(SouvlakiGame().cards.unforeseen),)
     state = game.new_state(3, seed=2)
     assert len(state.observation_tensor(1)) == sum(math.prod(s) for s in spec.values())
+
+
+DOC_PAGES = {"cafe": "cafe-international.md", "souvlaki": "souvlaki-wars.md"}
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_tensor_sizes_each_game_page_gives_are_the_specs(game_name: str) -> None:
+    page = Path(__file__).parent.parent / "docs" / DOC_PAGES[game_name]
+    found = re.search(r"tensor has (\d+), (\d+) and (\d+) entries", page.read_text("utf-8"))
+    assert found, f"{page.name} gives no tensor sizes"
+    game: Any = get_game(game_name)
+    sizes = [sum(map(math.prod, game.observation_spec(n).values())) for n in (2, 3, 4)]
+    assert [int(size) for size in found.groups()] == sizes
 
 
 @pytest.mark.parametrize("game_name", GAMES)

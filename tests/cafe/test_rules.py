@@ -17,6 +17,8 @@ import pytest
 
 from kafeneio.core import IllegalActionError, KafeneioError, NotationError
 from kafeneio.games.cafe import CafeState
+from kafeneio.games.cafe.actions import NUM_CHAIRS
+from kafeneio.games.cafe.state import SPACE
 
 from .conftest import (
     ALL_CARDS,
@@ -293,6 +295,89 @@ def test_a_guest_at_an_empty_table_needs_a_partner_in_the_same_move() -> None:
     play(state, "USf@17")
     assert state.scores()[0] == 2
     assert state.current_player() == 1
+
+
+GROUP_REFUSALS = [
+    # (hand, moves before, the refused move, what the refusal says)
+    (["USm", "USm", "AFm"], [], "USm@16", "US1 (1 man and no lady) would be left without"),
+    (["USm", "USm", "USf"], ["USm@16"], "USm@17", "US1 (2 men and no lady) would be left"),
+    (["USf", "USf", "USm"], ["USf@16"], "USf@17", "US1 (2 ladies and no man) would be left"),
+    (["USm", "USf"], ["USm@16"], "end", "US1 (1 man and no lady) would be left without"),
+    (
+        ["USm", "USm", "AFm"],
+        [],
+        "USm@18",
+        "US1 (1 man and no lady) and US2 (1 man and no lady) would be left without",
+    ),
+    (
+        ["USm", "USf", "INf"],
+        ["USm@16"],
+        "USf@19",
+        "US1 (1 man and no lady), US2 (1 lady and no man) and IN2 (1 lady and no man) would",
+    ),
+]
+
+
+@pytest.mark.rule("CI-T.4")
+@pytest.mark.rule("CI-T.5")
+@pytest.mark.parametrize(("hand", "before", "refused", "words"), GROUP_REFUSALS)
+def test_a_group_refusal_names_each_table_left_without_a_group_and_its_guests(
+    hand: list[str], before: list[str], refused: str, words: str
+) -> None:
+    state = play(new_position([hand, ["AFf"]], ELSEWHERE), *before)
+    with pytest.raises(IllegalActionError) as err:
+        state.apply_notation(refused)
+    assert words in str(err.value)
+    assert err.value.rule == ("CI-T.5" if refused == "end" else "CI-T.4")
+
+
+@pytest.mark.rule("CI-T.5")
+def test_the_refusal_of_end_says_whom_to_seat() -> None:
+    alone = play(new_position([["USm", "USf"], ["AFf"]], ELSEWHERE), "USm@16")
+    with pytest.raises(IllegalActionError, match="; seat a lady there"):
+        alone.apply_notation("end")
+    shared = play(new_position([["USf", "USm"], ["AFf"]], ELSEWHERE), "USf@18")
+    with pytest.raises(IllegalActionError, match="; seat a man at one of them"):
+        shared.apply_notation("end")
+
+
+@pytest.mark.rule("CI-T.4")
+@pytest.mark.rule("CI-T.5")
+@pytest.mark.parametrize("seed", range(4))
+def test_the_tables_a_refusal_names_are_those_move_generation_asks_about(seed: int) -> None:
+    """Over random games: `end` is legal exactly when no table is left without a group; a
+    second guest that fits (CI-T.1-T.3) is legal exactly when it leaves none; a first guest
+    that fits and is refused always leaves one (so its refusal has a table to name)."""
+    rng, state = random.Random(seed), GAME.new_state(2 + seed % 3, seed=seed)
+    checked = 0
+    while not state.is_terminal():
+        moves = state.legal_actions()
+        opening = state.filling()[1] < 2  # the start player's lone opening (CI-T.8)
+        if state.phase in ("turn", "second") and not opening:
+            second = state.phase == "second"
+            if second:
+                assert (SPACE.end in moves) == (not state.tables_left_without_group())
+            for card in set(state.hand(state.current_player())):
+                fitting = state.fitting_chairs(card)
+                for chair in (c for c in range(NUM_CHAIRS) if fitting >> c & 1):
+                    lacking = state.tables_left_without_group_by(card, chair)
+                    legal_here = SPACE.place[card][chair] in moves
+                    if second:
+                        assert legal_here == (not lacking)
+                    else:
+                        assert legal_here or lacking
+                    checked += 1
+        state.apply(rng.choice(moves))
+    assert checked > 100
+
+
+def test_asking_about_a_taken_chair_or_no_card_is_refused_and_changes_nothing() -> None:
+    state = new_position([["USm", "USf"], ["AFf"]], ELSEWHERE)
+    before = state.clone()
+    for card, chair, what in [(0, 8, "8 is not a free chair"), (99, 15, "99 is not a guest")]:
+        with pytest.raises(KafeneioError, match=what):
+            state.tables_left_without_group_by(card, chair)
+    assert state == before and state.legal_actions() == before.legal_actions()
 
 
 @pytest.mark.rule("CI-T.6")

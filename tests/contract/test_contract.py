@@ -119,6 +119,45 @@ def test_viewers_are_the_players_and_the_spectator(game: Game, viewer: object) -
     assert game.render(state, SPECTATOR)
 
 
+class Seat:
+    """A whole number that is not an int, as numpy's integers are."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __index__(self) -> int:
+        return self.number
+
+
+def test_a_viewer_may_be_any_whole_number_but_a_flag(game: Game) -> None:
+    """An RL loop's seats are numpy integers: they name the same viewer as a plain int, and
+    the state hands on a plain int."""
+    state = game.new_state(2, seed=1)
+    for viewer in (0, 1, SPECTATOR):
+        checked = state.check_viewer(Seat(viewer))
+        assert checked == viewer and type(checked) is int
+        assert state.observation(Seat(viewer)) == state.observation(viewer)
+        assert state.history_for(Seat(viewer)) == state.history_for(viewer)
+        assert game.render(state, Seat(viewer)) == game.render(state, viewer)
+    key_of = getattr(state, "observation_key", None)
+    if key_of is not None:
+        assert key_of(Seat(1)) == key_of(1) and type(key_of(Seat(1)).player) is int
+    for bad in (Seat(2), Seat(-1), Seat(-4)):
+        with pytest.raises(ViewerError, match="SPECTATOR"):
+            state.observation(bad)
+
+
+def test_numpy_integers_are_viewers_and_numpy_flags_and_floats_are_not(game: Game) -> None:
+    np = pytest.importorskip("numpy")
+    state = game.new_state(2, seed=1)
+    assert state.observation(np.int64(1)) == state.observation(1)
+    assert state.observation(np.int8(SPECTATOR)) == state.observation(SPECTATOR)
+    assert state.determinize(np.int32(0), random.Random(0)).observation(0) == state.observation(0)
+    for bad in (np.bool_(False), np.float64(0.0), np.int64(2), np.int64(-2), np.array([0])):
+        with pytest.raises(ViewerError, match="SPECTATOR"):
+            state.observation(bad)
+
+
 def test_an_observation_names_its_viewer_and_null_for_a_spectator(game: Game) -> None:
     """Café said -3 (`SPECTATOR`) and Souvlaki Wars null; JSON readers get one answer."""
     state = game.new_state(3, seed=1)

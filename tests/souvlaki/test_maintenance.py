@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import CHANCE, IllegalActionError
+from kafeneio.core import CHANCE, SPECTATOR, IllegalActionError
 from kafeneio.games.souvlaki import SouvlakiState
 
 from .conftest import legal, play, position
@@ -154,6 +154,28 @@ def test_the_random_discard_option_leaves_the_choice_to_chance() -> None:
 def test_the_hand_limit_is_an_option() -> None:
     state = maintenance(food_hands=[["G", "S", "F"], []], options={"hand_limit": 3})
     assert all(move.startswith("discard") for move in legal(state))
+
+
+@pytest.mark.rule("SW-1.4")
+@pytest.mark.parametrize("limit", [7, 3])
+def test_the_observation_says_the_hand_limit_a_player_over_it_discards_down_to(
+    limit: int,
+) -> None:
+    """Only discards are offered above the limit: the observation says why, to everyone (a
+    rules option is public), and the key and the tensor tell the limits apart."""
+    hand = ["G", "S", "F", "D", "GF", "GD", "SF"][:limit]
+    options = {"shops": ["express", "thanasis"], "hand_limit": limit}
+    state = maintenance(food_hands=[hand, []], food_top=["SD"], options=options)
+    for viewer in (0, 1, SPECTATOR):
+        view = state.observation(viewer)
+        assert view["rules"]["hand_limit"] == limit
+    assert state.observation(0)["players"][0]["food_cards"] > limit
+    assert all(move.startswith("discard") for move in legal(state))
+    other = maintenance(
+        food_hands=[hand, []], food_top=["SD"], options={**options, "hand_limit": 8}
+    )
+    assert other.observation_key(0) != state.observation_key(0)
+    assert other.observation_tensor(0) != state.observation_tensor(0)
 
 
 @pytest.mark.rule("SW-1.4")

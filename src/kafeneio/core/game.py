@@ -14,6 +14,7 @@ from the fields a state declares.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 import warnings
 from abc import ABC, abstractmethod
@@ -77,6 +78,17 @@ def check_seed(seed: object) -> int:
     if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise KafeneioError(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     return seed
+
+
+def whole_number(value: object) -> int | None:
+    """`value` as a plain int if it is a whole number (`operator.index` takes it) but not a
+    flag, which would otherwise pass for 0 or 1; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # the TypeError is the check
+    except TypeError:
+        return None
 
 
 class Game(ABC):
@@ -458,9 +470,11 @@ class State(ABC):
 
     # --- information ------------------------------------------------------------------------
     def check_viewer(self, viewer: object) -> int:
-        """`viewer` if it is a player of this game or `SPECTATOR`; `ViewerError` otherwise."""
-        if type(viewer) is int and (0 <= viewer < self.num_players or viewer == SPECTATOR):
-            return viewer
+        """`viewer` as a plain int if it is a player of this game or `SPECTATOR`; `ViewerError`
+        otherwise. Any whole number but a flag will do: an RL loop's seats are numpy integers."""
+        number = viewer if type(viewer) is int else whole_number(viewer)
+        if number is not None and (0 <= number < self.num_players or number == SPECTATOR):
+            return number
         raise ViewerError(
             f"a viewer is a player from 0 to {self.num_players - 1} or SPECTATOR "
             f"({SPECTATOR}), not {viewer!r}"

@@ -21,7 +21,7 @@ game's `observation_spec` names them.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -45,18 +45,8 @@ PREFIX = "kafeneio_"
 FINGERPRINT_START = 0
 SHUFFLE_SEEN, CHANCE_SEEN, RESAMPLED = -1, -2, -3
 """What a fingerprint folds in for a node whose outcome shows only through the observation, and
-for a resampled opponent. Fingerprints hash whole numbers only: the same in every process."""
-ABSENT = (-4,)
-"""What a fingerprint folds in for a field of an observation key that is None."""
-
-
-def hashed_alike(key: Hashable) -> Hashable:
-    """`key` with its None fields as `ABSENT`, so that its hash is the same in every process:
-    Python 3.11 hashes None by its address, which differs from run to run (a constant only
-    from 3.12), and a Souvlaki Wars key has a None field outside maintenance."""
-    if isinstance(key, tuple):
-        return tuple(ABSENT if field is None else field for field in key)
-    return key
+for a resampled opponent. Fingerprints hash whole numbers only (the observation keys hold
+nothing else, no None): the same in every process."""
 
 
 def short_name(game_name: str) -> str:
@@ -249,7 +239,7 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         assert self.engine is not None
         view = machine_view(self.engine.state)
         self.fingerprints = tuple(
-            hash((print_, mover, seen, hashed_alike(view.observation_key(player))))
+            hash((print_, mover, seen, view.observation_key(player)))
             for player, print_ in enumerate(self.fingerprints)
         )
 

@@ -168,10 +168,12 @@ def _dance(state: CafeState, action: CafeAction) -> IllegalActionError:
 
 def _second(state: CafeState, action: CafeAction) -> IllegalActionError:
     if action.kind == END:
+        tables = state.tables_left_without_group()
+        ladies, _ = _genders_at(state, tables[0]) if tables else (0, 0)
+        partner = "a man" if ladies else "a lady"  # the tables lack the first guest's partner
+        where = "there" if len(tables) == 1 else "at one of them"
         return IllegalActionError(
-            "end: a table of this move would be left without an allowed group; "
-            "seat a partner there",
-            "CI-T.5",
+            f"end: {_without_group(state, tables)}; seat {partner} {where}", "CI-T.5"
         )
     if action.kind != PLACE:
         return IllegalActionError(
@@ -201,8 +203,45 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         return IllegalActionError(
             f"{action}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"
         )
-    hint = "" if second else " and no second guest from the hand can complete the move"
+    hint = "" if second else "; no second guest from the hand can complete the move"
+    lacking = state.tables_left_without_group_by(card, chair)
     return IllegalActionError(
-        f"{action}: a table would be left without an allowed group (a lady and a man){hint}",
-        "CI-T.4",
+        f"{action}: {_without_group(state, lacking, (card, chair))}{hint}", "CI-T.4"
     )
+
+
+def _without_group(
+    state: CafeState, tables: list[int], placed: tuple[int, int] | None = None
+) -> str:
+    """What is wrong at `tables` (`tables_left_without_group`): their guests, one gender
+    only, with the guest `placed` (card, chair) counted, as the move would seat it."""
+    board = state.game.board
+    wrongs = [
+        f"{board.tables[table].id} ({_count(*_genders_at(state, table, placed))})"
+        for table in tables
+    ]
+    which = ", ".join(wrongs[:-1]) + " and " + wrongs[-1] if len(wrongs) > 1 else "".join(wrongs)
+    # no table named cannot happen: a refused move leaves one without a group
+    return f"{which or 'a table'} would be left without an allowed group (a lady and a man)"
+
+
+def _genders_at(
+    state: CafeState, table: int, placed: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """The ladies and the men at `table`, the guest `placed` (card, chair) counted."""
+    chairs = geometry().table_chairs[table]
+    guests = [state.chair(chair) for chair in chairs]
+    if placed is not None and placed[1] in chairs:
+        guests.append(placed[0])
+    ladies = sum(card >= 0 and gender_of(card) == LADY for card in guests)
+    return ladies, sum(card >= 0 for card in guests) - ladies
+
+
+def _count(ladies: int, men: int) -> str:
+    """A table's guests in words: "1 man and no lady", "2 ladies and no man" (a table without
+    a group seats one gender only)."""
+    if men and not ladies:
+        return f"{men} {'man' if men == 1 else 'men'} and no lady"
+    if ladies and not men:
+        return f"{ladies} {'lady' if ladies == 1 else 'ladies'} and no man"
+    return f"{ladies} ladies and {men} men"

@@ -592,14 +592,7 @@ class CafeState(State):
 
     def _second_decisions(self, space: ActionSpace) -> list[CafeAction]:
         first_card, first_chair = self._pending[0]
-        # `_table_ok` at the first guest's tables, its common answers first, on masks: complete
-        # if each table has a group, or if the guest sits alone at one beside a group (CI-T.4).
-        tables = MASKS.chair_tables[first_chair]
-        lacking = tables ^ (tables & self._present[0] & self._present[1])
-        if lacking and (lacking == tables or lacking & self._pairs[first_card & 1]):
-            bad = [t for t in GEO.chair_tables[first_chair] if not self._table_ok(t)]
-        else:
-            bad = []
+        bad = self._left_without_group(first_card, first_chair)
         kinds = _card_types(self._hands[self._player])
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
@@ -626,6 +619,45 @@ class CafeState(State):
             if card & 1 == need:
                 _in_chair_order(space.place[card], mending & card_chairs[card], actions)
         return actions
+
+    def _left_without_group(self, card: int, chair: int) -> list[int]:
+        """The tables of `chair`, where `card` sits, that fail `_table_ok` (CI-T.4). Its common
+        answers first, on masks: none if each table has a group, or if the guest sits alone at
+        one beside a group."""
+        tables = MASKS.chair_tables[chair]
+        lacking = tables ^ (tables & self._present[0] & self._present[1])
+        if lacking and (lacking == tables or lacking & self._pairs[card & 1]):
+            return [t for t in GEO.chair_tables[chair] if not self._table_ok(t)]
+        return []
+
+    def tables_left_without_group(self) -> list[int]:
+        """CI-T.4, CI-T.5: the tables that would be left without an allowed group were the
+        turn to end now, those of its first guest (none outside the second decision). Move
+        generation offers ``end`` only when there are none, and its refusal names them."""
+        if not self._pending:
+            return []
+        return self._left_without_group(*self._pending[0])
+
+    def tables_left_without_group_by(self, card: int, chair: int) -> list[int]:
+        """CI-T.4: the tables that would be left without an allowed group were `card` placed
+        on the free `chair` and the turn ended then: of those of `chair` and of this turn's
+        first guest, the ones that fail `_table_ok`, the predicate move generation keeps."""
+        if not (isinstance(card, int) and 0 <= card < NUM_CARD_TYPES):
+            raise KafeneioError(f"tables_left_without_group_by: {card!r} is not a guest card")
+        if not (isinstance(chair, int) and 0 <= chair < NUM_CHAIRS and self._seat[chair] < 0):
+            raise KafeneioError(f"tables_left_without_group_by: {chair!r} is not a free chair")
+        kept = self._at_once  # the board comes back as it was: so does what was worked out
+        self._put(card, chair)
+        try:
+            found: list[int] = []
+            for seated, at in [*self._pending, (card, chair)]:
+                for table in self._left_without_group(seated, at):
+                    if table not in found:  # the two guests may share a table
+                        found.append(table)
+            return found
+        finally:
+            self._take(card, chair)
+            self._at_once = kept
 
     def _gender_fits(self, card: int, chair: int) -> bool:
         """CI-T.3 for one more guest: no table of the chair gets a third of that gender."""

@@ -104,6 +104,7 @@ class SouvlakiObservation:
                 "win_money": options.win_money,
                 "win_reputation": options.win_reputation,
                 "send_away_cost": SEND_AWAY_COST,
+                "hand_limit": options.hand_limit,
             },
             "phase": phase,
             "first_game": options.first_game,

@@ -382,7 +382,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             tuple(self._pool),
             tuple(self._played),
             self._served,
-            (self._buys_left, self._advertised) if phase == MAINTENANCE else None,
+            (self._buys_left, self._advertised) if phase == MAINTENANCE else (),
             tuple(map(len, self._decks)),
             tuple(map(tuple, self._discards)),
             tuple(self._in_play),
@@ -396,6 +396,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 options.win_reputation,
                 options.first_game,
                 options.loan_penalty,
+                options.hand_limit,
             ),
         )
 

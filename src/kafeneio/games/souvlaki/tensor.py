@@ -29,7 +29,7 @@ SEAT_COLUMNS = (
     "served_reputation",
     "served_money",
 )
-RULES = ("round_limit", "win_money", "win_reputation", "first_game", "loan_penalty")
+RULES = ("round_limit", "win_money", "win_reputation", "first_game", "loan_penalty", "hand_limit")
 """The rules options the observation shows, in the key's and the tensor's order."""
 CUSTOMER_COLUMNS = (
     "present",
@@ -51,7 +51,9 @@ cards attached to it follow."""
 
 class SouvlakiObservationKey(NamedTuple):
     """What one player may know of a Souvlaki Wars position, in the state's own codes: whole
-    numbers, flags and tuples of them only, so that its hash is the same in every process."""
+    numbers, flags and tuples of them only, so that its hash is the same in every process.
+    No field is ever None: Python 3.11 hashes None by its address, which differs from run to
+    run, so an absent part is an empty tuple or -1."""
 
     player: int
     to_move: int
@@ -83,8 +85,8 @@ class SouvlakiObservationKey(NamedTuple):
     pool: tuple[int, ...]
     played: tuple[int, ...]
     served: int
-    maintenance: tuple[int, bool] | None
-    """(supplies left to buy, advertised) during maintenance."""
+    maintenance: tuple[int, bool] | tuple[()]
+    """(supplies left to buy, advertised) during maintenance; empty otherwise."""
     decks: tuple[int, ...]
     """Cards left in the food, customer and unforeseen decks."""
     discards: tuple[tuple[int, ...], ...]
@@ -95,7 +97,7 @@ class SouvlakiObservationKey(NamedTuple):
     random_pending: tuple[tuple[int, int], ...]
     """Food cards still to take at random: (from, to or -1 the discard)."""
     winners: tuple[int, ...]
-    rules: tuple[int, int, int, bool, int]
+    rules: tuple[int, int, int, bool, int, int]
     """The options named in `RULES`, in that order."""
 
 
@@ -199,8 +201,7 @@ def observation_entries(cards: CardSet, key: SouvlakiObservationKey) -> Entries:
     _row(values, at["pool"], key.pool)
     _row(values, at["played"], key.played)
     values[at["served_this_service"]] = float(key.served)
-    if key.maintenance is not None:
-        _row(values, at["maintenance"], key.maintenance)
+    _row(values, at["maintenance"], key.maintenance)
     _row(values, at["decks"], key.decks)
     for name, counts in zip(
         ("discard_food", "discard_customers", "discard_unforeseen"), key.discards, strict=True
