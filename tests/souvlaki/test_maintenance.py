@@ -179,6 +179,16 @@ def test_the_observation_says_the_hand_limit_a_player_over_it_discards_down_to(
 
 
 @pytest.mark.rule("SW-1.4")
+def test_the_board_tells_a_hand_over_the_limit_why_it_may_only_discard() -> None:
+    options = {"shops": ["express", "thanasis"], "hand_limit": 3}
+    state = maintenance(food_hands=[["G", "S", "F"], []], food_top=["SD"], options=options)
+    board = state.game.render(state, 0)
+    assert "Your food cards (1 over the limit of 3: discard): " in board
+    assert max(len(line) for line in board.splitlines()) <= 80
+    assert "over the limit" not in state.game.render(state, 1)  # P2 holds nothing
+
+
+@pytest.mark.rule("SW-1.4")
 def test_unforeseen_cards_have_no_hand_limit() -> None:
     many = ["queue-jump"] * 2 + ["good-review"] * 2 + ["fresh-delivery"] * 2 + ["dirty-shop"] * 2
     state = maintenance(unforeseen_hands=[many, []])

@@ -52,7 +52,7 @@ def render_observation(obs: dict[str, Any]) -> str:
         lines.extend(_player(obs, seat))
     lines.extend(_effects(obs))
     if obs["hand"] is not None:
-        lines.extend(_hand(obs["hand"], obs["first_game"]))
+        lines.extend(_hand(obs["hand"], obs["first_game"], obs["rules"]["hand_limit"]))
     if obs["phase"] == "mulligan":  # the game's first screen: the legend, once
         lines.append(LEGEND)
     return "\n".join(lines)
@@ -201,19 +201,26 @@ def _counted(card: str, count: int) -> str:
     return card if count == 1 else f"{card} x{count}"
 
 
-def _hand(hand: dict[str, Any], first_game: bool) -> list[str]:
+def _hand(hand: dict[str, Any], first_game: bool, limit: int) -> list[str]:
     """The viewer's own cards: their food cards, then their unforeseen cards (none in the
-    first game), on one line where it holds both."""
+    first game), on one line where it holds both. A hand over the limit says so, since then
+    the only moves are discards (SW-1.4)."""
     food = hand["food"] or ["none"]
+    over = len(hand["food"]) - limit
+    label = (
+        f"Your food cards ({over} over the limit of {limit}: discard): "
+        if over > 0
+        else "Your food cards: "
+    )
     if first_game:
-        return packed("Your food cards: ", food, " ")
+        return packed(label, food, " ")
     counts = Counter(hand["unforeseen"])
     unforeseen = [_counted(card, n) for card, n in counts.items()] or ["none"]
-    both = f"Your food cards: {' '.join(food)} | unforeseen: {', '.join(unforeseen)}"
+    both = f"{label}{' '.join(food)} | unforeseen: {', '.join(unforeseen)}"
     if len(both) <= WIDTH:
         return [both]
     return [
-        *packed("Your food cards: ", food, " "),
+        *packed(label, food, " "),
         *packed("Your unforeseen: ", _with_commas(unforeseen), " "),
     ]
 
