@@ -95,8 +95,9 @@ def test_rule_finds_the_rules_that_use_the_words_asked() -> None:
     """What a mark on screen (ANNOYED) or a card an opponent played (Impatient Customer)
     means is looked up by its words: the rules that use them all, in lines of 80 columns,
     those past the first few named."""
-    output = _session("souvlaki", "rule annoyed\nrule impatient-customer\nrule xyzzy\nquit\n")
-    annoyed, impatient, unknown = output.split("P1> ")[1:4]
+    asked = "rule annoyed\nrule impatient-customer\nrule xyzzy\nrule 25 money\nquit\n"
+    output = _session("souvlaki", asked)
+    annoyed, impatient, unknown, goal = output.split("P1> ")[1:5]
     using = [rule.id for rule in rulebook_of(get_game("souvlaki")) if "annoyed" in rule.text]
     assert len(using) > cli.RULES_SHOWN  # some are shown, the others named
     assert shown_ids(annoyed) == using[: cli.RULES_SHOWN]
@@ -105,6 +106,7 @@ def test_rule_finds_the_rules_that_use_the_words_asked() -> None:
     card = next(kind for kind in SouvlakiGame().cards.unforeseen if kind.id == "impatient-customer")
     assert shown_ids(impatient) == [card.rule]  # that card's own rule, and no other
     assert "No rule of Souvlaki Wars uses the words 'xyzzy'" in unknown
+    assert "SW-5.2 (" in goal  # words with a number are words, not an id: the goal's rule
 
 
 def test_hint_suggests_a_legal_move_from_the_players_own_view(

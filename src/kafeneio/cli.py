@@ -70,6 +70,9 @@ SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this on
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
 RULES_SHOWN = 4
+RULE_ID_SHAPE = re.compile(r"[A-Za-z]+-[\w.]*\d[\w.]*")
+"""What `rule` reads as a rule's id rather than words: letters, a dash, a number in what
+follows (``SW-4.8``, ``XX-9.9``); ``rule 25 money`` looks for the words."""
 """How many of the rules found by their words `rule` shows; it names the rest."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
@@ -595,7 +598,7 @@ def _rule_text(game: Game, asked: str) -> str:
     if not asked:
         example = book.ids()[0]
         return f"rule ID: what a rule says (rule {example}); rule WORDS: the rules that use them"
-    if any(char.isdigit() for char in asked):  # written as an id (SW-4.8): no word has a digit
+    if RULE_ID_SHAPE.fullmatch(asked):  # written as an id (SW-4.8, ci-t.2), known or not
         try:
             return "\n".join(_within_columns([str(book.rule(asked.upper()))]))
         except KafeneioError as err:
