@@ -58,6 +58,7 @@ def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
     assert {"first_game", "round_limit", "shops"} <= souvlaki
     assert "cards_dir" not in souvlaki  # card sets are the server's to offer
     assert {"random", "greedy", "heuristic"} <= set(catalog["bots"])
+    assert catalog["max_budget"] == 2000  # the lobby's bound on a bot's iterations
 
 
 def test_the_rules_reference_is_served_for_the_ids_the_log_cites(client: TestClient) -> None:
@@ -129,7 +130,11 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
         ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "seat 1's kind: input should be"),
         (  # a field named as the lobby counts seats, from 1
             {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 10**9}]},
-            "seat 2's budget: input should be less than or equal to 100000",
+            "seat 2's budget: input should be less than or equal to 2000",
+        ),
+        (  # a decision of more would hold the bots of every other game waiting for minutes
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 2001}]},
+            "seat 2's budget: input should be less than or equal to 2000",
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "extra": 1}, "extra"),
         (

@@ -30,6 +30,7 @@ from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
+    MAX_BUDGET,
     ActionRequest,
     AnalysisView,
     Catalog,
@@ -224,6 +225,7 @@ def _add_api(app: FastAPI) -> None:
             games=[_game_info(name, card_sets) for name in sorted(GAMES)],
             bots=sorted(BOTS),
             budget_bots=sorted(name for name in BOTS if takes_budget(name)),
+            max_budget=MAX_BUDGET,
         )
 
     @app.get("/api/rules/{game}", response_model=list[RuleOut], responses=ERRORS)

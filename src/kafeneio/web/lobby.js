@@ -17,7 +17,7 @@ function seatRow(index, bots) {
     ...bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
   kind.value = index === 0 ? "human" : `bot:${bots.includes("heuristic") ? "heuristic" : bots[0]}`;
   const name = el("input", { type: "text", name: `name${index}`, placeholder: `Player ${index + 1}`, maxlength: 40, "aria-label": `name of seat ${index + 1}` });
-  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, placeholder: "iterations", class: "budget", title: "a search bot's iterations per move; empty: its default", "aria-label": `budget of seat ${index + 1}` });
+  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, max: catalog.max_budget, placeholder: "iterations", class: "budget", title: `a search bot's iterations per move, at most ${catalog.max_budget}; empty: its default`, "aria-label": `budget of seat ${index + 1}` });
   const update = () => { budget.disabled = !catalog.budget_bots.includes(kind.value.slice(4)); };
   kind.addEventListener("change", update);
   update();
