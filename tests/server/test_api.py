@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import websockets
 from fastapi.testclient import TestClient
 
 from kafeneio.bots import BOTS
@@ -14,7 +17,7 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
-from server.conftest import age, create, token_of, wait_for
+from server.conftest import LiveServer, age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
 
@@ -493,8 +496,42 @@ def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> Non
         assert socket.receive_json()["type"] == "state"
         socket.send_text("{not json")
         assert socket.receive_json()["error"] == "bad-request"
+        socket.send_bytes(b"\x00{")  # no message of ours is binary: answered, not a crash
+        assert socket.receive_json()["error"] == "bad-request"
         socket.send_json({"type": "action", "ply": 0, "action": "end"})
         assert socket.receive_json()["error"] == "spectator"
+
+
+NO_HELLOS: list[str | bytes] = [
+    "hello",
+    b"\x00",
+    "[1, 2]",
+    '{"token": "abc"}',
+    '{"type": "hello", "token": 5}',
+    '{"type": "hello", "token": ["abc"]}',
+    '{"type": "hello", "token": {"seat": 0}}',
+]
+"""First messages of a websocket that are no hello (a hello's token is text, or none)."""
+
+
+async def first_answers(server: LiveServer, game_id: str) -> list[Any]:
+    """The server's answer to each of `NO_HELLOS` sent as a websocket's first message (a real
+    server: one that answered nothing would leave an in-process client waiting for ever)."""
+    answers = []
+    for hello in NO_HELLOS:
+        async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as ws:
+            await ws.send(hello)
+            answers.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+    return answers
+
+
+def test_websocket_refuses_a_first_message_that_is_no_hello(live_server: LiveServer) -> None:
+    server = live_server.start()
+    created = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}] * 2})
+    answers = asyncio.run(first_answers(server, created["id"]))
+    for hello, answer in zip(NO_HELLOS, answers, strict=True):
+        assert answer["error"] == "bad-request" and "hello" in answer["message"], hello
+    assert not server.get(f"/api/games/{created['id']}")["seats"][0]["joined"]
 
 
 def test_finished_games_are_read_back_when_asked_for(db_url: str) -> None:

@@ -397,14 +397,14 @@ def _add_websocket(app: FastAPI) -> None:
         await websocket.accept()
         hub = hub_of(websocket)
         try:
-            hello = await websocket.receive_json()
+            token = _hello_token(await _next_text(websocket))
             session = hub.get(game_id)
-            viewer = hub.join(session, hello.get("token") if isinstance(hello, dict) else None)
+            viewer = hub.join(session, token)
         except ActionRefused as err:
             await websocket.send_json({"type": "error", "error": err.code, "message": str(err)})
             await websocket.close(code=4403)
             return
-        except (WebSocketDisconnect, ValueError):
+        except WebSocketDisconnect:
             return
         watcher = Watcher(viewer)
         session.watchers.add(watcher)
@@ -412,7 +412,7 @@ def _add_websocket(app: FastAPI) -> None:
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
         try:
             while True:
-                await _handle(hub, session, watcher, _parsed(await websocket.receive_text()))
+                await _handle(hub, session, watcher, _parsed(await _next_text(websocket)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -428,12 +428,36 @@ async def _send_loop(websocket: WebSocket, watcher: Watcher) -> None:
                 await websocket.send_json(message)
 
 
-def _parsed(text: str) -> Any:
-    """A client's message, or None when it is not JSON (answered as an unknown message)."""
+async def _next_text(websocket: WebSocket) -> str | None:
+    """The client's next message; None for a binary one, which no message of ours is."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text: str | None = message.get("text")
+    return text
+
+
+def _parsed(text: str | None) -> Any:
+    """A client's message, or None when it is not JSON text (answered as an unknown message)."""
     try:
-        return json.loads(text)
+        return json.loads(text) if text is not None else None
     except ValueError:
         return None
+
+
+HELLO = 'the first message must be {"type": "hello", "token": ...} (no token: a spectator)'
+
+
+def _hello_token(text: str | None) -> str | None:
+    """The seat token a websocket's first message gives (None: a spectator's); a first message
+    that is no hello, or whose token is not text, is refused, saying so."""
+    hello = _parsed(text)
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        raise ActionRefused("bad-request", HELLO)
+    token = hello.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ActionRefused("bad-request", "the hello's token must be text: the seat link's")
+    return token
 
 
 async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
