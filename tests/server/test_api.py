@@ -225,14 +225,14 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
         assert view(client, game_id, first) == before
     stale = act(client, game_id, first, 5, legal).json()
     assert stale["view"]["ply"] == 0 and stale["view"]["viewer"] == 0  # a full resync
-    assert (
-        client.post(
+    for ply in (-1, False, "0", 0.0):  # a move number is a whole number: false is not move 0
+        response = client.post(
             f"/api/games/{game_id}/actions",
-            json={"ply": -1, "action": legal},
+            json={"ply": ply, "action": legal},
             headers={"X-Seat-Token": first},
-        ).status_code
-        == 422
-    )
+        )
+        assert response.status_code == 422 and response.json()["message"].startswith("ply: ")
+        assert view(client, game_id, first) == before
     done = act(client, game_id, first, 0, legal)
     assert done.status_code == 200 and done.json()["ply"] == 1
     assert act(client, game_id, first, 0, legal).json()["error"] == "stale"
@@ -450,6 +450,18 @@ def test_websocket_views_actions_and_resync(client: TestClient) -> None:
         while seen["ply"] < 2:  # views may be skipped, never reordered
             seen = spectator.receive_json()
         assert seen["viewer"] is None and seen["legal"] == []
+
+
+def test_websocket_refuses_a_move_number_that_is_not_a_whole_number(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    token = token_of(created, 0)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as seat:
+        seat.send_json({"type": "hello", "token": token})
+        legal = seat.receive_json()["legal"][0]["notation"]
+        for ply in (False, "0", 0.0):  # each would be taken for move 0
+            seat.send_json({"type": "action", "ply": ply, "action": legal})
+            assert seat.receive_json()["error"] == "bad-request"
+    assert view(client, created["id"])["ply"] == 0
 
 
 def test_websocket_refuses_a_bad_token(client: TestClient) -> None:

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -466,13 +466,21 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
         return
     ply, text = message.get("ply"), message.get("action")
     try:
-        if not isinstance(ply, int) or not isinstance(text, str):
-            raise ActionRefused("bad-request", "an action message needs ply and action")
+        if not _whole_number(ply) or not isinstance(text, str):
+            raise ActionRefused(
+                "bad-request", "an action message needs ply (a whole number) and action"
+            )
         await hub.act(session, watcher.viewer, ply, text)
     except ActionRefused as err:
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
             watcher.push_view(hub.view(session, watcher.viewer))
+
+
+def _whole_number(value: Any) -> TypeGuard[int]:
+    """Whether a message's `value` is a whole number: JSON's true and false are not (Python
+    counts them as 1 and 0), nor is 3.0."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:

@@ -49,14 +49,17 @@ class Created(BaseModel):
 class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ply: int = Field(ge=0, description="the number of the last state the client saw")
+    # strict: a move number is a whole number, not true (1) nor "3"
+    ply: int = Field(ge=0, strict=True, description="the number of the last state the client saw")
     action: str = Field(max_length=200, description="the action in the game's notation")
 
 
 class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ply: int = Field(ge=0, description="the number of the state the hint is for (the current one)")
+    ply: int = Field(
+        ge=0, strict=True, description="the number of the state the hint is for (the current one)"
+    )
 
 
 class MoveChance(BaseModel):
