@@ -387,6 +387,33 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     context.close()
 
 
+BIG_ORDERS = """async () => {
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"))).json();
+    const drafted = { order: "", money: 0, influence: 0, phone: false, big: true, annoyed: false,
+        tip: 0, cards: [], attached: [], waiting: false };  // its 2 cards not drawn yet
+    view.observation.row = ["BIG", "SD 2/1"];
+    view.observation.queues[0] = [drafted];
+    const root = document.createElement("div");
+    souvlaki.render(root, view, { send: () => {}, interactive: false });
+    const [row, queue] = root.querySelectorAll(".customers");
+    const shown = (card) => [card.innerText, card.querySelectorAll(".food").length];
+    return [row.children[0], queue.children[0]].map(shown);
+}"""
+
+
+def test_souvlaki_a_big_phone_order_reads_as_one_and_not_as_foods(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    in_the_row, in_a_queue = page.evaluate(BIG_ORDERS)
+    for text, foods in (in_the_row, in_a_queue):
+        assert text.startswith("1.") and "Big Phone Order" in text, text
+        assert foods == 0 and "money" not in text, text  # not "B", "I" and a pita gyros
+    assert console.errors == []
+    context.close()
+
+
 FOCUSED = "document.activeElement"
 
 
