@@ -284,6 +284,9 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "greedy"], **SHORT_CAFE)
     game_id, token = created["id"], token_of(created, 0)
     assert client.get(f"/api/games/{game_id}/replay").status_code == 409
+    early = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert early.status_code == 409 and early.json()["error"] == "not-over"
+    assert view(client, game_id)["rematch"] is None
     own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
     assert own["format"] == "kafeneio-view" and "seed" not in own and "actions" not in own
     final = play_out(client, game_id, token)
