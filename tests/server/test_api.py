@@ -238,6 +238,29 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
     assert act(client, game_id, first, 0, legal).json()["error"] == "stale"
 
 
+@pytest.mark.parametrize(
+    ("body", "kind", "words"),
+    [
+        ("{bad", "application/json", "the request's body is not JSON: expecting property name"),
+        ('{"ply": 0', "application/json", "is not JSON: expecting ',' delimiter at character 9"),
+        ("", "application/json", "the request's body must be a JSON object"),
+        ("null", "application/json", "the request's body must be a JSON object"),
+        ("[1]", "application/json", "the request's body must be a JSON object"),
+        ('{"ply": 0, "action": "end"}', "text/plain", "sent as application/json"),
+    ],
+)
+def test_a_body_that_is_no_json_object_is_refused_saying_so(
+    client: TestClient, body: str, kind: str, words: str
+) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    headers = {"X-Seat-Token": token_of(created, 0), "Content-Type": kind}
+    url = f"/api/games/{created['id']}/actions"
+    response = client.post(url, content=body.encode(), headers=headers)
+    assert response.status_code == 422 and response.json()["error"] == "bad-request"
+    assert words in response.json()["message"], response.json()["message"]
+    assert view(client, created["id"])["ply"] == 0
+
+
 def test_illegal_action_names_the_rule(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "human"])
     game_id, first = created["id"], token_of(created, 0)

@@ -152,10 +152,24 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{_field_name(e['loc'][1:])}: {_lowered(e['msg'])}" for e in err.errors()
-        )
+        problems = "; ".join(_problem(error) for error in err.errors())
         return JSONResponse({"error": "bad-request", "message": problems}, status_code=422)
+
+
+BODY = ("body",)
+
+
+def _problem(error: Any) -> str:
+    """One of pydantic's complaints about a request, as a person reads it: a body that is not
+    JSON, or not an object, is said so, where pydantic names a place in it ("1: JSON decode
+    error") or a model's attributes."""
+    place, kind = tuple(error["loc"]), error["type"]
+    if kind == "json_invalid":
+        reason = error.get("ctx", {}).get("error", "it does not parse")
+        return f"the request's body is not JSON: {_lowered(reason)} at character {place[-1]}"
+    if place == BODY and kind in ("missing", "model_attributes_type", "dict_type"):
+        return "the request's body must be a JSON object, sent as application/json"
+    return f"{_field_name(place[1:])}: {_lowered(error['msg'])}"
 
 
 def _field_name(place: Sequence[object]) -> str:
