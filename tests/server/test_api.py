@@ -130,6 +130,17 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"nope": 1}}, "nope"),
         ({"game": "cafe", "seats": [{"kind": "bot", "bot": "oracle"}] * 2}, "unknown bot"),
+        (
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot"}]},
+            "seat 2 is a bot: say which",
+        ),
+        (  # a bot that does not search would ignore it, and the page would show it all the same
+            {
+                "game": "cafe",
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random", "budget": 5}],
+            },
+            "seat 2's budget: the random bot takes none (those that do: mcts)",
+        ),
         ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "seat 1's kind: input should be"),
         (  # a field named as the lobby counts seats, from 1
             {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 10**9}]},
@@ -157,6 +168,13 @@ def test_create_refuses_bad_requests(client: TestClient, body: Any, words: str) 
     assert response.json()["error"] == "bad-request"
     assert words in response.json()["message"]
     assert client.get("/api/games").json() == []
+
+
+def test_a_blank_name_is_the_seat_s_own(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "  "}, {"kind": "bot", "bot": "random", "name": " Rob "}]
+    created = client.post("/api/games", json={"game": "cafe", "seats": seats}).json()
+    names = [seat["name"] for seat in view(client, created["id"])["seats"]]
+    assert names == ["Player 1", "Rob"]
 
 
 def test_lists_by_status_and_joining(client: TestClient) -> None:
@@ -517,7 +535,7 @@ def test_a_budget_reaches_the_bots_that_search(
         "game": "cafe",
         "seats": [
             {"kind": "bot", "bot": "searching", "budget": 30},
-            {"kind": "bot", "bot": "random", "budget": 30},
+            {"kind": "bot", "bot": "random"},  # a budget for it is refused (above)
         ],
         "options": SHORT_CAFE,
     }

@@ -47,6 +47,7 @@ from kafeneio.server.models import (
     ReplayStep,
     RuleOut,
     SeatLink,
+    SeatRequest,
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
@@ -285,15 +286,7 @@ def _add_api(app: FastAPI) -> None:
             if body.game != "souvlaki" or body.card_set not in hub.card_sets:
                 raise ActionRefused("bad-request", f"there is no card set {body.card_set!r}")
             options["cards_dir"] = hub.card_sets[body.card_set]
-        seats = [
-            SeatSpec(
-                kind=seat.kind,
-                name=seat.name or (seat.bot or "bot" if seat.kind == "bot" else f"Player {i + 1}"),
-                bot=seat.bot if seat.kind == "bot" else None,
-                budget=seat.budget if seat.kind == "bot" else None,
-            )
-            for i, seat in enumerate(body.seats)
-        ]
+        seats = [_seat_spec(index, seat) for index, seat in enumerate(body.seats)]
         session, tokens = await hub.create(get_game(body.game, options), seats)
         return _created(session, tokens)
 
@@ -400,6 +393,27 @@ def _add_api(app: FastAPI) -> None:
             raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
         new, tokens = await hub.rematch(session)
         return _created(new, tokens)
+
+
+def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
+    """The seat a new game's request asks for, checked: a bot one of the server's, a budget
+    only for a bot that searches (another would ignore it, and the page would show it), a name
+    without spaces around it, or the seat's own when it has none."""
+    name = (seat.name or "").strip()
+    if seat.kind == "human":
+        return SeatSpec(kind="human", name=name or f"Player {index + 1}")
+    bots = ", ".join(sorted(BOTS))
+    if seat.bot is None:
+        raise ActionRefused("bad-request", f"seat {index + 1} is a bot: say which ({bots})")
+    if seat.bot not in BOTS:
+        raise ActionRefused(
+            "bad-request", f"seat {index + 1}: unknown bot {seat.bot!r}; bots: {bots}"
+        )
+    if seat.budget is not None and not takes_budget(seat.bot):
+        searching = ", ".join(sorted(name for name in BOTS if takes_budget(name)))
+        why = f"the {seat.bot} bot takes none (those that do: {searching})"
+        raise ActionRefused("bad-request", f"seat {index + 1}'s budget: {why}")
+    return SeatSpec(kind="bot", name=name or seat.bot, bot=seat.bot, budget=seat.budget)
 
 
 def _add_websocket(app: FastAPI) -> None:
