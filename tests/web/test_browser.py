@@ -622,6 +622,14 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
     page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
     assert page.inner_text("#banner").startswith("There is no game at this link")
     assert page.locator("#message.hidden").count() == 1
+    page.goto(f"{server.base}/game/%E0")  # an address no id decodes from: said all the same
+    page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
+    assert page.inner_text("#banner").startswith("There is no game at this link")
+    page.goto(f"{server.base}/replay/nosuchgame")  # said, and no controls that do nothing
+    page.wait_for_selector("#message:not(.hidden)")
+    assert page.inner_text("#message").startswith("There is no game at this link")
+    assert page.locator("#replay-bar.hidden, #analysis-panel.hidden").count() == 2
+    assert not [error for error in console.errors if "404" not in error]  # said, not thrown
     context.close()
 
 

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -137,7 +137,7 @@ function receive(message) {
     render();
     recallHint();
   } else if (message.type === "error" && !view && message.error === "no-game") {
-    document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
+    document.getElementById("banner").textContent = NO_GAME;
     noGame = true;
   } else if (message.type === "error") {
     pending = null;  // refused: the page may send another move
