@@ -608,6 +608,23 @@ def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
     context.close()
 
 
+def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    made: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/api/games") and made.append(r.url),
+    )
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.dblclick("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    page.wait_for_selector("#create-button:not([disabled])")  # ready for another game
+    assert len(made) == 1
+    assert console.errors == []
+    context.close()
+
+
 def test_the_lobby_offers_again_the_links_this_browser_created(
     browser: Any, server: LiveServer
 ) -> None:

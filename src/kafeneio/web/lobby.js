@@ -123,8 +123,21 @@ function showCreated(created) {
   box.classList.remove("hidden");
 }
 
+// One game a click: until the server answers, the button waits, so that the second click of
+// a double click (or an impatient one) does not make a second game nobody will join.
 async function submit(event) {
   event.preventDefault();
+  const button = document.getElementById("create-button");
+  if (button.disabled) return;
+  button.disabled = true;
+  try {
+    await create();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function create() {
   const info = gameInfo();
   const errorBox = document.getElementById("create-error");
   errorBox.classList.add("hidden");
