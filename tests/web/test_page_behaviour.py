@@ -625,6 +625,37 @@ def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: Live
     context.close()
 
 
+def finished_between_people(server: LiveServer) -> dict[str, Any]:
+    """A short Café game between two people, played to its end through the API."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    created = server.post("/api/games", {"game": "cafe", "seats": seats, "options": options})
+    tokens = [link["path"].split("token=", 1)[1] for link in created["links"]]
+    while not (table := server.get(f"/api/games/{created['id']}"))["over"]:
+        token = tokens[table["to_move"]]
+        mine = server.get(f"/api/games/{created['id']}", token)
+        move = {"ply": mine["ply"], "action": mine["legal"][0]["notation"]}
+        server.post(f"/api/games/{created['id']}/actions", move, token)
+    return created
+
+
+def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
+    browser: Any, server: LiveServer
+) -> None:
+    created = finished_between_people(server)
+    context, page, console = new_page(browser)
+    asked: list[str] = []
+    page.on("request", lambda r: r.url.endswith("/rematch") and asked.append(r.url))
+    page.goto(server.base + created["links"][0]["path"])
+    page.dblclick("#rematch")
+    page.wait_for_selector("#play-rematch")  # the result offers the rematch made
+    message = page.inner_text("#message")
+    assert "need their new link" in message and "P2 Bo: http" in message, message
+    assert len(asked) == 1 and page.locator("#rematch").count() == 0
+    assert console.errors == []
+    context.close()
+
+
 def test_the_lobby_offers_again_the_links_this_browser_created(
     browser: Any, server: LiveServer
 ) -> None:

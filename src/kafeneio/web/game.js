@@ -393,13 +393,18 @@ function keptRematch(rematchId) {
   return path && path.startsWith(`/game/${rematchId}#seat=${view.viewer}&`) ? path : null;
 }
 
+// One rematch a game, asked once: a second click (of a double click, or once it is made) would
+// only be refused, and its refusal would take the place of the links the others need.
 async function rematch() {
+  if (askingRematch) return;
   askingRematch = true;  // the server tells the websocket before it answers: that news is ours
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
     ownRematch = created.id;
     const mine = created.links.find((link) => link.seat === view.viewer);
     if (mine) keepRematch(mine.path);
+    view.rematch = created.id;  // the result offers it now ("Play the rematch"), not another
+    renderResult(RENDERERS[view.game]);
     const others = created.links.filter((link) => link.seat !== view.viewer);
     if (mine && !others.length) { location.href = mine.path; return; }
     // a connected player's page was sent their link; the others need it from you
