@@ -547,9 +547,12 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert page.evaluate("document.activeElement.id") == "abandon-cancel"
     page.click("#abandon-cancel")
     assert page.get_attribute("body", "data-your-turn") == "true"  # nothing happened
+    asked: list[str] = []
+    page.on("request", lambda request: request.url.endswith("/abandon") and asked.append("it"))
     page.click("#abandon")
-    page.click("#abandon-confirm")
+    page.dblclick("#abandon-confirm")  # asked once: no second request, refused as if it failed
     page.wait_for_selector("#result:not(.hidden)")
+    assert asked == ["it"] and page.locator("#message.hidden").count() == 1
     assert page.inner_text("#result h2") == "Game abandoned"
     assert "no result" in page.inner_text("#result")
     assert page.get_attribute("#result a.button", "href") == f"/replay/{game_id}"

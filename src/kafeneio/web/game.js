@@ -330,7 +330,13 @@ function renderLeave() {
       el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, "Keep playing")));
 }
 
+// Asked once: the second click of a double click would only be refused ("this game was
+// abandoned"), and its refusal said as if leaving had failed.
+let leaving = false;
+
 async function abandonGame() {
+  if (leaving) return;
+  leaving = true;
   try {
     await api(`/api/games/${gameId}/abandon`, { method: "POST", token });  // the view comes by the socket
     showMessage("");
@@ -338,6 +344,7 @@ async function abandonGame() {
     showMessage(error.message);
     if (error.code === "offline") offline = true;
   }
+  leaving = false;
   confirmingLeave = false;
   if (view) render();
 }
