@@ -98,6 +98,30 @@ def test_the_rules_page_is_served_for_each_game_and_refused_for_another(
         assert f'<a href="/rules/{game}">{title_of(game)}</a>' in missing.text
 
 
+DEEP = b'{"game": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+"""A body nested too deep for the JSON parser to read."""
+JSON = {"Content-Type": "application/json"}
+
+
+def test_an_address_nothing_answers_is_said_in_the_api_s_words(client: TestClient) -> None:
+    errors = [
+        (client.get("/api/nothing"), 404, "not-found", "nothing answers at /api/nothing"),
+        (
+            client.delete("/api/games/x"),
+            405,
+            "method-not-allowed",
+            "/api/games/x does not take DELETE",
+        ),
+        (client.post("/api/games", content=DEEP, headers=JSON), 400, "bad-request", "body"),
+    ]
+    for response, status, code, words in errors:
+        assert response.status_code == status, response.text
+        assert response.json()["error"] == code and words in response.json()["message"]
+    page = client.get("/<i>nothing")  # a person's mistyped address: a page, leading to the lobby
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'no page "/&lt;i&gt;nothing"' in page.text and '<a href="/">the lobby</a>' in page.text
+
+
 def test_the_how_to_play_of_each_game_cites_only_its_own_rules(client: TestClient) -> None:
     for game in GAMES:
         howto = client.get(f"/static/howto/{game}.json").json()

@@ -20,8 +20,9 @@ from typing import Annotated, Any, Literal, TypeGuard
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
@@ -151,6 +152,19 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def kafeneio_error(request: Request, err: KafeneioError) -> JSONResponse:
         return JSONResponse({"error": "bad-request", "message": str(err)}, status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (an address nothing answers, a method an address does not
+        take, a body it cannot read) in the API's shape of errors; an address that is no page,
+        as a page that says so (a person mistyped it)."""
+        path = request.url.path
+        if err.status_code == 404 and not path.startswith(("/api/", "/static/")):
+            return HTMLResponse(_no_such_page(path), status_code=404)
+        code, message = HTTP_ERRORS.get(err.status_code, ("http-error", str(err.detail)))
+        words = message.format(method=request.method, path=path, detail=_lowered(str(err.detail)))
+        body = {"error": code, "message": words}
+        return JSONResponse(body, status_code=err.status_code, headers=err.headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         problems = "; ".join(_problem(error) for error in err.errors())
@@ -171,6 +185,14 @@ def _problem(error: Any) -> str:
     if place == BODY and kind in ("missing", "model_attributes_type", "dict_type"):
         return "the request's body must be a JSON object, sent as application/json"
     return f"{_field_name(place[1:])}: {_lowered(error['msg'])}"
+
+
+HTTP_ERRORS = {
+    400: ("bad-request", "{detail}"),
+    404: ("not-found", "nothing answers at {path}"),
+    405: ("method-not-allowed", "{path} does not take {method}"),
+}
+"""The API's error code and words for each of Starlette's own refusals."""
 
 
 def _field_name(place: Sequence[object]) -> str:
@@ -215,14 +237,28 @@ def _no_such_game_page(game: str) -> str:
     links = ", ".join(
         f'<a href="/rules/{name}">{html.escape(title_of(name))}</a>' for name in sorted(GAMES)
     )
+    said = f'There is no game "{html.escape(game)}" here. The rules this server has: {links}.'
+    return _message_page("No such game", "Rules", said)
+
+
+def _no_such_page(path: str) -> str:
+    """The answer for an address that is no page: it says so, and leads to the lobby."""
+    said = (
+        f'There is no page "{html.escape(path)}" here: the games are in <a href="/">the lobby</a>.'
+    )
+    return _message_page("No such page", "", said)
+
+
+def _message_page(title: str, section: str, message: str) -> str:
+    """A page of the site that only says `message` (HTML, escaped by the caller)."""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<title>No such game · kafeneio</title><link rel="icon" href="data:,">'
-        '<link rel="stylesheet" href="/static/style.css"></head><body>'
-        '<header class="top"><a href="/">kafeneio</a><span class="sub">Rules</span></header>'
-        f'<main><div class="message error" role="alert">There is no game "{html.escape(game)}"'
-        f" here. The rules this server has: {links}.</div></main></body></html>"
+        f"<title>{title} · kafeneio</title>"
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><header class="top"><a href="/">kafeneio</a><span class="sub">{section}</span>'
+        f'</header><main><div class="message error" role="alert">{message}</div></main>'
+        "</body></html>"
     )
 
 
