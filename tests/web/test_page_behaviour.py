@@ -656,6 +656,24 @@ def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
     context.close()
 
 
+def test_a_game_over_is_seen_from_the_seat_this_browser_opened(
+    browser: Any, server: LiveServer
+) -> None:
+    created = finished_between_people(server)
+    seat = created["links"][1]["path"]
+    context, page, console = new_page(browser)
+    page.goto(server.base + seat)  # Bo's seat, opened here
+    page.wait_for_selector("#result:not(.hidden)")
+    page.goto(server.base + "/")  # back later: the game is among those ended
+    result = page.locator(f"#list-ended li:has(a[href='/replay/{created['id']}']) a >> nth=0")
+    result.wait_for()
+    assert result.inner_text() == "result" and result.get_attribute("href") == seat
+    result.click()  # Bo's view of the result, which offers the rematch (not a spectator's)
+    page.wait_for_selector("#rematch")
+    assert console.errors == []
+    context.close()
+
+
 def test_the_lobby_offers_again_the_links_this_browser_created(
     browser: Any, server: LiveServer
 ) -> None:

@@ -155,11 +155,12 @@ async function create() {
 
 function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
-  const seat = game.status === "finished" ? null : keptSeat(game.id);  // opened in this browser
+  // the seat this browser opened: a game over is seen from it too, which offers its rematch
+  const seat = keptSeat(game.id);
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
-  const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
-    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   const underWay = underWayStatus(game);
+  const actions = [seat && underWay ? el("a", { href: seat, class: "your-seat" }, "your seat")
+    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   if (!underWay) actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));  // abandoned: as far as it went
   if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
   // when it began and how far it went, so that two games of the same seats can be told apart;
