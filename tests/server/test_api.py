@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import websockets
 from fastapi.testclient import TestClient
 
 from kafeneio.bots import BOTS
@@ -14,7 +17,7 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
-from server.conftest import age, create, token_of, wait_for
+from server.conftest import LiveServer, age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
 
@@ -58,6 +61,7 @@ def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
     assert {"first_game", "round_limit", "shops"} <= souvlaki
     assert "cards_dir" not in souvlaki  # card sets are the server's to offer
     assert {"random", "greedy", "heuristic"} <= set(catalog["bots"])
+    assert catalog["max_budget"] == 2000  # the lobby's bound on a bot's iterations
 
 
 def test_the_rules_reference_is_served_for_the_ids_the_log_cites(client: TestClient) -> None:
@@ -94,6 +98,30 @@ def test_the_rules_page_is_served_for_each_game_and_refused_for_another(
         assert f'<a href="/rules/{game}">{title_of(game)}</a>' in missing.text
 
 
+DEEP = b'{"game": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+"""A body nested too deep for the JSON parser to read."""
+JSON = {"Content-Type": "application/json"}
+
+
+def test_an_address_nothing_answers_is_said_in_the_api_s_words(client: TestClient) -> None:
+    errors = [
+        (client.get("/api/nothing"), 404, "not-found", "nothing answers at /api/nothing"),
+        (
+            client.delete("/api/games/x"),
+            405,
+            "method-not-allowed",
+            "/api/games/x does not take DELETE",
+        ),
+        (client.post("/api/games", content=DEEP, headers=JSON), 400, "bad-request", "body"),
+    ]
+    for response, status, code, words in errors:
+        assert response.status_code == status, response.text
+        assert response.json()["error"] == code and words in response.json()["message"]
+    page = client.get("/<i>nothing")  # a person's mistyped address: a page, leading to the lobby
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert 'no page "/&lt;i&gt;nothing"' in page.text and '<a href="/">the lobby</a>' in page.text
+
+
 def test_the_how_to_play_of_each_game_cites_only_its_own_rules(client: TestClient) -> None:
     for game in GAMES:
         howto = client.get(f"/static/howto/{game}.json").json()
@@ -126,10 +154,25 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"nope": 1}}, "nope"),
         ({"game": "cafe", "seats": [{"kind": "bot", "bot": "oracle"}] * 2}, "unknown bot"),
+        (
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot"}]},
+            "seat 2 is a bot: say which",
+        ),
+        (  # a bot that does not search would ignore it, and the page would show it all the same
+            {
+                "game": "cafe",
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random", "budget": 5}],
+            },
+            "seat 2's budget: the random bot takes none (those that do: mcts)",
+        ),
         ({"game": "cafe", "seats": [{"kind": "alien"}] * 2}, "seat 1's kind: input should be"),
         (  # a field named as the lobby counts seats, from 1
             {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 10**9}]},
-            "seat 2's budget: input should be less than or equal to 100000",
+            "seat 2's budget: input should be less than or equal to 2000",
+        ),
+        (  # a decision of more would hold the bots of every other game waiting for minutes
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": 2001}]},
+            "seat 2's budget: input should be less than or equal to 2000",
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "extra": 1}, "extra"),
         (
@@ -149,6 +192,13 @@ def test_create_refuses_bad_requests(client: TestClient, body: Any, words: str) 
     assert response.json()["error"] == "bad-request"
     assert words in response.json()["message"]
     assert client.get("/api/games").json() == []
+
+
+def test_a_blank_name_is_the_seat_s_own(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "  "}, {"kind": "bot", "bot": "random", "name": " Rob "}]
+    created = client.post("/api/games", json={"game": "cafe", "seats": seats}).json()
+    names = [seat["name"] for seat in view(client, created["id"])["seats"]]
+    assert names == ["Player 1", "Rob"]
 
 
 def test_lists_by_status_and_joining(client: TestClient) -> None:
@@ -217,17 +267,40 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
         assert view(client, game_id, first) == before
     stale = act(client, game_id, first, 5, legal).json()
     assert stale["view"]["ply"] == 0 and stale["view"]["viewer"] == 0  # a full resync
-    assert (
-        client.post(
+    for ply in (-1, False, "0", 0.0):  # a move number is a whole number: false is not move 0
+        response = client.post(
             f"/api/games/{game_id}/actions",
-            json={"ply": -1, "action": legal},
+            json={"ply": ply, "action": legal},
             headers={"X-Seat-Token": first},
-        ).status_code
-        == 422
-    )
+        )
+        assert response.status_code == 422 and response.json()["message"].startswith("ply: ")
+        assert view(client, game_id, first) == before
     done = act(client, game_id, first, 0, legal)
     assert done.status_code == 200 and done.json()["ply"] == 1
     assert act(client, game_id, first, 0, legal).json()["error"] == "stale"
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "words"),
+    [
+        ("{bad", "application/json", "the request's body is not JSON: expecting property name"),
+        ('{"ply": 0', "application/json", "is not JSON: expecting ',' delimiter at character 9"),
+        ("", "application/json", "the request's body must be a JSON object"),
+        ("null", "application/json", "the request's body must be a JSON object"),
+        ("[1]", "application/json", "the request's body must be a JSON object"),
+        ('{"ply": 0, "action": "end"}', "text/plain", "sent as application/json"),
+    ],
+)
+def test_a_body_that_is_no_json_object_is_refused_saying_so(
+    client: TestClient, body: str, kind: str, words: str
+) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    headers = {"X-Seat-Token": token_of(created, 0), "Content-Type": kind}
+    url = f"/api/games/{created['id']}/actions"
+    response = client.post(url, content=body.encode(), headers=headers)
+    assert response.status_code == 422 and response.json()["error"] == "bad-request"
+    assert words in response.json()["message"], response.json()["message"]
+    assert view(client, created["id"])["ply"] == 0
 
 
 def test_illegal_action_names_the_rule(client: TestClient) -> None:
@@ -276,6 +349,9 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "greedy"], **SHORT_CAFE)
     game_id, token = created["id"], token_of(created, 0)
     assert client.get(f"/api/games/{game_id}/replay").status_code == 409
+    early = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert early.status_code == 409 and early.json()["error"] == "not-over"
+    assert view(client, game_id)["rematch"] is None
     own = client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": token}).json()
     assert own["format"] == "kafeneio-view" and "seed" not in own and "actions" not in own
     final = play_out(client, game_id, token)
@@ -444,6 +520,18 @@ def test_websocket_views_actions_and_resync(client: TestClient) -> None:
         assert seen["viewer"] is None and seen["legal"] == []
 
 
+def test_websocket_refuses_a_move_number_that_is_not_a_whole_number(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    token = token_of(created, 0)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as seat:
+        seat.send_json({"type": "hello", "token": token})
+        legal = seat.receive_json()["legal"][0]["notation"]
+        for ply in (False, "0", 0.0):  # each would be taken for move 0
+            seat.send_json({"type": "action", "ply": ply, "action": legal})
+            assert seat.receive_json()["error"] == "bad-request"
+    assert view(client, created["id"])["ply"] == 0
+
+
 def test_websocket_refuses_a_bad_token(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "human"])
     with client.websocket_connect(f"/ws/games/{created['id']}") as socket:
@@ -471,7 +559,7 @@ def test_a_budget_reaches_the_bots_that_search(
         "game": "cafe",
         "seats": [
             {"kind": "bot", "bot": "searching", "budget": 30},
-            {"kind": "bot", "bot": "random", "budget": 30},
+            {"kind": "bot", "bot": "random"},  # a budget for it is refused (above)
         ],
         "options": SHORT_CAFE,
     }
@@ -488,8 +576,42 @@ def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> Non
         assert socket.receive_json()["type"] == "state"
         socket.send_text("{not json")
         assert socket.receive_json()["error"] == "bad-request"
+        socket.send_bytes(b"\x00{")  # no message of ours is binary: answered, not a crash
+        assert socket.receive_json()["error"] == "bad-request"
         socket.send_json({"type": "action", "ply": 0, "action": "end"})
         assert socket.receive_json()["error"] == "spectator"
+
+
+NO_HELLOS: list[str | bytes] = [
+    "hello",
+    b"\x00",
+    "[1, 2]",
+    '{"token": "abc"}',
+    '{"type": "hello", "token": 5}',
+    '{"type": "hello", "token": ["abc"]}',
+    '{"type": "hello", "token": {"seat": 0}}',
+]
+"""First messages of a websocket that are no hello (a hello's token is text, or none)."""
+
+
+async def first_answers(server: LiveServer, game_id: str) -> list[Any]:
+    """The server's answer to each of `NO_HELLOS` sent as a websocket's first message (a real
+    server: one that answered nothing would leave an in-process client waiting for ever)."""
+    answers = []
+    for hello in NO_HELLOS:
+        async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}") as ws:
+            await ws.send(hello)
+            answers.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+    return answers
+
+
+def test_websocket_refuses_a_first_message_that_is_no_hello(live_server: LiveServer) -> None:
+    server = live_server.start()
+    created = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}] * 2})
+    answers = asyncio.run(first_answers(server, created["id"]))
+    for hello, answer in zip(NO_HELLOS, answers, strict=True):
+        assert answer["error"] == "bad-request" and "hello" in answer["message"], hello
+    assert not server.get(f"/api/games/{created['id']}")["seats"][0]["joined"]
 
 
 def test_finished_games_are_read_back_when_asked_for(db_url: str) -> None:

@@ -547,9 +547,12 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert page.evaluate("document.activeElement.id") == "abandon-cancel"
     page.click("#abandon-cancel")
     assert page.get_attribute("body", "data-your-turn") == "true"  # nothing happened
+    asked: list[str] = []
+    page.on("request", lambda request: request.url.endswith("/abandon") and asked.append("it"))
     page.click("#abandon")
-    page.click("#abandon-confirm")
+    page.dblclick("#abandon-confirm")  # asked once: no second request, refused as if it failed
     page.wait_for_selector("#result:not(.hidden)")
+    assert asked == ["it"] and page.locator("#message.hidden").count() == 1
     assert page.inner_text("#result h2") == "Game abandoned"
     assert "no result" in page.inner_text("#result")
     assert page.get_attribute("#result a.button", "href") == f"/replay/{game_id}"
@@ -622,6 +625,14 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
     page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
     assert page.inner_text("#banner").startswith("There is no game at this link")
     assert page.locator("#message.hidden").count() == 1
+    page.goto(f"{server.base}/game/%E0")  # an address no id decodes from: said all the same
+    page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")
+    assert page.inner_text("#banner").startswith("There is no game at this link")
+    page.goto(f"{server.base}/replay/nosuchgame")  # said, and no controls that do nothing
+    page.wait_for_selector("#message:not(.hidden)")
+    assert page.inner_text("#message").startswith("There is no game at this link")
+    assert page.locator("#replay-bar.hidden, #analysis-panel.hidden").count() == 2
+    assert not [error for error in console.errors if "404" not in error]  # said, not thrown
     context.close()
 
 

@@ -387,6 +387,33 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     context.close()
 
 
+BIG_ORDERS = """async () => {
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"))).json();
+    const drafted = { order: "", money: 0, influence: 0, phone: false, big: true, annoyed: false,
+        tip: 0, cards: [], attached: [], waiting: false };  // its 2 cards not drawn yet
+    view.observation.row = ["BIG", "SD 2/1"];
+    view.observation.queues[0] = [drafted];
+    const root = document.createElement("div");
+    souvlaki.render(root, view, { send: () => {}, interactive: false });
+    const [row, queue] = root.querySelectorAll(".customers");
+    const shown = (card) => [card.innerText, card.querySelectorAll(".food").length];
+    return [row.children[0], queue.children[0]].map(shown);
+}"""
+
+
+def test_souvlaki_a_big_phone_order_reads_as_one_and_not_as_foods(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    in_the_row, in_a_queue = page.evaluate(BIG_ORDERS)
+    for text, foods in (in_the_row, in_a_queue):
+        assert text.startswith("1.") and "Big Phone Order" in text, text
+        assert foods == 0 and "money" not in text, text  # not "B", "I" and a pita gyros
+    assert console.errors == []
+    context.close()
+
+
 FOCUSED = "document.activeElement"
 
 
@@ -577,6 +604,72 @@ def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
     points = page.get_attribute(".chance-chart polyline[data-player='0']", "points").split()
     heights = {point.split(",")[1] for point in points}
     assert len(points) == 2 and len(heights) == 1  # at 50% to the end: no result to drop to
+    assert console.errors == []
+    context.close()
+
+
+def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    made: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/api/games") and made.append(r.url),
+    )
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.dblclick("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    page.wait_for_selector("#create-button:not([disabled])")  # ready for another game
+    assert len(made) == 1
+    assert console.errors == []
+    context.close()
+
+
+def finished_between_people(server: LiveServer) -> dict[str, Any]:
+    """A short Café game between two people, played to its end through the API."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    options = {"hand_size": 2, "end_bag": 90}
+    created = server.post("/api/games", {"game": "cafe", "seats": seats, "options": options})
+    tokens = [link["path"].split("token=", 1)[1] for link in created["links"]]
+    while not (table := server.get(f"/api/games/{created['id']}"))["over"]:
+        token = tokens[table["to_move"]]
+        mine = server.get(f"/api/games/{created['id']}", token)
+        move = {"ply": mine["ply"], "action": mine["legal"][0]["notation"]}
+        server.post(f"/api/games/{created['id']}/actions", move, token)
+    return created
+
+
+def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
+    browser: Any, server: LiveServer
+) -> None:
+    created = finished_between_people(server)
+    context, page, console = new_page(browser)
+    asked: list[str] = []
+    page.on("request", lambda r: r.url.endswith("/rematch") and asked.append(r.url))
+    page.goto(server.base + created["links"][0]["path"])
+    page.dblclick("#rematch")
+    page.wait_for_selector("#play-rematch")  # the result offers the rematch made
+    message = page.inner_text("#message")
+    assert "need their new link" in message and "P2 Bo: http" in message, message
+    assert len(asked) == 1 and page.locator("#rematch").count() == 0
+    assert console.errors == []
+    context.close()
+
+
+def test_a_game_over_is_seen_from_the_seat_this_browser_opened(
+    browser: Any, server: LiveServer
+) -> None:
+    created = finished_between_people(server)
+    seat = created["links"][1]["path"]
+    context, page, console = new_page(browser)
+    page.goto(server.base + seat)  # Bo's seat, opened here
+    page.wait_for_selector("#result:not(.hidden)")
+    page.goto(server.base + "/")  # back later: the game is among those ended
+    result = page.locator(f"#list-ended li:has(a[href='/replay/{created['id']}']) a >> nth=0")
+    result.wait_for()
+    assert result.inner_text() == "result" and result.get_attribute("href") == seat
+    result.click()  # Bo's view of the result, which offers the rematch (not a spectator's)
+    page.wait_for_selector("#rematch")
     assert console.errors == []
     context.close()
 

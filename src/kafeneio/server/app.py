@@ -16,12 +16,13 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
@@ -30,6 +31,7 @@ from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
+    MAX_BUDGET,
     ActionRequest,
     AnalysisView,
     Catalog,
@@ -46,6 +48,7 @@ from kafeneio.server.models import (
     ReplayStep,
     RuleOut,
     SeatLink,
+    SeatRequest,
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
@@ -149,12 +152,47 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def kafeneio_error(request: Request, err: KafeneioError) -> JSONResponse:
         return JSONResponse({"error": "bad-request", "message": str(err)}, status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (an address nothing answers, a method an address does not
+        take, a body it cannot read) in the API's shape of errors; an address that is no page,
+        as a page that says so (a person mistyped it)."""
+        path = request.url.path
+        if err.status_code == 404 and not path.startswith(("/api/", "/static/")):
+            return HTMLResponse(_no_such_page(path), status_code=404)
+        code, message = HTTP_ERRORS.get(err.status_code, ("http-error", str(err.detail)))
+        words = message.format(method=request.method, path=path, detail=_lowered(str(err.detail)))
+        body = {"error": code, "message": words}
+        return JSONResponse(body, status_code=err.status_code, headers=err.headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{_field_name(e['loc'][1:])}: {_lowered(e['msg'])}" for e in err.errors()
-        )
+        problems = "; ".join(_problem(error) for error in err.errors())
         return JSONResponse({"error": "bad-request", "message": problems}, status_code=422)
+
+
+BODY = ("body",)
+
+
+def _problem(error: Any) -> str:
+    """One of pydantic's complaints about a request, as a person reads it: a body that is not
+    JSON, or not an object, is said so, where pydantic names a place in it ("1: JSON decode
+    error") or a model's attributes."""
+    place, kind = tuple(error["loc"]), error["type"]
+    if kind == "json_invalid":
+        reason = error.get("ctx", {}).get("error", "it does not parse")
+        return f"the request's body is not JSON: {_lowered(reason)} at character {place[-1]}"
+    if place == BODY and kind in ("missing", "model_attributes_type", "dict_type"):
+        return "the request's body must be a JSON object, sent as application/json"
+    return f"{_field_name(place[1:])}: {_lowered(error['msg'])}"
+
+
+HTTP_ERRORS = {
+    400: ("bad-request", "{detail}"),
+    404: ("not-found", "nothing answers at {path}"),
+    405: ("method-not-allowed", "{path} does not take {method}"),
+}
+"""The API's error code and words for each of Starlette's own refusals."""
 
 
 def _field_name(place: Sequence[object]) -> str:
@@ -199,14 +237,28 @@ def _no_such_game_page(game: str) -> str:
     links = ", ".join(
         f'<a href="/rules/{name}">{html.escape(title_of(name))}</a>' for name in sorted(GAMES)
     )
+    said = f'There is no game "{html.escape(game)}" here. The rules this server has: {links}.'
+    return _message_page("No such game", "Rules", said)
+
+
+def _no_such_page(path: str) -> str:
+    """The answer for an address that is no page: it says so, and leads to the lobby."""
+    said = (
+        f'There is no page "{html.escape(path)}" here: the games are in <a href="/">the lobby</a>.'
+    )
+    return _message_page("No such page", "", said)
+
+
+def _message_page(title: str, section: str, message: str) -> str:
+    """A page of the site that only says `message` (HTML, escaped by the caller)."""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<title>No such game · kafeneio</title><link rel="icon" href="data:,">'
-        '<link rel="stylesheet" href="/static/style.css"></head><body>'
-        '<header class="top"><a href="/">kafeneio</a><span class="sub">Rules</span></header>'
-        f'<main><div class="message error" role="alert">There is no game "{html.escape(game)}"'
-        f" here. The rules this server has: {links}.</div></main></body></html>"
+        f"<title>{title} · kafeneio</title>"
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><header class="top"><a href="/">kafeneio</a><span class="sub">{section}</span>'
+        f'</header><main><div class="message error" role="alert">{message}</div></main>'
+        "</body></html>"
     )
 
 
@@ -224,6 +276,7 @@ def _add_api(app: FastAPI) -> None:
             games=[_game_info(name, card_sets) for name in sorted(GAMES)],
             bots=sorted(BOTS),
             budget_bots=sorted(name for name in BOTS if takes_budget(name)),
+            max_budget=MAX_BUDGET,
         )
 
     @app.get("/api/rules/{game}", response_model=list[RuleOut], responses=ERRORS)
@@ -269,15 +322,7 @@ def _add_api(app: FastAPI) -> None:
             if body.game != "souvlaki" or body.card_set not in hub.card_sets:
                 raise ActionRefused("bad-request", f"there is no card set {body.card_set!r}")
             options["cards_dir"] = hub.card_sets[body.card_set]
-        seats = [
-            SeatSpec(
-                kind=seat.kind,
-                name=seat.name or (seat.bot or "bot" if seat.kind == "bot" else f"Player {i + 1}"),
-                bot=seat.bot if seat.kind == "bot" else None,
-                budget=seat.budget if seat.kind == "bot" else None,
-            )
-            for i, seat in enumerate(body.seats)
-        ]
+        seats = [_seat_spec(index, seat) for index, seat in enumerate(body.seats)]
         session, tokens = await hub.create(get_game(body.game, options), seats)
         return _created(session, tokens)
 
@@ -386,6 +431,27 @@ def _add_api(app: FastAPI) -> None:
         return _created(new, tokens)
 
 
+def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
+    """The seat a new game's request asks for, checked: a bot one of the server's, a budget
+    only for a bot that searches (another would ignore it, and the page would show it), a name
+    without spaces around it, or the seat's own when it has none."""
+    name = (seat.name or "").strip()
+    if seat.kind == "human":
+        return SeatSpec(kind="human", name=name or f"Player {index + 1}")
+    bots = ", ".join(sorted(BOTS))
+    if seat.bot is None:
+        raise ActionRefused("bad-request", f"seat {index + 1} is a bot: say which ({bots})")
+    if seat.bot not in BOTS:
+        raise ActionRefused(
+            "bad-request", f"seat {index + 1}: unknown bot {seat.bot!r}; bots: {bots}"
+        )
+    if seat.budget is not None and not takes_budget(seat.bot):
+        searching = ", ".join(sorted(name for name in BOTS if takes_budget(name)))
+        why = f"the {seat.bot} bot takes none (those that do: {searching})"
+        raise ActionRefused("bad-request", f"seat {index + 1}'s budget: {why}")
+    return SeatSpec(kind="bot", name=name or seat.bot, bot=seat.bot, budget=seat.budget)
+
+
 def _add_websocket(app: FastAPI) -> None:
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
@@ -395,14 +461,14 @@ def _add_websocket(app: FastAPI) -> None:
         await websocket.accept()
         hub = hub_of(websocket)
         try:
-            hello = await websocket.receive_json()
+            token = _hello_token(await _next_text(websocket))
             session = hub.get(game_id)
-            viewer = hub.join(session, hello.get("token") if isinstance(hello, dict) else None)
+            viewer = hub.join(session, token)
         except ActionRefused as err:
             await websocket.send_json({"type": "error", "error": err.code, "message": str(err)})
             await websocket.close(code=4403)
             return
-        except (WebSocketDisconnect, ValueError):
+        except WebSocketDisconnect:
             return
         watcher = Watcher(viewer)
         session.watchers.add(watcher)
@@ -410,7 +476,7 @@ def _add_websocket(app: FastAPI) -> None:
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
         try:
             while True:
-                await _handle(hub, session, watcher, _parsed(await websocket.receive_text()))
+                await _handle(hub, session, watcher, _parsed(await _next_text(websocket)))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -426,12 +492,36 @@ async def _send_loop(websocket: WebSocket, watcher: Watcher) -> None:
                 await websocket.send_json(message)
 
 
-def _parsed(text: str) -> Any:
-    """A client's message, or None when it is not JSON (answered as an unknown message)."""
+async def _next_text(websocket: WebSocket) -> str | None:
+    """The client's next message; None for a binary one, which no message of ours is."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text: str | None = message.get("text")
+    return text
+
+
+def _parsed(text: str | None) -> Any:
+    """A client's message, or None when it is not JSON text (answered as an unknown message)."""
     try:
-        return json.loads(text)
+        return json.loads(text) if text is not None else None
     except ValueError:
         return None
+
+
+HELLO = 'the first message must be {"type": "hello", "token": ...} (no token: a spectator)'
+
+
+def _hello_token(text: str | None) -> str | None:
+    """The seat token a websocket's first message gives (None: a spectator's); a first message
+    that is no hello, or whose token is not text, is refused, saying so."""
+    hello = _parsed(text)
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        raise ActionRefused("bad-request", HELLO)
+    token = hello.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ActionRefused("bad-request", "the hello's token must be text: the seat link's")
+    return token
 
 
 async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
@@ -440,13 +530,21 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
         return
     ply, text = message.get("ply"), message.get("action")
     try:
-        if not isinstance(ply, int) or not isinstance(text, str):
-            raise ActionRefused("bad-request", "an action message needs ply and action")
+        if not _whole_number(ply) or not isinstance(text, str):
+            raise ActionRefused(
+                "bad-request", "an action message needs ply (a whole number) and action"
+            )
         await hub.act(session, watcher.viewer, ply, text)
     except ActionRefused as err:
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
             watcher.push_view(hub.view(session, watcher.viewer))
+
+
+def _whole_number(value: Any) -> TypeGuard[int]:
+    """Whether a message's `value` is a whole number: JSON's true and false are not (Python
+    counts them as 1 and 0), nor is 3.0."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:

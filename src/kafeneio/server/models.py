@@ -6,6 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_BUDGET = 2000
+"""The most search iterations a bot seat may be given a decision: about a second or two of a
+thread, as long as a hint thinks. The bots of every game share two threads, so a decision of
+100 000 iterations (a minute or more) would hold the bots of all the other games waiting."""
+
 
 class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -14,7 +19,7 @@ class SeatRequest(BaseModel):
     name: str | None = Field(default=None, max_length=40)
     bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
     budget: int | None = Field(
-        default=None, ge=1, le=100_000, description="a search bot's iterations per move"
+        default=None, ge=1, le=MAX_BUDGET, description="a search bot's iterations per move"
     )
 
 
@@ -44,14 +49,17 @@ class Created(BaseModel):
 class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ply: int = Field(ge=0, description="the number of the last state the client saw")
+    # strict: a move number is a whole number, not true (1) nor "3"
+    ply: int = Field(ge=0, strict=True, description="the number of the last state the client saw")
     action: str = Field(max_length=200, description="the action in the game's notation")
 
 
 class HintRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ply: int = Field(ge=0, description="the number of the state the hint is for (the current one)")
+    ply: int = Field(
+        ge=0, strict=True, description="the number of the state the hint is for (the current one)"
+    )
 
 
 class MoveChance(BaseModel):
@@ -197,6 +205,7 @@ class Catalog(BaseModel):
     games: list[GameInfoOut]
     bots: list[str]
     budget_bots: list[str] = Field(description="the bots whose seats take a budget (iterations)")
+    max_budget: int = Field(description="the most iterations a decision a bot seat may be given")
 
 
 class ReplayStep(BaseModel):

@@ -474,7 +474,10 @@ class Hub:
 
     async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
         """A new game with the same seats and options; each connected seat of the old game
-        is sent its own new link over its own websocket."""
+        is sent its own new link over its own websocket. Refused while the game is played:
+        its players would be sent to a new game in the middle of this one."""
+        if not session.ended:
+            raise ActionRefused("not-over", "a rematch is for a game over (or abandoned)")
         if session.stored.rematch is not None:
             raise ActionRefused("rematch-exists", "this game already has a rematch")
         seats = [

@@ -79,8 +79,16 @@ export function createdLinksKey(gameId) {
 }
 
 export function gameIdFromPath() {
-  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const part = location.pathname.split("/").filter(Boolean).pop();
+  try {
+    return decodeURIComponent(part);
+  } catch {  // a malformed escape (/game/%E0): the id as typed, which no game has
+    return part;
+  }
 }
+
+// What a game or replay page says when the server knows no game of its address
+export const NO_GAME = "There is no game at this link: it may have been mistyped.";
 
 export function download(name, data) {
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -137,7 +137,7 @@ function receive(message) {
     render();
     recallHint();
   } else if (message.type === "error" && !view && message.error === "no-game") {
-    document.getElementById("banner").textContent = "There is no game at this link: it may have been mistyped.";
+    document.getElementById("banner").textContent = NO_GAME;
     noGame = true;
   } else if (message.type === "error") {
     pending = null;  // refused: the page may send another move
@@ -330,7 +330,13 @@ function renderLeave() {
       el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, "Keep playing")));
 }
 
+// Asked once: the second click of a double click would only be refused ("this game was
+// abandoned"), and its refusal said as if leaving had failed.
+let leaving = false;
+
 async function abandonGame() {
+  if (leaving) return;
+  leaving = true;
   try {
     await api(`/api/games/${gameId}/abandon`, { method: "POST", token });  // the view comes by the socket
     showMessage("");
@@ -338,6 +344,7 @@ async function abandonGame() {
     showMessage(error.message);
     if (error.code === "offline") offline = true;
   }
+  leaving = false;
   confirmingLeave = false;
   if (view) render();
 }
@@ -393,13 +400,18 @@ function keptRematch(rematchId) {
   return path && path.startsWith(`/game/${rematchId}#seat=${view.viewer}&`) ? path : null;
 }
 
+// One rematch a game, asked once: a second click (of a double click, or once it is made) would
+// only be refused, and its refusal would take the place of the links the others need.
 async function rematch() {
+  if (askingRematch) return;
   askingRematch = true;  // the server tells the websocket before it answers: that news is ours
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
     ownRematch = created.id;
     const mine = created.links.find((link) => link.seat === view.viewer);
     if (mine) keepRematch(mine.path);
+    view.rematch = created.id;  // the result offers it now ("Play the rematch"), not another
+    renderResult(RENDERERS[view.game]);
     const others = created.links.filter((link) => link.seat !== view.viewer);
     if (mine && !others.length) { location.href = mine.path; return; }
     // a connected player's page was sent their link; the others need it from you

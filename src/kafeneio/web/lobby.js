@@ -17,7 +17,7 @@ function seatRow(index, bots) {
     ...bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
   kind.value = index === 0 ? "human" : `bot:${bots.includes("heuristic") ? "heuristic" : bots[0]}`;
   const name = el("input", { type: "text", name: `name${index}`, placeholder: `Player ${index + 1}`, maxlength: 40, "aria-label": `name of seat ${index + 1}` });
-  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, placeholder: "iterations", class: "budget", title: "a search bot's iterations per move; empty: its default", "aria-label": `budget of seat ${index + 1}` });
+  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, max: catalog.max_budget, placeholder: "iterations", class: "budget", title: `a search bot's iterations per move, at most ${catalog.max_budget}; empty: its default`, "aria-label": `budget of seat ${index + 1}` });
   const update = () => { budget.disabled = !catalog.budget_bots.includes(kind.value.slice(4)); };
   kind.addEventListener("change", update);
   update();
@@ -123,8 +123,21 @@ function showCreated(created) {
   box.classList.remove("hidden");
 }
 
+// One game a click: until the server answers, the button waits, so that the second click of
+// a double click (or an impatient one) does not make a second game nobody will join.
 async function submit(event) {
   event.preventDefault();
+  const button = document.getElementById("create-button");
+  if (button.disabled) return;
+  button.disabled = true;
+  try {
+    await create();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function create() {
   const info = gameInfo();
   const errorBox = document.getElementById("create-error");
   errorBox.classList.add("hidden");
@@ -142,11 +155,12 @@ async function submit(event) {
 
 function gameRow(game) {
   const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
-  const seat = game.status === "finished" ? null : keptSeat(game.id);  // opened in this browser
+  // the seat this browser opened: a game over is seen from it too, which offers its rematch
+  const seat = keptSeat(game.id);
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
-  const actions = [seat && !abandoned ? el("a", { href: seat, class: "your-seat" }, "your seat")
-    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   const underWay = underWayStatus(game);
+  const actions = [seat && underWay ? el("a", { href: seat, class: "your-seat" }, "your seat")
+    : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   if (!underWay) actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));  // abandoned: as far as it went
   if (abandoned) actions.unshift(el("span", { class: "tag" }, "abandoned"), " · ");
   // when it began and how far it went, so that two games of the same seats can be told apart;

@@ -1,6 +1,6 @@
 // The replay viewer of a game over, or abandoned (as far as it went): step back and forth, or
 // slide, with the log in step.
-import { api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
+import { NO_GAME, api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -78,7 +78,9 @@ async function start() {
     await show(0);
     await follow("GET");  // an analysis asked for before is shown at once
   } catch (error) {
-    showError(error.message);
+    // no game to replay: no controls either, none of which would do anything
+    if (!game) for (const id of ["replay-bar", "analysis-panel"]) document.getElementById(id).classList.add("hidden");
+    showError(error.code === "no-game" ? NO_GAME : error.message);
   }
 }
 

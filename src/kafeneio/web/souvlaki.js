@@ -42,13 +42,24 @@ function shops(view) {
     el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
 }
 
+// A Big Phone Order whose 2 customer cards are not drawn yet (SW-2.7): it has no order, money
+// nor influence of its own to show, only what it will be ("BIG" in the draft row; drafted, an
+// empty order until its cards are drawn). The letters of "BIG" are no foods.
+const BIG_ROW_CARD = "BIG";
+
+function bigOrder(number) {
+  return [el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), el("strong", {}, "Big Phone Order")),
+    el("div", { class: "muted" }, "2 customer cards drawn for it, served as one order")];
+}
+
 // A customer, numbered as moves and hints count them ("customer 2", "pick 3")
 function customer(c, extra, number) {
   const tags = [c.phone ? "phone order" : null, c.big ? "big" : null, c.annoyed ? "annoyed (turned)" : null, c.waiting ? "waiting" : null,
     c.tip ? `tip ${c.tip}` : null, ...c.attached].filter(Boolean);
+  const undrawn = c.big && !c.order;
   return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}` },
-    el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), foods(c.order)),
-    el("div", {}, `${c.money} money · ${c.influence} influence`),
+    undrawn ? bigOrder(number) : [el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), foods(c.order)),
+      el("div", {}, `${c.money} money · ${c.influence} influence`)],
     tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
 }
 
@@ -61,7 +72,9 @@ function row(view, legal, ctx) {
       if (!text) return el("div", { class: "customer muted" }, "taken");
       const [order, values] = text.split(" ");
       const pick = legal.get(`pick ${i + 1}`);
-      return el("div", { class: "customer" }, el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : ""),
+      const shown = text === BIG_ROW_CARD ? bigOrder(i + 1)
+        : [el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : "")];
+      return el("div", { class: "customer" }, shown,
         ctx.interactive && pick ? el("button", {
           type: "button", "data-action": `pick ${i + 1}`, title: moveText(pick), "aria-label": moveText(pick), onclick: () => ctx.send(`pick ${i + 1}`),
         }, "Pick") : null);
