@@ -429,6 +429,7 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     assert after["status"] == "abandoned" and not after["over"] and after["ply"] >= mine["ply"]
     assert not after["your_turn"] and after["legal"] == [] and not after["hints"]
     assert not after["abandon"] and after["result"] is None
+    assert after["to_move"] is None  # nobody's turn any more, as the lobby's summary says
     hub = client.app.state.hub  # type: ignore[attr-defined]
     assert hub.get(game_id).bot_to_move() is None  # its bot plays no more
     for refused in (
@@ -444,6 +445,7 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     assert view(client, game_id, token) == after
     listed = {g["id"]: g for g in client.get("/api/games?status=abandoned").json()}
     assert listed[game_id]["ply"] == after["ply"] and not listed[game_id]["idle"]
+    assert listed[game_id]["to_move"] is None
     assert game_id not in {g["id"] for g in client.get("/api/games?status=running").json()}
     # played no more: its full record and its replay, as far as it went, as at the end
     record = client.get(f"/api/games/{game_id}/record").json()

@@ -346,7 +346,7 @@ class GameSession:
         """The seat whose turn it is while the game is played (public: every view says it);
         None when nobody's is: the game is over or abandoned, or chance is to draw."""
         player = self.state.current_player()
-        return player if player >= 0 and self.ended_refusal() is None else None
+        return player if player >= 0 and not self.ended else None
 
     def with_people(self, seat: int) -> bool:
         """Whether a person plays another seat than `seat`."""
@@ -713,9 +713,9 @@ class Hub:
     def view(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
         """Everything `viewer` is sent about the game: nothing another seat holds."""
         state = session.state
-        player = state.current_player()
         over = state.is_terminal()
-        yours = viewer is not None and player == viewer and not over and not session.abandoned
+        to_move = session.to_move()  # the lobby's summary says the same: nobody's once ended
+        yours = viewer is not None and to_move == viewer
         return {
             "type": "state",
             "id": session.id,
@@ -725,7 +725,7 @@ class Hub:
             "ply": session.ply,
             "viewer": viewer,
             "seats": self.seats(session),
-            "to_move": player if player >= 0 else None,
+            "to_move": to_move,
             "your_turn": yours,
             "hints": session.hints_for(viewer),
             "abandon": session.may_abandon(viewer),
