@@ -124,6 +124,9 @@ def test_hints_are_refused_to_spectators_stale_clients_and_out_of_turn(
 def test_a_seat_is_never_given_the_hint_kept_for_another(
     slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Today only one seat of a game can have hints (the others are bots), so no other seat's
+    hint is kept in a real game; this guards the keying by seat should hints ever be offered
+    in games between people."""
     searches = Searches()
     monkeypatch.setattr(sessions, "hint", searches)
     created = create(slow_bots, "souvlaki", ["mcts", "human"])
