@@ -608,6 +608,25 @@ def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
     context.close()
 
 
+def test_a_budget_is_asked_only_of_a_search_bot(browser: Any, server: LiveServer) -> None:
+    """A seat's iterations field shows for a search bot only: on a phone it took a line of its
+    own, greyed, under every person and every bot."""
+    for width in (1280, 390):
+        context, page, console = new_page(browser, width, 844)
+        page.goto(server.base + "/")
+        page.wait_for_selector("select[name=kind1] option", state="attached")
+        budget = "input[name=budget1]"
+        assert not page.is_visible("input[name=budget0]")  # a person
+        assert not page.is_visible(budget)  # the heuristic bot: no search
+        row = page.locator(".seat-row").nth(1).bounding_box()
+        page.select_option("select[name=kind1]", "bot:mcts")
+        assert page.is_visible(budget) and page.is_enabled(budget)
+        grown = page.locator(".seat-row").nth(1).bounding_box()
+        assert (grown["height"] > row["height"]) == (width < 560)  # its own line on a phone
+        assert console.errors == []
+        context.close()
+
+
 def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     made: list[str] = []
