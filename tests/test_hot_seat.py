@@ -109,25 +109,29 @@ class Keyboard:
                 self.results_read += 1
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_two_humans_at_one_keyboard_never_see_each_others_hand(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    screen = io.StringIO()
-    keyboard = Keyboard(screen)
+def play_at(keyboard: Keyboard, args: list[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run ``kafeneio`` with `args`, its screen written where `keyboard` reads it and its
+    prompts answered by `keyboard`, which is shown the game's state as play begins."""
     real_loop = cli._play_loop
 
     def spy_loop(*args: Any) -> None:
         keyboard.state = args[1]
         real_loop(*args)
 
-    monkeypatch.setattr(
-        cli, "console", Console(file=screen, width=120, highlight=False, soft_wrap=True)
-    )
+    console = Console(file=keyboard.printed, width=120, highlight=False, soft_wrap=True)
+    monkeypatch.setattr(cli, "console", console)
     monkeypatch.setattr(cli, "ask", keyboard.ask)
     monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    return CliRunner().invoke(app, args)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_two_humans_at_one_keyboard_never_see_each_others_hand(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keyboard = Keyboard(io.StringIO())
     args = ["play", "souvlaki", "--seats", "human,human", "--seed", str(seed)]
-    result = CliRunner().invoke(app, args)
+    result = play_at(keyboard, args, monkeypatch)
     assert result.exit_code == 0, result.output
     assert keyboard.state is not None and keyboard.state.is_terminal()
     assert keyboard.owner is None  # the last mover hid their screen before the final scores
@@ -260,21 +264,9 @@ def test_only_the_ninjas_victim_is_shown_the_card_it_knows_in_the_thiefs_hand(
     record, victim, thief, card = a_ninjas_loot()
     path = tmp_path / "ninja.json"
     path.write_text(json.dumps(record))
-    screen = io.StringIO()
-    reader = Reader(screen)
-    real_loop = cli._play_loop
-
-    def spy_loop(*args: Any) -> None:
-        reader.state = args[1]
-        real_loop(*args)
-
-    monkeypatch.setattr(
-        cli, "console", Console(file=screen, width=120, highlight=False, soft_wrap=True)
-    )
-    monkeypatch.setattr(cli, "ask", reader.ask)
-    monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    reader = Reader(io.StringIO())
     args = ["play", "souvlaki", "--from", str(path), "--seats", "human,human"]
-    result = CliRunner().invoke(app, args)
+    result = play_at(reader, args, monkeypatch)
     assert result.exit_code == 0, result.output
     assert reader.state is not None
     shop = reader.state.observation(thief)["players"][thief]["shop_name"]

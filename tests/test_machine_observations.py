@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hash_seeds import outputs_under_hash_seeds
 from kafeneio.core import CHANCE, SPECTATOR, State, sample_chance
 from kafeneio.core.conformance import check_state
 from kafeneio.core.errors import ViewerError
@@ -97,17 +95,7 @@ while True:
 def test_key_hashes_are_the_same_in_every_process(game_name: str) -> None:
     """Tables of search bots and policies are keyed by these keys and built by many workers:
     one position must hash alike under another hash seed and another memory layout."""
-    outputs = {
-        subprocess.run(
-            [sys.executable, "-c", KEY_HASHES, game_name],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": str(seed)},
-            timeout=300,
-        ).stdout
-        for seed in (1, 2)
-    }
+    outputs = outputs_under_hash_seeds(KEY_HASHES, game_name)
     assert len(outputs) == 1
     assert len(next(iter(outputs)).splitlines()) > 20  # a whole game, not one position
 

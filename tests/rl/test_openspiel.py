@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pyspiel
 import pytest
@@ -13,6 +9,7 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
+from hash_seeds import outputs_under_hash_seeds
 from kafeneio.core import IllegalActionError
 from kafeneio.rl.openspiel_game import SHUFFLES, register
 
@@ -152,17 +149,7 @@ for _ in range(150):
 def test_information_state_strings_are_the_same_in_every_process() -> None:
     """Policies are keyed by these strings and built by many workers: one history must give
     one string in any process (another hash seed, another memory layout)."""
-    outputs = {
-        subprocess.run(
-            [sys.executable, "-c", HISTORY_STRINGS],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": str(seed)},
-            timeout=300,
-        ).stdout
-        for seed in (1, 2)
-    }
+    outputs = outputs_under_hash_seeds(HISTORY_STRINGS)
     assert len(outputs) == 1
     assert len(next(iter(outputs)).splitlines()) == 150
 
