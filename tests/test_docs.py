@@ -40,3 +40,14 @@ def test_a_page_links_nothing_outside_the_repository(page: str) -> None:
     assert "../shared" not in text and "../seeds" not in text
     for target in re.findall(r"\]\(([^)#]+)\)", text):  # relative links must exist in the clone
         assert target.startswith("http") or (DOCS / target).exists(), target
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_gives_the_current_engine_version_and_action_count(name: str) -> None:
+    text = (DOCS / PAGES[name]).read_text(encoding="utf-8")
+    info = get_game(name).info
+    assert f"a record's `engine`: {info.engine_version})" in text  # the Specs table
+    assert f'"game": "{name}", "engine": {info.engine_version},' in text  # the record example
+    assert f"| Number of actions | `{info.num_distinct_actions}` (see" in text
+    assert f"num_distinct_actions = {info.num_distinct_actions}`" in text
+
