@@ -51,3 +51,17 @@ def test_the_page_gives_the_current_engine_version_and_action_count(name: str) -
     assert f"| Number of actions | `{info.num_distinct_actions}` (see" in text
     assert f"num_distinct_actions = {info.num_distinct_actions}`" in text
 
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_gives_the_tensor_sizes_and_every_observation_key(name: str) -> None:
+    text = (DOCS / PAGES[name]).read_text(encoding="utf-8")
+    game = get_game(name)
+    sizes = [len(game.new_state(n, seed=1).observation_tensor(0)) for n in (2, 3, 4)]
+    assert f"{sizes[0]}, {sizes[1]} and {sizes[2]} entries" in text
+    section = text.split("## Observation\n", 1)[1].split("\n## ", 1)[0]
+    cells = re.findall(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|", section, re.M)
+    keys = {name.strip("`") for cell in cells for name in cell.split(", ")}
+    assert set(game.new_state(2, seed=1).observation(0)) <= keys
+    tensor = text.split("## Observation tensor\n", 1)[1].split("\n## ", 1)[0]
+    pieces = re.findall(r"^\| `([a-z_]+)` \|", tensor, re.M)
+    assert pieces == list(game.observation_spec(2))
