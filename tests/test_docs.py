@@ -65,3 +65,35 @@ def test_the_page_gives_the_tensor_sizes_and_every_observation_key(name: str) ->
     tensor = text.split("## Observation tensor\n", 1)[1].split("\n## ", 1)[0]
     pieces = re.findall(r"^\| `([a-z_]+)` \|", tensor, re.M)
     assert pieces == list(game.observation_spec(2))
+
+
+def test_the_web_page_lists_every_api_route_and_the_server_limits() -> None:
+    pytest.importorskip("fastapi")
+    from starlette.routing import WebSocketRoute
+
+    from kafeneio.server import app as server_app
+    from kafeneio.server import models, sessions
+    from kafeneio.sim.analysis import HINT_SECONDS
+
+    text = (DOCS / "web.md").read_text(encoding="utf-8")
+    table = text.split("## API\n", 1)[1].split("\n## ", 1)[0]
+    documented = {
+        (method, path.replace("/ID", "/{game_id}").replace("/GAME", "/{game}"))
+        for method, path in re.findall(r"^\| `(GET|POST|WS) (/[^`?]*)", table, re.M)
+    }
+    served = set()
+    for route in server_app.create_app("sqlite://").routes:
+        path = getattr(route, "path", "")
+        if isinstance(route, WebSocketRoute):
+            served.add(("WS", path))
+        elif path.startswith("/api/"):
+            served |= {(method, path) for method in getattr(route, "methods", ())}
+    assert documented == served
+    assert f"at most {models.MAX_BUDGET} iterations a decision" in text
+    assert f"(at most {server_app.MAX_IDS})" in text
+    assert f"({sessions.ANALYSIS_BUDGET.iterations} search iterations a decision" in text
+    assert f"`mcts:iterations={sessions.ANALYSIS_BUDGET.iterations}`" in text
+    words = {4: "four", 5: "five"}
+    assert f"the {words[server_app.HINT_MOVES]} it rates best" in text
+    assert f"when {words[sessions.ANALYSIS_QUEUE]} analyses are already under way" in text
+    assert f"(`mcts`, {HINT_SECONDS:g} s)" in text
