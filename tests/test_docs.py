@@ -97,3 +97,16 @@ def test_the_web_page_lists_every_api_route_and_the_server_limits() -> None:
     assert f"the {words[server_app.HINT_MOVES]} it rates best" in text
     assert f"when {words[sessions.ANALYSIS_QUEUE]} analyses are already under way" in text
     assert f"(`mcts`, {HINT_SECONDS:g} s)" in text
+
+
+def test_the_game_pages_follow_one_template() -> None:
+    """Both game pages have the same sections in the same order (a game's own, such as
+    Souvlaki Wars' card data, may come between)."""
+    headings = {
+        page: re.findall(r"^##+ (.+)$", (DOCS / page).read_text(encoding="utf-8"), re.M)
+        for page in PAGES.values()
+    }
+    cafe, souvlaki = (headings[PAGES[name]] for name in ("cafe", "souvlaki"))
+    shared = [heading for heading in cafe if heading in souvlaki]
+    assert shared == [heading for heading in souvlaki if heading in cafe]
+    assert len(shared) >= 15, shared
