@@ -40,3 +40,73 @@ def test_a_page_links_nothing_outside_the_repository(page: str) -> None:
     assert "../shared" not in text and "../seeds" not in text
     for target in re.findall(r"\]\(([^)#]+)\)", text):  # relative links must exist in the clone
         assert target.startswith("http") or (DOCS / target).exists(), target
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_gives_the_current_engine_version_and_action_count(name: str) -> None:
+    text = (DOCS / PAGES[name]).read_text(encoding="utf-8")
+    info = get_game(name).info
+    assert f"a record's `engine`: {info.engine_version})" in text  # the Specs table
+    assert f'"game": "{name}", "engine": {info.engine_version},' in text  # the record example
+    assert f"| Number of actions | `{info.num_distinct_actions}` (see" in text
+    assert f"num_distinct_actions = {info.num_distinct_actions}`" in text
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_gives_the_tensor_sizes_and_every_observation_key(name: str) -> None:
+    text = (DOCS / PAGES[name]).read_text(encoding="utf-8")
+    game = get_game(name)
+    sizes = [len(game.new_state(n, seed=1).observation_tensor(0)) for n in (2, 3, 4)]
+    assert f"{sizes[0]}, {sizes[1]} and {sizes[2]} entries" in text
+    section = text.split("## Observation\n", 1)[1].split("\n## ", 1)[0]
+    cells = re.findall(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|", section, re.M)
+    keys = {name.strip("`") for cell in cells for name in cell.split(", ")}
+    assert set(game.new_state(2, seed=1).observation(0)) <= keys
+    tensor = text.split("## Observation tensor\n", 1)[1].split("\n## ", 1)[0]
+    pieces = re.findall(r"^\| `([a-z_]+)` \|", tensor, re.M)
+    assert pieces == list(game.observation_spec(2))
+
+
+def test_the_web_page_lists_every_api_route_and_the_server_limits() -> None:
+    pytest.importorskip("fastapi")
+    from starlette.routing import WebSocketRoute
+
+    from kafeneio.server import app as server_app
+    from kafeneio.server import models, sessions
+    from kafeneio.sim.analysis import HINT_SECONDS
+
+    text = (DOCS / "web.md").read_text(encoding="utf-8")
+    table = text.split("## API\n", 1)[1].split("\n## ", 1)[0]
+    documented = {
+        (method, path.replace("/ID", "/{game_id}").replace("/GAME", "/{game}"))
+        for method, path in re.findall(r"^\| `(GET|POST|WS) (/[^`?]*)", table, re.M)
+    }
+    served = set()
+    for route in server_app.create_app("sqlite://").routes:
+        path = getattr(route, "path", "")
+        if isinstance(route, WebSocketRoute):
+            served.add(("WS", path))
+        elif path.startswith("/api/"):
+            served |= {(method, path) for method in getattr(route, "methods", ())}
+    assert documented == served
+    assert f"at most {models.MAX_BUDGET} iterations a decision" in text
+    assert f"(at most {server_app.MAX_IDS})" in text
+    assert f"({sessions.ANALYSIS_BUDGET.iterations} search iterations a decision" in text
+    assert f"`mcts:iterations={sessions.ANALYSIS_BUDGET.iterations}`" in text
+    words = {4: "four", 5: "five"}
+    assert f"the {words[server_app.HINT_MOVES]} it rates best" in text
+    assert f"when {words[sessions.ANALYSIS_QUEUE]} analyses are already under way" in text
+    assert f"(`mcts`, {HINT_SECONDS:g} s)" in text
+
+
+def test_the_game_pages_follow_one_template() -> None:
+    """Both game pages have the same sections in the same order (a game's own, such as
+    Souvlaki Wars' card data, may come between)."""
+    headings = {
+        page: re.findall(r"^##+ (.+)$", (DOCS / page).read_text(encoding="utf-8"), re.M)
+        for page in PAGES.values()
+    }
+    cafe, souvlaki = (headings[PAGES[name]] for name in ("cafe", "souvlaki"))
+    shared = [heading for heading in cafe if heading in souvlaki]
+    assert shared == [heading for heading in souvlaki if heading in cafe]
+    assert len(shared) >= 15, shared

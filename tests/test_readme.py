@@ -22,3 +22,18 @@ def test_the_readme_api_example_plays_a_whole_game(game: str) -> None:
     state = scope["state"]
     assert state.is_terminal() and state.winners()  # type: ignore[attr-defined]
     assert scope["record"]["game"] == game  # type: ignore[index]
+
+
+def test_the_readme_gives_the_serve_defaults() -> None:
+    import inspect
+
+    from kafeneio import cli
+
+    defaults = {
+        name: parameter.default
+        for name, parameter in inspect.signature(cli.serve_command).parameters.items()
+    }
+    line = f"[--host {defaults['host']}] [--port {defaults['port']}]"
+    text = README.read_text(encoding="utf-8")
+    assert line in text and f"[--bot-pause {defaults['bot_pause']}]" in text
+    assert f"(http://localhost:{defaults['port']}/)" in text  # the quick start
