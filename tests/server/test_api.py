@@ -17,6 +17,8 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
+from kafeneio.server.models import MAX_BUDGET
+from kafeneio.server.sessions import build_bot
 from server.conftest import LiveServer, age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
@@ -569,6 +571,24 @@ def test_a_budget_reaches_the_bots_that_search(
     wait_for(lambda: view(client, created["id"])["over"])
     assert made and set(made) == {30}
     assert view(client, created["id"])["seats"][0]["budget"] == 30
+
+
+def test_a_budget_stored_before_the_cap_is_capped_when_its_bot_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game stored with a larger budget (before the cap), restored or played again, still
+    gets a bot of at most MAX_BUDGET iterations a decision."""
+    made: list[int | None] = []
+
+    class Searching(RandomBot):
+        def __init__(self, seed: int, iterations: int | None = None) -> None:
+            made.append(iterations)
+            super().__init__(seed)
+
+    monkeypatch.setitem(BOTS, "searching", Searching)
+    build_bot("searching", 1, 100_000)
+    build_bot("searching", 1, 30)
+    assert made == [MAX_BUDGET, 30]
 
 
 def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> None:

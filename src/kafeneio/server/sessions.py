@@ -28,6 +28,7 @@ from kafeneio.bots.base import Analysis, Bot
 from kafeneio.core import CHANCE, Action, Game, KafeneioError, State, sample_chance
 from kafeneio.games import game_from_parts, load_record
 from kafeneio.server.contract import Step, Viewer, log_entry, observation
+from kafeneio.server.models import MAX_BUDGET
 from kafeneio.server.store import (
     ActionWrite,
     ActionWriter,
@@ -208,10 +209,11 @@ def takes_budget(name: str) -> bool:
 
 
 def build_bot(name: str, seed: int, budget: int | None) -> Bot:
-    """The bot `name`, seeded; a budget goes to bots that search."""
+    """The bot `name`, seeded; a budget goes to bots that search, at most `MAX_BUDGET` (a game
+    stored before the cap, and its rematches, keep a larger one in the database)."""
     if budget is not None and takes_budget(name):
         factory: Callable[..., Bot] = BOTS[name]
-        return factory(seed, **{BUDGET_PARAMETER: budget})
+        return factory(seed, **{BUDGET_PARAMETER: min(budget, MAX_BUDGET)})
     return make_bot(name, seed)
 
 
