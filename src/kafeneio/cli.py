@@ -70,10 +70,10 @@ SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this on
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
 RULES_SHOWN = 4
+"""How many of the rules found by their words `rule` shows; it names the rest."""
 RULE_ID_SHAPE = re.compile(r"[A-Za-z]+-[\w.]*\d[\w.]*")
 """What `rule` reads as a rule's id rather than words: letters, a dash, a number in what
 follows (``SW-4.8``, ``XX-9.9``); ``rule 25 money`` looks for the words."""
-"""How many of the rules found by their words `rule` shows; it names the rest."""
 HINT_OTHERS = 3
 """How many more of the search's best moves a hint names, as the web app's does."""
 MAX_BENCH_SECONDS = 3600.0

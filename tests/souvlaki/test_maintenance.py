@@ -186,6 +186,11 @@ def test_the_board_tells_a_hand_over_the_limit_why_it_may_only_discard() -> None
     assert "Your food cards (1 over the limit of 3: discard): " in board
     assert max(len(line) for line in board.splitlines()) <= 80
     assert "over the limit" not in state.game.render(state, 1)  # P2 holds nothing
+    # where chance discards for the player (a rules option), the board does not ask them to
+    chance = {**options, "hand_limit_discard": "random"}
+    state = maintenance(food_hands=[["G", "S", "F"], []], food_top=["SD"], options=chance)
+    assert state.current_player() == CHANCE
+    assert "Your food cards (1 over the limit of 3): " in state.game.render(state, 0)
 
 
 @pytest.mark.rule("SW-1.4")

@@ -52,7 +52,9 @@ def render_observation(obs: dict[str, Any]) -> str:
         lines.extend(_player(obs, seat))
     lines.extend(_effects(obs))
     if obs["hand"] is not None:
-        lines.extend(_hand(obs["hand"], obs["first_game"], obs["rules"]["hand_limit"]))
+        # the only moves of a hand over the limit are discards, once it is the holder's turn
+        to_discard = obs["to_move"] == obs["player"]
+        lines.extend(_hand(obs["hand"], obs["first_game"], obs["rules"]["hand_limit"], to_discard))
     if obs["phase"] == "mulligan":  # the game's first screen: the legend, once
         lines.append(LEGEND)
     return "\n".join(lines)
@@ -201,17 +203,17 @@ def _counted(card: str, count: int) -> str:
     return card if count == 1 else f"{card} x{count}"
 
 
-def _hand(hand: dict[str, Any], first_game: bool, limit: int) -> list[str]:
+def _hand(hand: dict[str, Any], first_game: bool, limit: int, to_discard: bool) -> list[str]:
     """The viewer's own cards: their food cards, then their unforeseen cards (none in the
-    first game), on one line where it holds both. A hand over the limit says so, since then
-    the only moves are discards (SW-1.4)."""
+    first game), on one line where it holds both. A hand over the limit says so (SW-1.4), and
+    that the holder discards when it is their turn (chance discards for them where the rules
+    option says so, and another player may be discarding first)."""
     food = hand["food"] or ["none"]
     over = len(hand["food"]) - limit
-    label = (
-        f"Your food cards ({over} over the limit of {limit}: discard): "
-        if over > 0
-        else "Your food cards: "
-    )
+    label = "Your food cards: "
+    if over > 0:
+        then = ": discard" if to_discard else ""
+        label = f"Your food cards ({over} over the limit of {limit}{then}): "
     if first_game:
         return packed(label, food, " ")
     counts = Counter(hand["unforeseen"])
