@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import websockets
 from fastapi.testclient import TestClient
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
@@ -571,6 +572,21 @@ def test_a_budget_reaches_the_bots_that_search(
     wait_for(lambda: view(client, created["id"])["over"])
     assert made and set(made) == {30}
     assert view(client, created["id"])["seats"][0]["budget"] == 30
+
+
+def test_a_refusal_of_another_status_keeps_its_braces(db_url: str) -> None:
+    """Starlette's refusals of a status the API has no wording for are passed on as they are:
+    a brace in one made the error handler fail (its text was formatted as a template)."""
+    app = create_app(db_url, bot_pause=0.0)
+
+    @app.get("/api/teapot")
+    async def teapot() -> None:
+        raise StarletteHTTPException(status_code=418, detail="short and {stout}")
+
+    with TestClient(app) as client:
+        answer = client.get("/api/teapot")
+    assert answer.status_code == 418
+    assert answer.json() == {"error": "http-error", "message": "short and {stout}"}
 
 
 def test_a_budget_stored_before_the_cap_is_capped_when_its_bot_is_made(

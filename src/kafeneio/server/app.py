@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeGuard
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
+from kafeneio.core.game import whole_number
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
@@ -160,8 +161,14 @@ def _add_error_handlers(app: FastAPI) -> None:
         path = request.url.path
         if err.status_code == 404 and not path.startswith(("/api/", "/static/")):
             return HTMLResponse(_no_such_page(path), status_code=404)
-        code, message = HTTP_ERRORS.get(err.status_code, ("http-error", str(err.detail)))
-        words = message.format(method=request.method, path=path, detail=_lowered(str(err.detail)))
+        known = HTTP_ERRORS.get(err.status_code)
+        detail = _lowered(str(err.detail))
+        # only the templates are formatted: a detail may hold braces of its own
+        code, words = (
+            (known[0], known[1].format(method=request.method, path=path, detail=detail))
+            if known
+            else ("http-error", str(err.detail))
+        )
         body = {"error": code, "message": words}
         return JSONResponse(body, status_code=err.status_code, headers=err.headers)
 
@@ -528,9 +535,9 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
     if not isinstance(message, dict) or message.get("type") != "action":
         watcher.push({"type": "error", "error": "bad-request", "message": "unknown message"})
         return
-    ply, text = message.get("ply"), message.get("action")
+    ply, text = whole_number(message.get("ply")), message.get("action")
     try:
-        if not _whole_number(ply) or not isinstance(text, str):
+        if ply is None or not isinstance(text, str):  # JSON's true is no move 1
             raise ActionRefused(
                 "bad-request", "an action message needs ply (a whole number) and action"
             )
@@ -539,12 +546,6 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
             watcher.push_view(hub.view(session, watcher.viewer))
-
-
-def _whole_number(value: Any) -> TypeGuard[int]:
-    """Whether a message's `value` is a whole number: JSON's true and false are not (Python
-    counts them as 1 and 0), nor is 3.0."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:
