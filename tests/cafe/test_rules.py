@@ -18,6 +18,7 @@ import pytest
 from kafeneio.core import IllegalActionError, KafeneioError, NotationError
 from kafeneio.games.cafe import CafeState
 from kafeneio.games.cafe.actions import NUM_CHAIRS
+from kafeneio.games.cafe.board import NUM_CARD_TYPES
 from kafeneio.games.cafe.state import SPACE
 
 from .conftest import (
@@ -360,7 +361,11 @@ def test_the_tables_a_refusal_names_are_those_move_generation_asks_about(seed: i
             for card in set(state.hand(state.current_player())):
                 fitting = state.fitting_chairs(card)
                 for chair in (c for c in range(NUM_CHAIRS) if fitting >> c & 1):
+                    before = [state.fitting_chairs(kind) for kind in range(NUM_CARD_TYPES)]
                     lacking = state.tables_left_without_group_by(card, chair)
+                    # asked, the state is as it was, what it worked out for moves too
+                    after = [state.fitting_chairs(kind) for kind in range(NUM_CARD_TYPES)]
+                    assert after == before and state.legal_actions() == moves
                     legal_here = SPACE.place[card][chair] in moves
                     if second:
                         assert legal_here == (not lacking)

@@ -632,8 +632,9 @@ class CafeState(State):
 
     def tables_left_without_group(self) -> list[int]:
         """CI-T.4, CI-T.5: the tables that would be left without an allowed group were the
-        turn to end now, those of its first guest (none outside the second decision). Move
-        generation offers ``end`` only when there are none, and its refusal names them."""
+        turn to end now, those of its first guest (none outside the second decision). Outside
+        the start player's lone opening (CI-T.8), move generation offers ``end`` only when
+        there are none, and its refusal names them."""
         if not self._pending:
             return []
         return self._left_without_group(*self._pending[0])
