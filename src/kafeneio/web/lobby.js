@@ -270,6 +270,7 @@ function seatOfLink(link) {
 }
 
 const endedHere = new Set();  // held games seen over in this page: not asked about again
+const unknownHere = new Set();  // held games this server does not know: not asked about again
 const ASK_AT_ONCE = 100;  // the server's limit on the ids of one listing
 
 // The server's summaries of the held games not known to be over. A game it does not know is
@@ -277,11 +278,13 @@ const ASK_AT_ONCE = 100;  // the server's limit on the ids of one listing
 // of the seats' tokens, and a server at this address with another database (started from
 // another folder, with another --db) is no reason to lose the games of the first.
 async function heldGames(held) {
-  const ids = [...held.keys()].filter((id) => !endedHere.has(id));
+  const ids = [...held.keys()].filter((id) => !endedHere.has(id) && !unknownHere.has(id));
   const chunks = [];
   for (let i = 0; i < ids.length; i += ASK_AT_ONCE) chunks.push(ids.slice(i, i + ASK_AT_ONCE));
   const answers = await Promise.all(chunks.map((chunk) => api(`/api/games?limit=${ASK_AT_ONCE}&${chunk.map((id) => `ids=${encodeURIComponent(id)}`).join("&")}`)));
   const known = answers.flat();
+  const knownIds = new Set(known.map((game) => game.id));
+  for (const id of ids) if (!knownIds.has(id)) unknownHere.add(id);
   for (const game of known) if (game.status === "finished" || game.status === "abandoned") endedHere.add(game.id);
   return known.filter((game) => !endedHere.has(game.id));
 }
