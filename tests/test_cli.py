@@ -505,6 +505,24 @@ def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
     assert named_again > 50 and served_on_one_line > 10
 
 
+def test_a_decision_shares_its_line_only_with_what_it_did_itself() -> None:
+    """A decision's line holds its first result beside it (``P2: serve — P2 serves ...``) only
+    where that result is the mover's own: ``P3: done — P2 pays the operating cost`` read as if
+    P3's ``done`` made P2 pay, where it is the next shop's maintenance starting."""
+    result = runner.invoke(app, ["play", "souvlaki", "--seats", "heuristic,greedy,heuristic",
+                                 "--seed", "5", "-o", "round_limit=4"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    joined = 0
+    for line in result.output.splitlines():
+        step = re.match(r"  (P\d)(?: \(\w+\))?: .* — (.*)", line)
+        if step:
+            mover, caused = step.groups()
+            assert caused.startswith(f"{mover} "), line
+            joined += 1
+    assert joined > 20
+    assert "  P3: done\n    P1 pays the operating cost" in result.output  # seed 5: P1 next
+
+
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:
     state = get_game("souvlaki").new_state(4, seed=3)
     rng = random.Random(3)

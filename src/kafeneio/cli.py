@@ -479,10 +479,12 @@ def _step_head(step: Step, seats: list[str], again: bool) -> str:
 
 def _step_words(head: str, step: Step) -> Words:
     """A step in words for each viewer: `head` (who did what), and what it caused indented
-    below, the first on the head's own line where that line holds it (so that a Café turn and
-    the board fit 24 rows). The human who typed the move sees only what it caused. Why the
-    game ended is left to the final scores (`_print_result`), which tell it once."""
+    below, the first on the head's own line where that line holds it and it is the mover's own
+    doing (so that a Café turn and the board fit 24 rows). The human who typed the move sees
+    only what it caused. Why the game ended is left to the final scores (`_print_result`),
+    which tell it once."""
     told = [event for event in step.events if event.kind != "end"]
+    mover = f"P{step.player + 1} "
 
     def words(viewer: int) -> str | None:
         texts = (event.text_for(viewer) for event in told)
@@ -490,7 +492,10 @@ def _step_words(head: str, step: Step) -> Words:
         lines = [f"    {text}" for text in said]
         if viewer != step.player:  # a viewer who moved is the human who typed it
             joined = f"{head} — {said[0]}" if said else ""
-            if said and len(joined) <= COLUMNS:
+            # beside the decision, another's doing reads as its result: `done — P2 pays` (the
+            # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
+            own = step.player == CHANCE or (said and said[0].startswith(mover))
+            if said and own and len(joined) <= COLUMNS:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
