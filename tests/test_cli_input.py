@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -230,6 +231,16 @@ def test_games_says_what_every_option_does_and_its_values() -> None:
     assert "-o hand_size=5    (a whole number from 1 to 10)" in result.stdout
     assert "-o round_limit=30    (a whole number from 1 to 1000)" in result.stdout
     assert "-o shops=null    (null | a list of shop ids" in result.stdout
+
+
+def test_games_keeps_to_80_columns() -> None:
+    """The descriptions were wrapped at 96 columns and an option's allowed values went on its
+    line whatever its length: a terminal broke them anywhere. Only a default with no space to
+    break at (bar_values' list) may run past 80."""
+    lines = run("games").stdout.splitlines()
+    long = [line for line in lines if len(line) > 80]
+    assert long == [line for line in long if re.fullmatch(r"  -o \w+=\S+", line)], long
+    assert "      (a list of 1 to 100 whole numbers)" in lines  # bar_values' own, below it
 
 
 # --- the record file is checked before play -------------------------------------------------

@@ -35,6 +35,7 @@ from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import Event, packed
+from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
@@ -156,17 +157,23 @@ def games() -> None:
         console.print(
             f"[bold]{name}[/bold]: {info.title}, {info.min_players}-{info.max_players} players"
         )
-        options = type(game.options)
         for option, default in game.options_schema().items():
-            value = (
-                default if isinstance(default, str) else json.dumps(default, separators=(",", ":"))
-            )
-            console.print(f"  -o {option}={value}    ({options.allowed(option)})", markup=False)
-            text = options.DESCRIPTIONS.get(option, "")
-            console.print(
-                textwrap.fill(text, 96, initial_indent=" " * 6, subsequent_indent=" " * 6),
-                markup=False,
-            )
+            console.print(_option_text(type(game.options), option, default), markup=False)
+
+
+def _option_text(options: type[RulesOptions], option: str, default: Any) -> str:
+    """An option of `games`: how to write it with its default, its allowed values (on a line of
+    their own where they would run past `COLUMNS`), what it does, in lines of `COLUMNS`."""
+    value = default if isinstance(default, str) else json.dumps(default, separators=(",", ":"))
+    written = f"  -o {option}={value}"
+    allowed = f"({options.allowed(option)})"
+    if len(f"{written}    {allowed}") <= COLUMNS:
+        lines = [f"{written}    {allowed}"]
+    else:  # the default kept whole, to copy; the values below it
+        lines = [written, *textwrap.wrap(allowed, COLUMNS, initial_indent=" " * 6)]
+    text = options.DESCRIPTIONS.get(option, "")
+    lines += textwrap.wrap(text, COLUMNS, initial_indent=" " * 6, subsequent_indent=" " * 6)
+    return "\n".join(lines)
 
 
 @app.command()
