@@ -209,6 +209,22 @@ def test_version_and_flags_in_help() -> None:
     assert "--no-quiet" not in play_help and "--force" in play_help
 
 
+@pytest.mark.parametrize("command", ["play", "bench", "simulate", "tournament", "serve"])
+def test_help_shows_what_to_write_not_pythons_types(command: str) -> None:
+    """-o showed ``<list[str]>``, serve's --cards too, and --deal-roles ``<bool>``: Python's
+    types, where a user needs the shape of what to write."""
+    text = run(command, "--help").stdout
+    assert "list[str]" not in text
+    lines = {line.split()[1]: line for line in text.splitlines() if line.startswith("│ ")}
+    if "--option" in lines:
+        words = " ".join(text.replace("│", " ").split())
+        assert "NAME=VALUE" in lines["--option"] and "(kafeneio games lists them)" in words
+    if "--deal-roles" in lines:
+        assert "<bool>" not in lines["--deal-roles"]
+    assert command not in {"play", "simulate"} or "--option" in lines
+    assert command != "serve" or "NAME=DIR" in lines["--cards"]
+
+
 def test_the_command_list_gives_each_command_its_docstrings_first_paragraph_unbroken() -> None:
     """The summaries `kafeneio --help` lists keep no line break of the docstring's, which Rich
     would print as a break in mid-sentence."""

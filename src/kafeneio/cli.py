@@ -81,6 +81,7 @@ MAX_BENCH_SECONDS = 3600.0
 DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
 FLAG = ""
+OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 """The metavar of a flag: help shows no value after it."""
 
 P = ParamSpec("P")
@@ -195,7 +196,7 @@ def play(
         int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
     ] = None,
     record: Annotated[
         Path | None,
@@ -858,7 +859,7 @@ def bench_command(
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
     ] = None,
     quiet: Annotated[
         bool,
@@ -1002,7 +1003,9 @@ def serve_command(
     bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     cards: Annotated[
         list[str] | None,
-        typer.Option(help="Offer a Souvlaki Wars card set: NAME=DIR (repeatable)."),
+        typer.Option(
+            metavar="NAME=DIR", help="Offer a Souvlaki Wars card set (--cards again for another)."
+        ),
     ] = None,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""

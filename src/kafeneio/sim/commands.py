@@ -41,6 +41,7 @@ from kafeneio.sim.tournament import TournamentReport, tournament
 FILE_WIDTH = 200
 """The width of tables written to a file or a pipe, where Rich would cut them to 80 columns and
 a seat spec such as mcts:iterations=50 to 'mcts:iterations=…'."""
+OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 console = Console(
     highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else FILE_WIDTH
 )
@@ -50,12 +51,13 @@ Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
 Games = Annotated[int, typer.Option(help="Number of games.")]
 Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same results.")]
 Options = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+    list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
 ]
 DealRoles = Annotated[
     bool,
     typer.Option(
         "--deal-roles/--fixed-roles",
+        metavar="",
         help="Deal the roles (Souvlaki Wars: shops) at random, so every bot plays every shop "
         "equally; --fixed-roles keeps the options' shops.",
     ),
