@@ -342,7 +342,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
 
 
 def print_simulation(result: SimulationReport) -> None:
-    heading = f"{title_of(result.game)}: {result.games} games, {result.players} players"
+    heading = reports.run_title(result)
     console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
     console.print(tally_table("by seat", "seat", result.by_seat))
     if result.by_role:
@@ -353,7 +353,7 @@ def print_simulation(result: SimulationReport) -> None:
     )
     console.print(
         f"game length: {turns} turns, {rounds} rounds, {decisions} decisions; "
-        f"{result.seconds:.1f} s on {result.backend} "
+        f"{reports.duration(result.seconds)} on {result.backend} "
         f"({result.parallelism} in parallel), {result.games / max(result.seconds, 1e-9):.1f} "
         "games/s",
         markup=False,
