@@ -250,9 +250,11 @@ def play(
     if HUMAN in seat_names:
         _enable_line_editing()
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
+    going_on = f"; going on from {start} after {plural(state.ply, 'action')}" if start else ""
     console.print(
         f"{game.info.title}, {state.num_players} players: "
-        + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names)),
+        + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names))
+        + going_on,
         markup=False,
     )
     if HUMAN in seat_names:
