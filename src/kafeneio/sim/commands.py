@@ -107,6 +107,12 @@ def check_workers(workers: int | None) -> None:
         raise KafeneioError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
 
 
+def say(words: str) -> None:
+    """Print `words` broken at spaces to the console's width (a terminal's; a file's is
+    `FILE_WIDTH`), where the terminal would break a long line mid-word."""
+    console.print(words, markup=False, soft_wrap=False)
+
+
 def fail(message: str) -> typer.Exit:
     errors.print(f"error: {message}", markup=False)
     return typer.Exit(2)
@@ -507,27 +513,25 @@ def print_analysis(result: GameAnalysis) -> None:
         )
     console.print(table)
     if any(d.clear_mistake for d in result.decisions):
-        console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
+        say("! a clear mistake: the loss is beyond its sampling margin")
     thin = sum(1 for d in result.decisions if d.legal > 1 and d.iterations < d.legal)
     if thin:
-        console.print(
+        say(
             f"{plural(thin, 'decision')} had fewer samples than legal moves: "
             + (
                 "its preferred move and margin are"
                 if thin == 1
                 else "their preferred moves and margins are"
             )
-            + " rough (a larger --budget or --iterations sharpens them).",
-            markup=False,
+            + " rough (a larger --budget or --iterations sharpens them)."
         )
     for player, name in enumerate(names):
         worst = "biggest mistakes:" if result.mistakes(player) else "no clear mistake"
-        console.print(f"{name}: {reports.loss_text(result, player)}; {worst}", markup=False)
+        say(f"{name}: {reports.loss_text(result, player)}; {worst}")
         for d in result.mistakes(player):
-            console.print(
+            say(
                 f"  move {d.ply + 1}: {d.played}, {d.played_words} (−{reports.percent(d.lost)}); "
-                f"better {d.best}, {d.best_words}",
-                markup=False,
+                f"better {d.best}, {d.best_words}"
             )
     if not result.finished:
         console.print("The record stops before the game's end: no winner yet.")
