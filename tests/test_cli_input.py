@@ -259,6 +259,27 @@ def test_games_keeps_to_80_columns() -> None:
     assert "      (a list of 1 to 100 whole numbers)" in lines  # bar_values' own, below it
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [("--port", "99999", "--port must be from 0 to 65535, not 99999"),
+     ("--port", "-1", "--port must be from 0 to 65535, not -1"),
+     ("--bot-pause", "-1", "--bot-pause must be from 0 to 60 seconds, not -1"),
+     ("--bot-pause", "nan", "--bot-pause must be from 0 to 60 seconds, not nan")],
+)  # fmt: skip
+def test_serve_refuses_a_port_or_a_pause_out_of_range_before_it_starts(
+    option: str, value: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--port 99999 ended in the socket's OverflowError traceback; --bot-pause -1 served."""
+    pytest.importorskip("kafeneio.server")
+    import kafeneio.server
+
+    def started(**settings: Any) -> None:
+        raise AssertionError(f"the server started with {settings}")
+
+    monkeypatch.setattr(kafeneio.server, "serve", started)
+    refused(run("serve", option, value), problem)
+
+
 # --- the record file is checked before play -------------------------------------------------
 
 

@@ -80,6 +80,9 @@ HINT_OTHERS = 3
 MAX_BENCH_SECONDS = 3600.0
 DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
+MAX_PORT = 65535
+MAX_BOT_PAUSE = 60.0
+"""The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 FLAG = ""
 OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 """The metavar of a flag: help shows no value after it."""
@@ -1002,7 +1005,9 @@ def serve_command(
             "(default: an SQLite file in kafeneio-data/)."
         ),
     ] = None,
-    bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    bot_pause: Annotated[
+        float, typer.Option(help=f"Seconds a bot waits before moving (0 to {MAX_BOT_PAUSE:g}).")
+    ] = 0.6,
     cards: Annotated[
         list[str] | None,
         typer.Option(
@@ -1011,6 +1016,10 @@ def serve_command(
     ] = None,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""
+    if not 0 <= port <= MAX_PORT:  # else the socket's OverflowError, a traceback
+        raise fail(f"--port must be from 0 to {MAX_PORT}, not {port}")
+    if not 0 <= bot_pause <= MAX_BOT_PAUSE:  # (nan too)
+        raise fail(f"--bot-pause must be from 0 to {MAX_BOT_PAUSE:g} seconds, not {bot_pause:g}")
     try:
         from kafeneio.server import database_url, serve
     except ImportError as err:
