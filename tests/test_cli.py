@@ -232,6 +232,8 @@ def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
+    # said first: which record the game goes on from, and how far it got, not a new game's start
+    assert f"P2 greedy; going on from {start} after 10 actions\n" in result.output
     finished = json.loads(end.read_text())
     assert finished["actions"][:10] == record["actions"]
     assert len(finished["actions"]) > 10 and finished["seed"] == record["seed"]
@@ -503,6 +505,24 @@ def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
             served_on_one_line += ": serve — " in line  # the result beside it
         before = mover
     assert named_again > 50 and served_on_one_line > 10
+
+
+def test_a_decision_shares_its_line_only_with_what_it_did_itself() -> None:
+    """A decision's line holds its first result beside it (``P2: serve — P2 serves ...``) only
+    where that result is the mover's own: ``P3: done — P2 pays the operating cost`` read as if
+    P3's ``done`` made P2 pay, where it is the next shop's maintenance starting."""
+    result = runner.invoke(app, ["play", "souvlaki", "--seats", "heuristic,greedy,heuristic",
+                                 "--seed", "5", "-o", "round_limit=4"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    joined = 0
+    for line in result.output.splitlines():
+        step = re.match(r"  (P\d)(?: \(\w+\))?: .* — (.*)", line)
+        if step:
+            mover, caused = step.groups()
+            assert caused.startswith(f"{mover} "), line
+            joined += 1
+    assert joined > 20
+    assert "  P3: done\n    P1 pays the operating cost" in result.output  # seed 5: P1 next
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

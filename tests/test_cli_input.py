@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -208,6 +209,22 @@ def test_version_and_flags_in_help() -> None:
     assert "--no-quiet" not in play_help and "--force" in play_help
 
 
+@pytest.mark.parametrize("command", ["play", "bench", "simulate", "tournament", "serve"])
+def test_help_shows_what_to_write_not_pythons_types(command: str) -> None:
+    """-o showed ``<list[str]>``, serve's --cards too, and --deal-roles ``<bool>``: Python's
+    types, where a user needs the shape of what to write."""
+    text = run(command, "--help").stdout
+    assert "list[str]" not in text
+    lines = {line.split()[1]: line for line in text.splitlines() if line.startswith("│ ")}
+    if "--option" in lines:
+        words = " ".join(text.replace("│", " ").split())
+        assert "NAME=VALUE" in lines["--option"] and "(kafeneio games lists them)" in words
+    if "--deal-roles" in lines:
+        assert "<bool>" not in lines["--deal-roles"]
+    assert command not in {"play", "simulate"} or "--option" in lines
+    assert command != "serve" or "NAME=DIR" in lines["--cards"]
+
+
 def test_the_command_list_gives_each_command_its_docstrings_first_paragraph_unbroken() -> None:
     """The summaries `kafeneio --help` lists keep no line break of the docstring's, which Rich
     would print as a break in mid-sentence."""
@@ -230,6 +247,37 @@ def test_games_says_what_every_option_does_and_its_values() -> None:
     assert "-o hand_size=5    (a whole number from 1 to 10)" in result.stdout
     assert "-o round_limit=30    (a whole number from 1 to 1000)" in result.stdout
     assert "-o shops=null    (null | a list of shop ids" in result.stdout
+
+
+def test_games_keeps_to_80_columns() -> None:
+    """The descriptions were wrapped at 96 columns and an option's allowed values went on its
+    line whatever its length: a terminal broke them anywhere. Only a default with no space to
+    break at (bar_values' list) may run past 80."""
+    lines = run("games").stdout.splitlines()
+    long = [line for line in lines if len(line) > 80]
+    assert long == [line for line in long if re.fullmatch(r"  -o \w+=\S+", line)], long
+    assert "      (a list of 1 to 100 whole numbers)" in lines  # bar_values' own, below it
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [("--port", "99999", "--port must be from 0 to 65535, not 99999"),
+     ("--port", "-1", "--port must be from 0 to 65535, not -1"),
+     ("--bot-pause", "-1", "--bot-pause must be from 0 to 60 seconds, not -1"),
+     ("--bot-pause", "nan", "--bot-pause must be from 0 to 60 seconds, not nan")],
+)  # fmt: skip
+def test_serve_refuses_a_port_or_a_pause_out_of_range_before_it_starts(
+    option: str, value: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--port 99999 ended in the socket's OverflowError traceback; --bot-pause -1 served."""
+    pytest.importorskip("kafeneio.server")
+    import kafeneio.server
+
+    def started(**settings: Any) -> None:
+        raise AssertionError(f"the server started with {settings}")
+
+    monkeypatch.setattr(kafeneio.server, "serve", started)
+    refused(run("serve", option, value), problem)
 
 
 # --- the record file is checked before play -------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,17 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     assert "random GF" not in output
     start = output.index("Notation (")
     assert max(len(line) for line in output[start:].splitlines()[:40]) <= 80  # a terminal's
+
+
+def test_a_notation_row_written_over_two_lines_reads_as_one() -> None:
+    """The docstring's row for ``draw fewer`` goes on under itself; help broke it after
+    "(CI-D.2," and set the rest on a line of its own, as if it were another row."""
+    output = _session("cafe", "help\nquit\n")
+    row = (
+        "draw fewer".ljust(21) + "  after completing single-nation tables, lower the hand "
+        "target (CI-D.2, option single_nation_draw=choose); draw full keeps it"
+    )
+    assert "\n".join(textwrap.wrap(row, 80, subsequent_indent=" " * 23)) in output
 
 
 def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out() -> None:

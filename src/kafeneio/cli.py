@@ -35,6 +35,7 @@ from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import Event, packed
+from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
@@ -79,7 +80,11 @@ HINT_OTHERS = 3
 MAX_BENCH_SECONDS = 3600.0
 DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
+MAX_PORT = 65535
+MAX_BOT_PAUSE = 60.0
+"""The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 FLAG = ""
+OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 """The metavar of a flag: help shows no value after it."""
 
 P = ParamSpec("P")
@@ -156,17 +161,23 @@ def games() -> None:
         console.print(
             f"[bold]{name}[/bold]: {info.title}, {info.min_players}-{info.max_players} players"
         )
-        options = type(game.options)
         for option, default in game.options_schema().items():
-            value = (
-                default if isinstance(default, str) else json.dumps(default, separators=(",", ":"))
-            )
-            console.print(f"  -o {option}={value}    ({options.allowed(option)})", markup=False)
-            text = options.DESCRIPTIONS.get(option, "")
-            console.print(
-                textwrap.fill(text, 96, initial_indent=" " * 6, subsequent_indent=" " * 6),
-                markup=False,
-            )
+            console.print(_option_text(type(game.options), option, default), markup=False)
+
+
+def _option_text(options: type[RulesOptions], option: str, default: Any) -> str:
+    """An option of `games`: how to write it with its default, its allowed values (on a line of
+    their own where they would run past `COLUMNS`), what it does, in lines of `COLUMNS`."""
+    value = default if isinstance(default, str) else json.dumps(default, separators=(",", ":"))
+    written = f"  -o {option}={value}"
+    allowed = f"({options.allowed(option)})"
+    if len(f"{written}    {allowed}") <= COLUMNS:
+        lines = [f"{written}    {allowed}"]
+    else:  # the default kept whole, to copy; the values below it
+        lines = [written, *textwrap.wrap(allowed, COLUMNS, initial_indent=" " * 6)]
+    text = options.DESCRIPTIONS.get(option, "")
+    lines += textwrap.wrap(text, COLUMNS, initial_indent=" " * 6, subsequent_indent=" " * 6)
+    return "\n".join(lines)
 
 
 @app.command()
@@ -188,7 +199,7 @@ def play(
         int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
     ] = None,
     record: Annotated[
         Path | None,
@@ -242,9 +253,11 @@ def play(
     if HUMAN in seat_names:
         _enable_line_editing()
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
+    going_on = f"; going on from {start} after {plural(state.ply, 'action')}" if start else ""
     console.print(
         f"{game.info.title}, {state.num_players} players: "
-        + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names)),
+        + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names))
+        + going_on,
         markup=False,
     )
     if HUMAN in seat_names:
@@ -479,10 +492,12 @@ def _step_head(step: Step, seats: list[str], again: bool) -> str:
 
 def _step_words(head: str, step: Step) -> Words:
     """A step in words for each viewer: `head` (who did what), and what it caused indented
-    below, the first on the head's own line where that line holds it (so that a Café turn and
-    the board fit 24 rows). The human who typed the move sees only what it caused. Why the
-    game ended is left to the final scores (`_print_result`), which tell it once."""
+    below, the first on the head's own line where that line holds it and it is the mover's own
+    doing (so that a Café turn and the board fit 24 rows). The human who typed the move sees
+    only what it caused. Why the game ended is left to the final scores (`_print_result`),
+    which tell it once."""
     told = [event for event in step.events if event.kind != "end"]
+    mover = f"P{step.player + 1} "
 
     def words(viewer: int) -> str | None:
         texts = (event.text_for(viewer) for event in told)
@@ -490,7 +505,10 @@ def _step_words(head: str, step: Step) -> Words:
         lines = [f"    {text}" for text in said]
         if viewer != step.player:  # a viewer who moved is the human who typed it
             joined = f"{head} — {said[0]}" if said else ""
-            if said and len(joined) <= COLUMNS:
+            # beside the decision, another's doing reads as its result: `done — P2 pays` (the
+            # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
+            own = step.player == CHANCE or (said and said[0].startswith(mover))
+            if said and own and len(joined) <= COLUMNS:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
@@ -846,7 +864,7 @@ def bench_command(
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
     ] = None,
     quiet: Annotated[
         bool,
@@ -987,13 +1005,21 @@ def serve_command(
             "(default: an SQLite file in kafeneio-data/)."
         ),
     ] = None,
-    bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    bot_pause: Annotated[
+        float, typer.Option(help=f"Seconds a bot waits before moving (0 to {MAX_BOT_PAUSE:g}).")
+    ] = 0.6,
     cards: Annotated[
         list[str] | None,
-        typer.Option(help="Offer a Souvlaki Wars card set: NAME=DIR (repeatable)."),
+        typer.Option(
+            metavar="NAME=DIR", help="Offer a Souvlaki Wars card set (--cards again for another)."
+        ),
     ] = None,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""
+    if not 0 <= port <= MAX_PORT:  # else the socket's OverflowError, a traceback
+        raise fail(f"--port must be from 0 to {MAX_PORT}, not {port}")
+    if not 0 <= bot_pause <= MAX_BOT_PAUSE:  # (nan too)
+        raise fail(f"--bot-pause must be from 0 to {MAX_BOT_PAUSE:g} seconds, not {bot_pause:g}")
     try:
         from kafeneio.server import database_url, serve
     except ImportError as err:

@@ -3,6 +3,7 @@ a whole game's decisions, mistakes and report."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from kafeneio.bots import ActionEstimate, Analysis, make_bot
@@ -278,6 +280,27 @@ def test_the_analyse_command_says_why_its_move_numbers_skip(tmp_path: Path) -> N
     assert "(moves numbered as in the game's log, where chance outcomes count too)" in " ".join(
         shown.stdout.split()
     )
+
+
+def test_the_analyse_commands_words_keep_to_the_terminals_width(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each player's summary ran past 80 columns (``P1 (mcts:iterations=5): lost ... no clear
+    mistake``), where a terminal broke it in mid-word: it breaks at words, as the table does."""
+    from kafeneio.sim import commands
+
+    path = tmp_path / "game.json"
+    seats = ["--seats", "mcts:iterations=5,greedy", "--seed", "2", "--quiet"]
+    made = CliRunner().invoke(app, ["play", "cafe", *seats, "--record", str(path)])
+    assert made.exit_code == 0, made.output
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=80, highlight=False, soft_wrap=True)
+    monkeypatch.setattr(commands, "console", terminal)
+    shown = CliRunner().invoke(app, ["analyse", str(path), "--iterations", "2"])
+    assert shown.exit_code == 0, shown.output
+    lines = screen.getvalue().splitlines()
+    assert any(line.startswith("P1 (mcts:iterations=5): lost ") for line in lines)
+    assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
 
 
 def test_flat_analysis_finishes_samples_with_the_games_playout_bot() -> None:

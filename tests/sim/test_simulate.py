@@ -118,6 +118,19 @@ def test_the_simulate_command_prints_tables_by_bot_seat_and_shop() -> None:
         assert heading in result.stdout
 
 
+def test_a_short_run_says_one_game_and_a_time_that_agrees_with_its_rate(tmp_path: Path) -> None:
+    """One game said "1 games", and a run of 0.02 s "0.0 s ..., 100.0 games/s"."""
+    args = ["simulate", "cafe", "--games", "1", "--workers", "1", "--report", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Café International: 1 game, 2 players" in result.output and "1 game, 2" in page
+    timing = re.search(r"; ([\d.]+) s on local .*, ([\d.]+) games/s", result.output)
+    assert timing, result.output
+    seconds, rate = (float(figure) for figure in timing.groups())
+    assert seconds > 0 and 0.5 < seconds * rate < 2  # the two figures tell the same run
+
+
 def test_python_refuses_what_the_command_line_refuses() -> None:
     """Shops set by the options and dealt at random: the report named the options' shops
     beside games played with others. A lineup given as one string, and no game at all."""

@@ -60,6 +60,17 @@ def test_a_tournament_refuses_repeated_bots_and_too_few_for_the_players() -> Non
         tournament("cafe", ["random", "greedy"], 2, players=3)
 
 
+@pytest.mark.parametrize("players", [0, 5])
+def test_a_tournament_refuses_a_player_count_the_game_does_not_take(players: int) -> None:
+    """--players 5 was told to bring 5 bots, which Café International (2 to 4) never seats;
+    --players 0 that the seats were not a list of bots."""
+    refused = CliRunner().invoke(
+        app, ["tournament", "cafe", "--bots", "random,greedy", "--players", str(players)]
+    )
+    assert refused.exit_code == 2
+    assert refused.output == f"error: Café International takes 2 to 4 players, not {players}\n"
+
+
 def test_the_tournament_command_prints_ratings_and_json() -> None:
     runner = CliRunner()
     args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "4", "--workers", "1"]

@@ -66,6 +66,10 @@ def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
             width = line.index(" ") + 2 if " " in line else 0
             continue
         row = re.fullmatch(r"(\S.*?)\s{2,}(\S.*)", line) if width else None
+        if row is None and width and line[:1] == " " and lines and lines[-1][1]:
+            # a row's description written on under itself: one description, wrapped as one
+            lines[-1] = (f"{lines[-1][0]} {line.strip().replace('``', '')}", lines[-1][1])
+            continue
         if row is None:
             plain = line.replace("``", "")
             if not width and plain and lines and lines[-1][0]:  # prose: one paragraph

@@ -41,6 +41,7 @@ from kafeneio.sim.tournament import TournamentReport, tournament
 FILE_WIDTH = 200
 """The width of tables written to a file or a pipe, where Rich would cut them to 80 columns and
 a seat spec such as mcts:iterations=50 to 'mcts:iterations=…'."""
+OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 console = Console(
     highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else FILE_WIDTH
 )
@@ -50,12 +51,13 @@ Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
 Games = Annotated[int, typer.Option(help="Number of games.")]
 Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same results.")]
 Options = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help="A rules option, name=value.")
+    list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
 ]
 DealRoles = Annotated[
     bool,
     typer.Option(
         "--deal-roles/--fixed-roles",
+        metavar="",
         help="Deal the roles (Souvlaki Wars: shops) at random, so every bot plays every shop "
         "equally; --fixed-roles keeps the options' shops.",
     ),
@@ -103,6 +105,12 @@ def game_title_name(name: str) -> str:
 def check_workers(workers: int | None) -> None:
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise KafeneioError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+
+
+def say(words: str) -> None:
+    """Print `words` broken at spaces to the console's width (a terminal's; a file's is
+    `FILE_WIDTH`), where the terminal would break a long line mid-word."""
+    console.print(words, markup=False, soft_wrap=False)
 
 
 def fail(message: str) -> typer.Exit:
@@ -340,7 +348,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
 
 
 def print_simulation(result: SimulationReport) -> None:
-    heading = f"{title_of(result.game)}: {result.games} games, {result.players} players"
+    heading = reports.run_title(result)
     console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
     console.print(tally_table("by seat", "seat", result.by_seat))
     if result.by_role:
@@ -351,7 +359,7 @@ def print_simulation(result: SimulationReport) -> None:
     )
     console.print(
         f"game length: {turns} turns, {rounds} rounds, {decisions} decisions; "
-        f"{result.seconds:.1f} s on {result.backend} "
+        f"{reports.duration(result.seconds)} on {result.backend} "
         f"({result.parallelism} in parallel), {result.games / max(result.seconds, 1e-9):.1f} "
         "games/s",
         markup=False,
@@ -505,27 +513,25 @@ def print_analysis(result: GameAnalysis) -> None:
         )
     console.print(table)
     if any(d.clear_mistake for d in result.decisions):
-        console.print("! a clear mistake: the loss is beyond its sampling margin", markup=False)
+        say("! a clear mistake: the loss is beyond its sampling margin")
     thin = sum(1 for d in result.decisions if d.legal > 1 and d.iterations < d.legal)
     if thin:
-        console.print(
+        say(
             f"{plural(thin, 'decision')} had fewer samples than legal moves: "
             + (
                 "its preferred move and margin are"
                 if thin == 1
                 else "their preferred moves and margins are"
             )
-            + " rough (a larger --budget or --iterations sharpens them).",
-            markup=False,
+            + " rough (a larger --budget or --iterations sharpens them)."
         )
     for player, name in enumerate(names):
         worst = "biggest mistakes:" if result.mistakes(player) else "no clear mistake"
-        console.print(f"{name}: {reports.loss_text(result, player)}; {worst}", markup=False)
+        say(f"{name}: {reports.loss_text(result, player)}; {worst}")
         for d in result.mistakes(player):
-            console.print(
+            say(
                 f"  move {d.ply + 1}: {d.played}, {d.played_words} (−{reports.percent(d.lost)}); "
-                f"better {d.best}, {d.best_words}",
-                markup=False,
+                f"better {d.best}, {d.best_words}"
             )
     if not result.finished:
         console.print("The record stops before the game's end: no winner yet.")

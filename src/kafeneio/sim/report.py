@@ -94,13 +94,23 @@ def tally_table(rows: Sequence[Tally], first: str) -> str:
     )
 
 
+def duration(seconds: float) -> str:
+    """A run's time, to a tenth of a second, or to two figures where it is shorter than one (a
+    short run said 0.0 s beside its 100 games/s)."""
+    return f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
+
+
+def run_title(report: SimulationReport) -> str:
+    return f"{title_of(report.game)}: {plural(report.games, 'game')}, {report.players} players"
+
+
 def command_line(parts: Sequence[str]) -> str:
     return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
 
 
 # --- simulate ---------------------------------------------------------------------------------
 def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
-    title = f"{title_of(report.game)}: {report.games} games, {report.players} players"
+    title = run_title(report)
     lengths = report.lengths
     dealt = ""
     if report.by_role:  # only a game whose seats play roles (Souvlaki Wars' shops) deals them
@@ -113,7 +123,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         command_line(command),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
         f"to game); seed {report.seed}{dealt}; "
-        f"{report.seconds:.1f} s on {report.backend} ({report.parallelism} in parallel).</p>",
+        f"{duration(report.seconds)} on {report.backend} ({report.parallelism} in parallel).</p>",
         image(
             plots.win_rates(panels, report.even_share),
             "win rates with 95% intervals",
@@ -172,7 +182,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
-        f"each group of bots, seats rotated; seed {report.seed}; {report.seconds:.1f} s on "
+        f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "
         f"{report.backend}.</p>",
         image(
             plots.ratings(

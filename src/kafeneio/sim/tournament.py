@@ -16,6 +16,7 @@ from typing import Any
 
 from kafeneio.bots.spec import parse_seat
 from kafeneio.core import KafeneioError
+from kafeneio.games import get_game
 from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
 from kafeneio.sim.simulate import Tally, tallies
 from kafeneio.sim.stamp import stamp
@@ -78,6 +79,7 @@ def tournament(
     if len(names) < 2:
         raise KafeneioError("--bots names at least two different bots")
     check_different(names)
+    get_game(game_name).new_state(players)  # refuses a count the game never takes, by name
     if players > len(names):
         raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
     backend = backend or Backend()
