@@ -109,6 +109,14 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
     assert result.exit_code == 2 and "--games" in result.output
 
 
+@pytest.mark.parametrize("command", [["simulate", "cafe"], ["tournament", "cafe"]])
+def test_a_run_takes_the_seeds_play_takes(command: list[str]) -> None:
+    """A negative seed, refused by ``play``, was taken by simulate and tournament."""
+    result = CliRunner().invoke(app, [*command, "--games", "2", "--seed", "-1"])
+    assert result.exit_code == 2
+    assert result.output == "error: a seed must be a whole number from 0 to 2**63 - 1, not -1\n"
+
+
 def test_the_simulate_command_prints_tables_by_bot_seat_and_shop() -> None:
     runner = CliRunner()
     args = ["simulate", "souvlaki", "--games", "2", "--players", "2", "--seats", "heuristic"]

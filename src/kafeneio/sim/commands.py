@@ -29,6 +29,7 @@ from rich.text import Text
 from kafeneio.bots import parse_seat
 from kafeneio.core import KafeneioError
 from kafeneio.core.events import plural
+from kafeneio.core.game import check_seed
 from kafeneio.core.record import read_record_file
 from kafeneio.games import get_game, title_of
 from kafeneio.sim import report as reports
@@ -49,7 +50,22 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 Game = Annotated[str, typer.Argument(metavar="GAME", help="cafe or souvlaki")]
 Games = Annotated[int, typer.Option(help="Number of games.")]
-Seed = Annotated[int, typer.Option(help="Seed of the whole run: the same seed, the same results.")]
+
+
+def checked_seed(seed: int) -> int:
+    """`seed` if it is one (`check_seed`: 0 to 2**63 - 1, as ``play`` takes); else the error."""
+    try:
+        return check_seed(seed)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+
+
+Seed = Annotated[
+    int,
+    typer.Option(
+        help="Seed of the whole run: the same seed, the same results.", callback=checked_seed
+    ),
+]
 Options = Annotated[
     list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
 ]
