@@ -146,3 +146,6 @@ def test_an_undrafted_big_phone_order_is_discarded_like_any_leftover() -> None:
     play(state, "pick 1", "pick 2", "pick 3", "pick 4")
     assert state.observation(0)["discards"]["customers"] == {"BIG": 1}
     assert state.phase == "unforeseen"
+    # said as the card left, not "nobody drafted" (a row may hold two, one of them drafted)
+    said = [line for entry in state.history_for(0) for line in entry.events]
+    assert "Left in the row: BIG, discarded (SW-2.11)" in said

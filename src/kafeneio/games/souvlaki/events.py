@@ -128,7 +128,8 @@ def picked(args: Args, viewer: int) -> str:
 
 def left_in_row(args: Args, viewer: int) -> str:
     cards, card = args
-    return f"Nobody drafted {cards.customers[card].text}: it is discarded (SW-2.11)"
+    # "left", not "nobody drafted": the row may have held two alike, one of them drafted
+    return f"Left in the row: {cards.customers[card].text}, discarded (SW-2.11)"
 
 
 def phone_order(args: Args, viewer: int) -> str:
