@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.conftest import LiveServer
-from web.test_browser import new_page, open_seat, wait_turn_or_end
+from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
 
 # The WCAG contrast ratio of two computed colours ("rgb(r, g, b)"), in the page itself
 CONTRAST = """([a, b]) => {
@@ -39,5 +39,47 @@ def test_the_focus_ring_shows_on_the_dark_header(browser: Any, server: LiveServe
         ring = page.eval_on_selector(link, "a => getComputedStyle(a).outlineColor")
         assert page.eval_on_selector(link, "a => getComputedStyle(a).outlineStyle") == "solid"
         assert contrast(page, ring, header) >= 3, (link, ring, header)  # WCAG 1.4.11
+    assert console.errors == []
+    context.close()
+
+
+# Each live region's words as they change (one entry a change its observer is told of)
+RECORD_LIVE = """
+window.liveSaid = {};
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver((changes) => {
+    for (const region of new Set(changes.map((c) => c.target.closest?.("[aria-live]")).filter(Boolean))) {
+      (window.liveSaid[region.id] ??= []).push(region.textContent);
+    }
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+});
+"""
+
+
+def test_a_live_region_says_the_same_words_once(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    page.add_init_script(RECORD_LIVE)
+    created = server.post(
+        "/api/games",
+        {
+            "game": "cafe",
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}],
+        },
+    )
+    page.goto(server.base + created["links"][0]["path"])
+    for _ in range(3):  # the bot's turns: a view at each of its moves, the banner the same
+        assert wait_turn_or_end(page)
+        page.click("#hint-button")
+        page.wait_for_selector("#hint:not(.hidden)")
+        watching = new_page(browser)[0]  # someone else opens the game: a view that changes nothing here
+        watching.pages[0].goto(server.base + created["spectator"])
+        watching.pages[0].wait_for_selector("body[data-ply]")
+        watching.close()
+        cafe_turn(page)
+    said = page.evaluate("window.liveSaid")
+    for region, texts in said.items():
+        repeated = [a for a, b in zip(texts, texts[1:], strict=False) if a == b]
+        assert not repeated, (region, repeated, texts)
+    assert {"banner", "hint", "cafe-instruction"} <= set(said)
     assert console.errors == []
     context.close()

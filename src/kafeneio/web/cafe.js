@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, byKeyboard, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
+import { api, byKeyboard, el, fill, moveText, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
 
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
@@ -341,7 +341,7 @@ export async function render(root, view, ctx) {
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
   // what to do now, said as it changes (one live region, kept from drawing to drawing)
   const hint = ctx.interactive ? instructionBox : null;
-  instructionBox.replaceChildren(...[instruction(obs, moves, full)].flat(Infinity));
+  setLive(instructionBox, instruction(obs, moves, full));
   const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation",
     since.chairs.size ? [" · ", el("span", { class: "key-since" }, "dashed ring"), ": seated by the others since your last turn"] : null);
   const players = obs.hands.map((_, p) => p);

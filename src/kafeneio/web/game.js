@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -160,7 +160,8 @@ function render() {
   document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
   const banner = document.getElementById("banner");
   banner.classList.toggle("yours", yours);
-  banner.textContent = bannerText(view);
+  const said = bannerText(view);
+  if (banner.textContent !== said) banner.textContent = said;  // a live region: said once
   renderSeats(renderer);
   renderLeave();
   renderHint();
@@ -221,13 +222,14 @@ function renderHint() {
   if (!hint || hint.ply !== view.ply || !view.your_turn) {
     hint = null;
     box.classList.add("hidden");
+    box.replaceChildren();  // the next hint is new words, said even if they are these
     return;
   }
   const { best, best_words: words, win_chance: chance, moves } = hint.data;
   // the three the bot looked at most after its choice, the likeliest to win first
   const also = moves.filter((move) => move.notation !== best).slice(0, 3)
     .sort((a, b) => b.win_chance - a.win_chance);
-  box.replaceChildren(
+  setLive(box,
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
