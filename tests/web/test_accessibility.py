@@ -83,3 +83,34 @@ def test_a_live_region_says_the_same_words_once(browser: Any, server: LiveServer
     assert {"banner", "hint", "cafe-instruction"} <= set(said)
     assert console.errors == []
     context.close()
+
+
+def test_what_the_board_shows_is_named_for_a_screen_reader(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    cafe_turn(page)  # a guest seated (or sent to the bar): something on the board to name
+    assert wait_turn_or_end(page)
+    board = page.locator("#board").aria_snapshot()
+    # each chair, table and bar seat by its name, not its number or "IT♀" alone
+    assert 'img "chair 1' in board
+    assert 'img "table AF1: Africa"' in board
+    assert 'img "bar seat 1 (+1)' in board
+    seated = page.locator(".chair.guest, .bar-seat.guest").first
+    assert seated.get_attribute("role") == "img"
+    assert "lady" in seated.get_attribute("aria-label") or "man" in seated.get_attribute(
+        "aria-label"
+    )
+    # the other player's open hand: each card by its nation and gender
+    assert page.locator(".hand span.card[role=img][aria-label]").count() >= 1
+    context.close()
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    hand = page.locator("#my-hand").aria_snapshot()
+    assert 'button "' in hand
+    # a food card's letters are read by their names
+    food = page.locator("#my-hand button.foodcard [role=img]").first.get_attribute("aria-label")
+    assert food and all(name in "pita gyros, souvlaki, fries, soft drink" for name in food.split(", "))
+    assert console.errors == []
+    context.close()

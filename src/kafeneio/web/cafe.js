@@ -43,6 +43,7 @@ function cardLabel(info) {
 function cardFace(text, attrs = {}) {
   const info = card(text);
   return el(attrs.onclick ? "button" : "span", {
+    role: attrs.onclick ? null : "img",  // a card not to press is read by its name, not "GB ♀"
     class: `card${info.joker ? " joker" : ""}${attrs.selected ? " selected" : ""}${attrs.hinted ? " hinted" : ""}`,
     style: colourStyle(info), title: cardLabel(info), "aria-label": cardLabel(info),
     "data-card": text, type: attrs.onclick ? "button" : null, onclick: attrs.onclick,
@@ -146,10 +147,11 @@ function drawBoard(obs, moves, ctx) {
   const row = (y) => board.grid.height - y;
   for (const table of board.tables) {
     const birthday = obs.birthday_table === table.id;
+    const said = `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`;
     grid.append(el("div", {
       class: `table-tile${birthday ? " birthday" : ""}`,
       style: `grid-column:${table.x + 1};grid-row:${row(table.y)};background:${NATION_COLOURS[table.nation]}`,
-      title: `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`,
+      title: said, role: "img", "aria-label": said,  // what the ring of a birthday table shows, said
     }, el("span", { class: "tid" }, table.id), el("span", { class: "nation" }, title(table.nation))));
   }
   for (const chair of board.chairs) {
@@ -175,7 +177,8 @@ function drawBoard(obs, moves, ctx) {
     // one to the next (`roveChairs`); an unlit chair is out of it, but still answers a click
     const stop = clickable && move && !lit++;
     grid.append(el(clickable ? "button" : "div", {
-      class: classes.join(" "), type: clickable ? "button" : null,
+      // a chair not to press is an image named by what is on it (its text alone, "IT♀", says little)
+      class: classes.join(" "), type: clickable ? "button" : null, role: clickable ? null : "img",
       tabindex: clickable ? (stop ? 0 : -1) : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
@@ -269,9 +272,10 @@ function drawBar(obs, moves, ctx) {
     const info = guest ? card(guest) : null;
     const next = i === obs.bar.length;
     const hinted = next && ctx.hintAt[1] === "bar";
+    const said = `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : next ? ": the next to take a guest" : ""}`;
     return el("div", {
       class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}${hinted ? " hinted" : ""}`, style: info ? colourStyle(info) : "",
-      title: `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : ""}`,
+      title: said, role: "img", "aria-label": said,
     }, el("span", { class: `val ${value < 0 ? "neg" : "pos"}` }, signed(value)), info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : "");
   });
   const parts = [el("h3", {}, "Bar"), el("div", { class: "bar" }, seats)];
@@ -338,6 +342,7 @@ export async function render(root, view, ctx) {
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
+    obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
   // what to do now, said as it changes (one live region, kept from drawing to drawing)
   const hint = ctx.interactive ? instructionBox : null;
