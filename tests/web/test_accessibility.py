@@ -114,3 +114,38 @@ def test_what_the_board_shows_is_named_for_a_screen_reader(
     assert food and all(name in "pita gyros, souvlaki, fries, soft drink" for name in food.split(", "))
     assert console.errors == []
     context.close()
+
+
+# The contrast of an element's text against the background it is drawn on (its own, or the
+# nearest ancestor's that has one)
+TEXT_CONTRAST = """(nodes) => nodes.map((node) => {
+  let back = node;
+  while (back && getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)") back = back.parentElement;
+  return [node.textContent.trim(), getComputedStyle(node).color, getComputedStyle(back).backgroundColor];
+})"""
+
+
+def low_contrast(page: Any, selector: str) -> list[tuple[str, str, str, float]]:
+    found = page.locator(selector).evaluate_all(TEXT_CONTRAST)
+    rated = [(text, ink, back, contrast(page, ink, back)) for text, ink, back in found]
+    assert rated, selector
+    return [row for row in rated if row[3] < 4.5]
+
+
+def test_small_text_on_colours_reads_at_4_5_to_1(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    assert low_contrast(page, ".table-tile") == []  # every nation's colour, white on it
+    assert low_contrast(page, ".hand .card:not(.joker)") == []
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count():
+            break
+    assert low_contrast(page, ".chair.legal .gain") == []  # a lit chair's points
+    context.close()
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    assert low_contrast(page, "#my-hand .food") == []
+    assert console.errors == []
+    context.close()

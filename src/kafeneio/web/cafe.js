@@ -3,9 +3,10 @@
 // one to seat the guest there. The bar and the joker exchange work the same way.
 import { api, byKeyboard, el, fill, moveText, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
 
+// each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
-  germany: "#424242", india: "#e65100", italy: "#2e7d32", russia: "#6a1b9a", spain: "#a07800",
+  germany: "#424242", india: "#c24a00", italy: "#2e7d32", russia: "#6a1b9a", spain: "#8c6900",
   turkey: "#ad1457", usa: "#3949ab",
 };
 const GENDER = { f: "♀", m: "♂" };
