@@ -7,6 +7,7 @@ from typing import Any
 
 from server.conftest import LiveServer
 from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
+from web.test_page_behaviour import decision, finished_game
 
 # The WCAG contrast ratio of two computed colours ("rgb(r, g, b)"), in the page itself
 CONTRAST = """([a, b]) => {
@@ -149,3 +150,30 @@ def test_small_text_on_colours_reads_at_4_5_to_1(browser: Any, server: LiveServe
     assert low_contrast(page, "#my-hand .food") == []
     assert console.errors == []
     context.close()
+
+
+def test_the_replay_by_keyboard_keeps_the_focus_and_says_the_move(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    context, page, console = new_page(browser)
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#position:has-text('Move 1 of')")
+    assert page.get_attribute("#position", "aria-live") == "polite"  # each step said
+    page.focus("#forward")
+    for step in (2, 3):
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+    page.focus("#back")
+    for step in (2, 1):  # to the first move: Back is disabled, the focus not lost to the page
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+    page.wait_for_selector("#back:disabled")
+    assert page.evaluate("document.activeElement.id") == "slider"
+    page.focus("#last")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#last:disabled")
+    assert page.evaluate("document.activeElement.id") == "slider"
+    assert console.errors == []
+    context.close()
+

@@ -33,8 +33,12 @@ async function show(target) {
   // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
   // position shown is the one in which move ply + 1 is made
   document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : abandoned ? `Abandoned after move ${total}, no result` : `All ${plural(total, "move")} played`;
+  // a button disabled under the keyboard's focus would drop it to the page's start: the focus
+  // goes to the slider, which steps on with the arrow keys
+  const focused = document.activeElement;
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
+  if (focused?.disabled) slider.focus();
   const obs = step.observation;
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
