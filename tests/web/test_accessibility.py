@@ -177,3 +177,26 @@ def test_the_replay_by_keyboard_keeps_the_focus_and_says_the_move(
     assert console.errors == []
     context.close()
 
+
+def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
+    game_id = finished_game(server)
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    for motion, smooth in (("reduce", False), ("no-preference", True)):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+        page = context.new_page()
+        page.add_init_script(
+            "window.scrolled = []; const go = Element.prototype.scrollIntoView;"
+            "Element.prototype.scrollIntoView = function (o) { window.scrolled.push(o); return go.call(this, o); };"
+        )
+        page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+        page.goto(f"{server.base}/replay/{game_id}")
+        page.click("button.mistake >> nth=0")  # the board far below on a phone: scrolled to
+        page.wait_for_function("window.scrolled.length > 0")
+        behaviours = page.evaluate("window.scrolled.map((o) => o && o.behavior)")
+        assert ("smooth" in behaviours) == smooth, (motion, behaviours)
+        context.close()

@@ -229,7 +229,12 @@ function chart(players) {
 async function goTo(target) {
   await show(target);
   const board = document.getElementById("board").getBoundingClientRect();
-  if (board.top > window.innerHeight * 0.6) document.getElementById("analysis-now").scrollIntoView({ block: "start", behavior: "smooth" });
+  if (board.top > window.innerHeight * 0.6) document.getElementById("analysis-now").scrollIntoView({ block: "start", behavior: smooth() });
+}
+
+// A scroll glides unless the reader asked their system for less motion (prefers-reduced-motion).
+function smooth() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
 }
 
 function renderNow() {
