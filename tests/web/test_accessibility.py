@@ -200,3 +200,16 @@ def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: L
         behaviours = page.evaluate("window.scrolled.map((o) => o && o.behavior)")
         assert ("smooth" in behaviours) == smooth, (motion, behaviours)
         context.close()
+
+
+def test_the_game_and_replay_pages_have_one_h1_naming_the_game(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    page.wait_for_selector("h1:has-text('Souvlaki Wars · you are P1 Ada')")
+    assert page.locator("h1").count() == 1
+    page.goto(f"{server.base}/replay/{finished_game(server)}")
+    page.wait_for_selector("h1:has-text('Replay · Café International')")
+    assert page.locator("h1").count() == 1
+    assert console.errors == []
+    context.close()
