@@ -213,3 +213,20 @@ def test_the_game_and_replay_pages_have_one_h1_naming_the_game(
     assert page.locator("h1").count() == 1
     assert console.errors == []
     context.close()
+
+
+def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    for _ in range(6):  # a turn of ours (a guest or two, its end), then the bot's
+        assert wait_turn_or_end(page)
+        if page.locator("#since-last").count():
+            break
+        cafe_turn(page)
+    news = page.inner_text("#since-last")
+    assert news.startswith("Since your last turn: P2 ")
+    # said in the live banner, for a screen reader, and not shown twice
+    assert page.text_content("#banner") == f"Your turn. {news}"
+    assert page.inner_text("#banner .visually-hidden") in ("", f" {news}", news)
+    assert page.eval_on_selector("#banner .visually-hidden", "e => e.getBoundingClientRect().width") <= 1
+    assert console.errors == []
+    context.close()

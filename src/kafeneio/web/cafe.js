@@ -388,6 +388,11 @@ function instruction(obs, moves, ctx) {
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 
+// What the others did since the viewer's last turn, in words (the banner says it on their turn)
+export function news(view) {
+  return nationOf && board ? sinceLastTurn(view).line : null;
+}
+
 export function endReason(obs, options) {
   // CI-E.1 and CI-M.5, in the order the rules give them; the options set the bag's limit.
   if (obs.bar.length >= obs.bar_values.length) return "The game ended because every bar seat is taken.";

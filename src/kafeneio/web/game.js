@@ -160,8 +160,10 @@ function render() {
   document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
   const banner = document.getElementById("banner");
   banner.classList.toggle("yours", yours);
-  const said = bannerText(view);
-  if (banner.textContent !== said) banner.textContent = said;  // a live region: said once
+  // a live region, said once a change: on your turn with what the others did since your last
+  // (Café: shown above the board too), for a screen reader, which hears no board change
+  const news = yours && renderer.news ? renderer.news(view) : null;
+  setLive(banner, bannerText(view), news ? el("span", { class: "visually-hidden" }, ` ${news}`) : null);
   renderSeats(renderer);
   renderLeave();
   renderHint();
