@@ -3,6 +3,7 @@ regions that speak once, names for what the board shows, text that reads against
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from server.conftest import LiveServer
@@ -49,7 +50,8 @@ RECORD_LIVE = """
 window.liveSaid = {};
 document.addEventListener("DOMContentLoaded", () => {
   new MutationObserver((changes) => {
-    for (const region of new Set(changes.map((c) => c.target.closest?.("[aria-live]")).filter(Boolean))) {
+    const regions = changes.map((c) => c.target.closest?.("[aria-live]")).filter(Boolean);
+    for (const region of new Set(regions)) {
       (window.liveSaid[region.id] ??= []).push(region.textContent);
     }
   }).observe(document.body, { childList: true, subtree: true, characterData: true });
@@ -72,14 +74,15 @@ def test_a_live_region_says_the_same_words_once(browser: Any, server: LiveServer
         assert wait_turn_or_end(page)
         page.click("#hint-button")
         page.wait_for_selector("#hint:not(.hidden)")
-        watching = new_page(browser)[0]  # someone else opens the game: a view that changes nothing here
+        # someone else opens the game: a view that changes nothing here
+        watching = new_page(browser)[0]
         watching.pages[0].goto(server.base + created["spectator"])
         watching.pages[0].wait_for_selector("body[data-ply]")
         watching.close()
         cafe_turn(page)
     said = page.evaluate("window.liveSaid")
     for region, texts in said.items():
-        repeated = [a for a, b in zip(texts, texts[1:], strict=False) if a == b]
+        repeated = [a for a, b in itertools.pairwise(texts) if a == b]
         assert not repeated, (region, repeated, texts)
     assert {"banner", "hint", "cafe-instruction"} <= set(said)
     assert console.errors == []
@@ -112,7 +115,8 @@ def test_what_the_board_shows_is_named_for_a_screen_reader(
     assert 'button "' in hand
     # a food card's letters are read by their names
     food = page.locator("#my-hand button.foodcard [role=img]").first.get_attribute("aria-label")
-    assert food and all(name in "pita gyros, souvlaki, fries, soft drink" for name in food.split(", "))
+    names = "pita gyros, souvlaki, fries, soft drink"
+    assert food and all(name in names for name in food.split(", "))
     assert console.errors == []
     context.close()
 
@@ -121,8 +125,9 @@ def test_what_the_board_shows_is_named_for_a_screen_reader(
 # nearest ancestor's that has one)
 TEXT_CONTRAST = """(nodes) => nodes.map((node) => {
   let back = node;
-  while (back && getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)") back = back.parentElement;
-  return [node.textContent.trim(), getComputedStyle(node).color, getComputedStyle(back).backgroundColor];
+  const colour = (n) => getComputedStyle(n).backgroundColor;
+  while (back && colour(back) === "rgba(0, 0, 0, 0)") back = back.parentElement;
+  return [node.textContent.trim(), getComputedStyle(node).color, colour(back)];
 })"""
 
 
@@ -191,7 +196,8 @@ def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: L
         page = context.new_page()
         page.add_init_script(
             "window.scrolled = []; const go = Element.prototype.scrollIntoView;"
-            "Element.prototype.scrollIntoView = function (o) { window.scrolled.push(o); return go.call(this, o); };"
+            "Element.prototype.scrollIntoView = function (o) {"
+            " window.scrolled.push(o); return go.call(this, o); };"
         )
         page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
         page.goto(f"{server.base}/replay/{game_id}")
@@ -227,6 +233,7 @@ def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: Liv
     # said in the live banner, for a screen reader, and not shown twice
     assert page.text_content("#banner") == f"Your turn. {news}"
     assert page.inner_text("#banner .visually-hidden") in ("", f" {news}", news)
-    assert page.eval_on_selector("#banner .visually-hidden", "e => e.getBoundingClientRect().width") <= 1
+    width = "e => e.getBoundingClientRect().width"
+    assert page.eval_on_selector("#banner .visually-hidden", width) <= 1
     assert console.errors == []
     context.close()
