@@ -237,3 +237,16 @@ def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: Liv
     assert page.eval_on_selector("#banner .visually-hidden", width) <= 1
     assert console.errors == []
     context.close()
+
+
+def test_the_players_panel_says_who_is_connected_and_to_move(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    seats = page.locator("#seats").aria_snapshot()
+    assert 'img "connected"' in seats  # the green dot, said
+    assert "P1 Ada (you) (to move)" in page.text_content("#seats .seat.to-move")
+    assert page.locator("#seats .visually-hidden").count() == 1
+    assert console.errors == []
+    context.close()
