@@ -250,3 +250,25 @@ def test_the_players_panel_says_who_is_connected_and_to_move(
     assert page.locator("#seats .visually-hidden").count() == 1
     assert console.errors == []
     context.close()
+
+
+def test_the_chance_chart_tells_the_players_apart_without_colour(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    dash = "ls => ls.map(l => l.getAttribute('stroke-dasharray'))"
+    lines = page.locator(".chance-chart polyline").evaluate_all(dash)
+    assert len(set(lines)) == len(lines) == 2, lines  # one pattern a player
+    assert page.locator(".legend line").evaluate_all(dash) == lines  # the legend's the same
+    assert console.errors == []
+    context.close()
