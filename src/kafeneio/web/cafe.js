@@ -1,11 +1,12 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, byKeyboard, el, fill, moveText, plural, seatName, withRules, youMark, yours } from "./common.js";
+import { api, byKeyboard, el, fill, moveText, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
 
+// each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
   africa: "#8a5a1c", britain: "#1f3a8a", china: "#c62828", cuba: "#00796b", france: "#1976d2",
-  germany: "#424242", india: "#e65100", italy: "#2e7d32", russia: "#6a1b9a", spain: "#a07800",
+  germany: "#424242", india: "#c24a00", italy: "#2e7d32", russia: "#6a1b9a", spain: "#8c6900",
   turkey: "#ad1457", usa: "#3949ab",
 };
 const GENDER = { f: "♀", m: "♂" };
@@ -43,6 +44,7 @@ function cardLabel(info) {
 function cardFace(text, attrs = {}) {
   const info = card(text);
   return el(attrs.onclick ? "button" : "span", {
+    role: attrs.onclick ? null : "img",  // a card not to press is read by its name, not "GB ♀"
     class: `card${info.joker ? " joker" : ""}${attrs.selected ? " selected" : ""}${attrs.hinted ? " hinted" : ""}`,
     style: colourStyle(info), title: cardLabel(info), "aria-label": cardLabel(info),
     "data-card": text, type: attrs.onclick ? "button" : null, onclick: attrs.onclick,
@@ -146,10 +148,11 @@ function drawBoard(obs, moves, ctx) {
   const row = (y) => board.grid.height - y;
   for (const table of board.tables) {
     const birthday = obs.birthday_table === table.id;
+    const said = `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`;
     grid.append(el("div", {
       class: `table-tile${birthday ? " birthday" : ""}`,
       style: `grid-column:${table.x + 1};grid-row:${row(table.y)};background:${NATION_COLOURS[table.nation]}`,
-      title: `table ${table.id}: ${title(table.nation)}${birthday ? " (birthday table)" : ""}${obs.dance_tables.includes(table.id) ? " (dance)" : ""}`,
+      title: said, role: "img", "aria-label": said,  // what the ring of a birthday table shows, said
     }, el("span", { class: "tid" }, table.id), el("span", { class: "nation" }, title(table.nation))));
   }
   for (const chair of board.chairs) {
@@ -175,7 +178,8 @@ function drawBoard(obs, moves, ctx) {
     // one to the next (`roveChairs`); an unlit chair is out of it, but still answers a click
     const stop = clickable && move && !lit++;
     grid.append(el(clickable ? "button" : "div", {
-      class: classes.join(" "), type: clickable ? "button" : null,
+      // a chair not to press is an image named by what is on it (its text alone, "IT♀", says little)
+      class: classes.join(" "), type: clickable ? "button" : null, role: clickable ? null : "img",
       tabindex: clickable ? (stop ? 0 : -1) : null,
       style: `grid-column:${chair.x + 1};grid-row:${row(chair.y)};${info && !info.joker ? colourStyle(info) : ""}`,
       title: label, "aria-label": label, "data-chair": chair.id,
@@ -269,9 +273,10 @@ function drawBar(obs, moves, ctx) {
     const info = guest ? card(guest) : null;
     const next = i === obs.bar.length;
     const hinted = next && ctx.hintAt[1] === "bar";
+    const said = `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : next ? ": the next to take a guest" : ""}`;
     return el("div", {
       class: `bar-seat${info ? " guest" : ""}${next ? " next" : ""}${hinted ? " hinted" : ""}`, style: info ? colourStyle(info) : "",
-      title: `bar seat ${i + 1} (${signed(value)})${info ? `: ${cardLabel(info)}` : ""}`,
+      title: said, role: "img", "aria-label": said,
     }, el("span", { class: `val ${value < 0 ? "neg" : "pos"}` }, signed(value)), info ? `${info.joker ? "★" : info.code}${GENDER[info.gender]}` : "");
   });
   const parts = [el("h3", {}, "Bar"), el("div", { class: "bar" }, seats)];
@@ -338,10 +343,11 @@ export async function render(root, view, ctx) {
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
+    obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
   // what to do now, said as it changes (one live region, kept from drawing to drawing)
   const hint = ctx.interactive ? instructionBox : null;
-  instructionBox.replaceChildren(...[instruction(obs, moves, full)].flat(Infinity));
+  setLive(instructionBox, instruction(obs, moves, full));
   const legend = el("p", { class: "muted", style: "font-size:.82rem" }, "♀ lady · ♂ man · ★ joker (striped) · tables are named by nation",
     since.chairs.size ? [" · ", el("span", { class: "key-since" }, "dashed ring"), ": seated by the others since your last turn"] : null);
   const players = obs.hands.map((_, p) => p);
@@ -380,6 +386,11 @@ function instruction(obs, moves, ctx) {
     type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
     onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
+}
+
+// What the others did since the viewer's last turn, in words (the banner says it on their turn)
+export function news(view) {
+  return nationOf && board ? sinceLastTurn(view).line : null;
 }
 
 export function endReason(obs, options) {

@@ -202,6 +202,21 @@ function ruleText(id) {
     el("a", { href: rulesPath(rulesGame, id), class: "all-rules", target: "_blank", rel: "noopener", title: "The whole rules reference, at this rule, in a new tab" }, "all rules"));
 }
 
+// A live region (aria-live) given its content anew only when its words change: the same words
+// put in again, at each view the socket brings (a bot's every move, someone opening the game),
+// would be said again by a screen reader. Its buttons kept then take the new ones' state.
+export function setLive(node, ...children) {
+  const next = el("div", {}, ...children);
+  const was = node.cloneNode(true);
+  for (const button of was.querySelectorAll("[disabled]")) button.removeAttribute("disabled");
+  if (next.innerHTML !== was.innerHTML) {
+    node.replaceChildren(...next.childNodes);
+    return;
+  }
+  const now = next.querySelectorAll("button");
+  node.querySelectorAll("button").forEach((button, i) => { button.disabled = now[i].disabled; });
+}
+
 export function endOfGame(log) {
   // The game's own words for why it ended, when it gives them.
   for (const entry of [...log].reverse()) {

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -160,7 +160,10 @@ function render() {
   document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
   const banner = document.getElementById("banner");
   banner.classList.toggle("yours", yours);
-  banner.textContent = bannerText(view);
+  // a live region, said once a change: on your turn with what the others did since your last
+  // (Café: shown above the board too), for a screen reader, which hears no board change
+  const news = yours && renderer.news ? renderer.news(view) : null;
+  setLive(banner, bannerText(view), news ? el("span", { class: "visually-hidden" }, ` ${news}`) : null);
   renderSeats(renderer);
   renderLeave();
   renderHint();
@@ -221,13 +224,14 @@ function renderHint() {
   if (!hint || hint.ply !== view.ply || !view.your_turn) {
     hint = null;
     box.classList.add("hidden");
+    box.replaceChildren();  // the next hint is new words, said even if they are these
     return;
   }
   const { best, best_words: words, win_chance: chance, moves } = hint.data;
   // the three the bot looked at most after its choice, the likeliest to win first
   const also = moves.filter((move) => move.notation !== best).slice(0, 3)
     .sort((a, b) => b.win_chance - a.win_chance);
-  box.replaceChildren(
+  setLive(box,
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
@@ -277,8 +281,10 @@ function renderSeats(renderer) {
   box.replaceChildren(...view.seats.map((seat) => el("div", {
     class: `seat${seat.seat === view.to_move && !view.over ? " to-move" : ""}${seat.seat === view.viewer ? " you" : ""}`,
   },
-  el("span", {}, el("span", { class: `dot${seat.connected ? " on" : ""}`, title: seat.connected ? "connected" : "away" }),
-    seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : ""),
+  // the dot's colour and the seat's frame said in words too, for a screen reader
+  el("span", {}, el("span", { class: `dot${seat.connected ? " on" : ""}`, title: seat.connected ? "connected" : "away", role: "img", "aria-label": seat.connected ? "connected" : "away" }),
+    seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : "",
+    seat.seat === view.to_move && !view.over ? el("span", { class: "visually-hidden" }, " (to move)") : null),
   el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"),
   // every seat's standing where the eye looks for who leads, not only in its own panel
   el("span", { class: "standing" }, renderer.standing(view.observation, seat.seat)))));

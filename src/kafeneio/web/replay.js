@@ -33,8 +33,12 @@ async function show(target) {
   // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
   // position shown is the one in which move ply + 1 is made
   document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : abandoned ? `Abandoned after move ${total}, no result` : `All ${plural(total, "move")} played`;
+  // a button disabled under the keyboard's focus would drop it to the page's start: the focus
+  // goes to the slider, which steps on with the arrow keys
+  const focused = document.activeElement;
   for (const id of ["first", "back"]) document.getElementById(id).disabled = ply === 0;
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
+  if (focused?.disabled) slider.focus();
   const obs = step.observation;
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
   RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
@@ -86,6 +90,9 @@ async function start() {
 
 // --- the analysis: asked of the server once, followed until done, then drawn ------------------
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+// each player's line drawn its own way too (solid, dashed, dotted, dash-dot): told apart
+// without telling the colours apart (red and green, to many)
+const DASHES = ["none", "7 4", "2 3", "9 3 2 3"];
 let analysis = null;
 
 async function follow(method) {
@@ -136,7 +143,7 @@ function showError(text) {
 function renderAnalysis() {
   const players = game.seats.length;
   const legend = el("div", { class: "legend" }, game.seats.map((s) => el("span", {},
-    el("span", { class: "swatch", style: `background:${COLOURS[s.seat]}` }), seatName(game.seats, s.seat))));
+    swatch(s.seat), seatName(game.seats, s.seat))));
   const lost = el("div", { class: "mistakes" }, game.seats.map((s) => {
     const worst = analysis.mistakes[s.seat];
     // a sum over many moves can pass 100%: the mean a move reads as a chance does
@@ -170,6 +177,13 @@ function noClearMistake(player) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
+
+// A player's line in the legend, drawn as in the chart (the name beside it says whose)
+function swatch(player) {
+  const root = svg("svg", { class: "swatch-line", width: 28, height: 6, "aria-hidden": "true" });
+  root.append(svg("line", { x1: 0, x2: 28, y1: 3, y2: 3, stroke: COLOURS[player], "stroke-width": 2, "stroke-dasharray": DASHES[player] }));
+  return root;
+}
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -209,7 +223,7 @@ function chart(players) {
     if (last !== null) points.push([x(total), y(last)]);
     // to the result, in a game played to its end (an abandoned one has none)
     if (last !== null && analysis.finished !== false) points.push([x(total), y(winners.includes(player) ? 1 / winners.length : 0)]);
-    root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "data-player": player }));
+    root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "stroke-dasharray": DASHES[player], "data-player": player }));
   }
   root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: TOP, y2: HEIGHT - BOTTOM }));
   root.addEventListener("click", (event) => {
@@ -225,7 +239,12 @@ function chart(players) {
 async function goTo(target) {
   await show(target);
   const board = document.getElementById("board").getBoundingClientRect();
-  if (board.top > window.innerHeight * 0.6) document.getElementById("analysis-now").scrollIntoView({ block: "start", behavior: "smooth" });
+  if (board.top > window.innerHeight * 0.6) document.getElementById("analysis-now").scrollIntoView({ block: "start", behavior: smooth() });
+}
+
+// A scroll glides unless the reader asked their system for less motion (prefers-reduced-motion).
+function smooth() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
 }
 
 function renderNow() {

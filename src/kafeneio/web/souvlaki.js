@@ -11,7 +11,8 @@ const WORD_MOVES = ["keep", "redraw", "buy", "advertise", "done", "pass", "serve
 
 function foods(text) {
   if (!text) return el("span", { class: "muted" }, "—");
-  return el("span", { title: [...text].map((f) => FOOD_NAMES[f]).join(", ") }, [...text].map((f) => el("span", { class: `food ${f}` }, f)));
+  const names = [...text].map((f) => FOOD_NAMES[f]).join(", ");  // read by its names, not "G S"
+  return el("span", { title: names, role: "img", "aria-label": names }, [...text].map((f) => el("span", { class: `food ${f}` }, f)));
 }
 
 function meter(kind, value, goal, label) {
@@ -130,7 +131,8 @@ function hand(view, legal, ctx) {
   });
   const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
   return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, yours(view, "hand")),
-    el("p", { class: "muted", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
+    // the key to the letters, for the eye: a screen reader is told each food by its name
+    el("p", { class: "muted", "aria-hidden": "true", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
     el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")),
     el("h3", { style: "margin-top:.6rem" }, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
 }

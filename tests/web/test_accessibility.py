@@ -1,0 +1,274 @@
+"""What a keyboard-only player and a screen-reader user get: a focus ring to be seen, live
+regions that speak once, names for what the board shows, text that reads against its colour."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from server.conftest import LiveServer
+from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
+from web.test_page_behaviour import decision, finished_game
+
+# The WCAG contrast ratio of two computed colours ("rgb(r, g, b)"), in the page itself
+CONTRAST = """([a, b]) => {
+  const lum = (text) => {
+    const [r, g, b] = text.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def contrast(page: Any, first: str, second: str) -> float:
+    ratio: float = page.evaluate(CONTRAST, [first, second])
+    return ratio
+
+
+def test_the_focus_ring_shows_on_the_dark_header(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    header = page.evaluate("getComputedStyle(document.querySelector('header.top')).backgroundColor")
+    for link in ["header.top a[href='/']", "#rules-link"]:
+        page.wait_for_selector(link)
+        page.focus("body")
+        page.evaluate("document.activeElement.blur()")
+        while not page.evaluate(f"document.activeElement.matches({link!r})"):
+            page.keyboard.press("Tab")  # by keyboard: :focus-visible
+        ring = page.eval_on_selector(link, "a => getComputedStyle(a).outlineColor")
+        assert page.eval_on_selector(link, "a => getComputedStyle(a).outlineStyle") == "solid"
+        assert contrast(page, ring, header) >= 3, (link, ring, header)  # WCAG 1.4.11
+    assert console.errors == []
+    context.close()
+
+
+# Each live region's words as they change (one entry a change its observer is told of)
+RECORD_LIVE = """
+window.liveSaid = {};
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver((changes) => {
+    const regions = changes.map((c) => c.target.closest?.("[aria-live]")).filter(Boolean);
+    for (const region of new Set(regions)) {
+      (window.liveSaid[region.id] ??= []).push(region.textContent);
+    }
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+});
+"""
+
+
+def test_a_live_region_says_the_same_words_once(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser)
+    page.add_init_script(RECORD_LIVE)
+    created = server.post(
+        "/api/games",
+        {
+            "game": "cafe",
+            "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}],
+        },
+    )
+    page.goto(server.base + created["links"][0]["path"])
+    for _ in range(3):  # the bot's turns: a view at each of its moves, the banner the same
+        assert wait_turn_or_end(page)
+        page.click("#hint-button")
+        page.wait_for_selector("#hint:not(.hidden)")
+        # someone else opens the game: a view that changes nothing here
+        watching = new_page(browser)[0]
+        watching.pages[0].goto(server.base + created["spectator"])
+        watching.pages[0].wait_for_selector("body[data-ply]")
+        watching.close()
+        cafe_turn(page)
+    said = page.evaluate("window.liveSaid")
+    for region, texts in said.items():
+        repeated = [a for a, b in itertools.pairwise(texts) if a == b]
+        assert not repeated, (region, repeated, texts)
+    assert {"banner", "hint", "cafe-instruction"} <= set(said)
+    assert console.errors == []
+    context.close()
+
+
+def test_what_the_board_shows_is_named_for_a_screen_reader(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    cafe_turn(page)  # a guest seated (or sent to the bar): something on the board to name
+    assert wait_turn_or_end(page)
+    board = page.locator("#board").aria_snapshot()
+    # each chair, table and bar seat by its name, not its number or "IT♀" alone
+    assert 'img "chair 1' in board
+    assert 'img "table AF1: Africa"' in board
+    assert 'img "bar seat 1 (+1)' in board
+    seated = page.locator(".chair.guest, .bar-seat.guest").first
+    assert seated.get_attribute("role") == "img"
+    assert "lady" in seated.get_attribute("aria-label") or "man" in seated.get_attribute(
+        "aria-label"
+    )
+    # the other player's open hand: each card by its nation and gender
+    assert page.locator(".hand span.card[role=img][aria-label]").count() >= 1
+    context.close()
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    hand = page.locator("#my-hand").aria_snapshot()
+    assert 'button "' in hand
+    # a food card's letters are read by their names
+    food = page.locator("#my-hand button.foodcard [role=img]").first.get_attribute("aria-label")
+    names = "pita gyros, souvlaki, fries, soft drink"
+    assert food and all(name in names for name in food.split(", "))
+    assert console.errors == []
+    context.close()
+
+
+# The contrast of an element's text against the background it is drawn on (its own, or the
+# nearest ancestor's that has one)
+TEXT_CONTRAST = """(nodes) => nodes.map((node) => {
+  let back = node;
+  const colour = (n) => getComputedStyle(n).backgroundColor;
+  while (back && colour(back) === "rgba(0, 0, 0, 0)") back = back.parentElement;
+  return [node.textContent.trim(), getComputedStyle(node).color, colour(back)];
+})"""
+
+
+def low_contrast(page: Any, selector: str) -> list[tuple[str, str, str, float]]:
+    found = page.locator(selector).evaluate_all(TEXT_CONTRAST)
+    rated = [(text, ink, back, contrast(page, ink, back)) for text, ink, back in found]
+    assert rated, selector
+    return [row for row in rated if row[3] < 4.5]
+
+
+def test_small_text_on_colours_reads_at_4_5_to_1(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    assert wait_turn_or_end(page)
+    assert low_contrast(page, ".table-tile") == []  # every nation's colour, white on it
+    assert low_contrast(page, ".hand .card:not(.joker)") == []
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count():
+            break
+    assert low_contrast(page, ".chair.legal .gain") == []  # a lit chair's points
+    context.close()
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    assert low_contrast(page, "#my-hand .food") == []
+    assert console.errors == []
+    context.close()
+
+
+def test_the_replay_by_keyboard_keeps_the_focus_and_says_the_move(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    context, page, console = new_page(browser)
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#position:has-text('Move 1 of')")
+    assert page.get_attribute("#position", "aria-live") == "polite"  # each step said
+    page.focus("#forward")
+    for step in (2, 3):
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+    page.focus("#back")
+    for step in (2, 1):  # to the first move: Back is disabled, the focus not lost to the page
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+    page.wait_for_selector("#back:disabled")
+    assert page.evaluate("document.activeElement.id") == "slider"
+    page.focus("#last")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#last:disabled")
+    assert page.evaluate("document.activeElement.id") == "slider"
+    assert console.errors == []
+    context.close()
+
+
+def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
+    game_id = finished_game(server)
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    for motion, smooth in (("reduce", False), ("no-preference", True)):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+        page = context.new_page()
+        page.add_init_script(
+            "window.scrolled = []; const go = Element.prototype.scrollIntoView;"
+            "Element.prototype.scrollIntoView = function (o) {"
+            " window.scrolled.push(o); return go.call(this, o); };"
+        )
+        page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+        page.goto(f"{server.base}/replay/{game_id}")
+        page.click("button.mistake >> nth=0")  # the board far below on a phone: scrolled to
+        page.wait_for_function("window.scrolled.length > 0")
+        behaviours = page.evaluate("window.scrolled.map((o) => o && o.behavior)")
+        assert ("smooth" in behaviours) == smooth, (motion, behaviours)
+        context.close()
+
+
+def test_the_game_and_replay_pages_have_one_h1_naming_the_game(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    page.wait_for_selector("h1:has-text('Souvlaki Wars · you are P1 Ada')")
+    assert page.locator("h1").count() == 1
+    page.goto(f"{server.base}/replay/{finished_game(server)}")
+    page.wait_for_selector("h1:has-text('Replay · Café International')")
+    assert page.locator("h1").count() == 1
+    assert console.errors == []
+    context.close()
+
+
+def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    for _ in range(6):  # a turn of ours (a guest or two, its end), then the bot's
+        assert wait_turn_or_end(page)
+        if page.locator("#since-last").count():
+            break
+        cafe_turn(page)
+    news = page.inner_text("#since-last")
+    assert news.startswith("Since your last turn: P2 ")
+    # said in the live banner, for a screen reader, and not shown twice
+    assert page.text_content("#banner") == f"Your turn. {news}"
+    assert page.inner_text("#banner .visually-hidden") in ("", f" {news}", news)
+    width = "e => e.getBoundingClientRect().width"
+    assert page.eval_on_selector("#banner .visually-hidden", width) <= 1
+    assert console.errors == []
+    context.close()
+
+
+def test_the_players_panel_says_who_is_connected_and_to_move(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    assert wait_turn_or_end(page)
+    seats = page.locator("#seats").aria_snapshot()
+    assert 'img "connected"' in seats  # the green dot, said
+    assert "P1 Ada (you) (to move)" in page.text_content("#seats .seat.to-move")
+    assert page.locator("#seats .visually-hidden").count() == 1
+    assert console.errors == []
+    context.close()
+
+
+def test_the_chance_chart_tells_the_players_apart_without_colour(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    dash = "ls => ls.map(l => l.getAttribute('stroke-dasharray'))"
+    lines = page.locator(".chance-chart polyline").evaluate_all(dash)
+    assert len(set(lines)) == len(lines) == 2, lines  # one pattern a player
+    assert page.locator(".legend line").evaluate_all(dash) == lines  # the legend's the same
+    assert console.errors == []
+    context.close()
