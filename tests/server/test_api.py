@@ -547,9 +547,8 @@ def test_websocket_refuses_a_bad_token(client: TestClient) -> None:
         assert socket.receive_json()["error"] == "no-game"
 
 
-def test_a_budget_reaches_the_bots_that_search(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def searching_bot(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """Register a bot "searching" that takes a budget; the budgets it is made with."""
     made: list[int | None] = []
 
     class Searching(RandomBot):
@@ -558,6 +557,13 @@ def test_a_budget_reaches_the_bots_that_search(
             super().__init__(seed)
 
     monkeypatch.setitem(BOTS, "searching", Searching)
+    return made
+
+
+def test_a_budget_reaches_the_bots_that_search(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = searching_bot(monkeypatch)
     budgeted = client.get("/api/catalog").json()["budget_bots"]
     assert "searching" in budgeted and "random" not in budgeted
     body = {
@@ -594,14 +600,7 @@ def test_a_budget_stored_before_the_cap_is_capped_when_its_bot_is_made(
 ) -> None:
     """A game stored with a larger budget (before the cap), restored or played again, still
     gets a bot of at most MAX_BUDGET iterations a decision."""
-    made: list[int | None] = []
-
-    class Searching(RandomBot):
-        def __init__(self, seed: int, iterations: int | None = None) -> None:
-            made.append(iterations)
-            super().__init__(seed)
-
-    monkeypatch.setitem(BOTS, "searching", Searching)
+    made = searching_bot(monkeypatch)
     build_bot("searching", 1, 100_000)
     build_bot("searching", 1, 30)
     assert made == [MAX_BUDGET, 30]
