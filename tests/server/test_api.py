@@ -19,7 +19,8 @@ from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
 from kafeneio.server.models import MAX_BUDGET
-from kafeneio.server.sessions import build_bot
+from kafeneio.server.sessions import build_bot, played_budget, seat_infos
+from kafeneio.server.store import SeatSpec
 from server.conftest import LiveServer, age, create, token_of, wait_for
 
 SHORT_CAFE = {"hand_size": 2, "end_bag": 90}
@@ -604,6 +605,9 @@ def test_a_budget_stored_before_the_cap_is_capped_when_its_bot_is_made(
     build_bot("searching", 1, 100_000)
     build_bot("searching", 1, 30)
     assert made == [MAX_BUDGET, 30]
+    stored = SeatSpec(kind="bot", name="P1", bot="searching", budget=100_000)
+    shown = seat_infos([stored], lambda seat: False)[0]
+    assert shown["budget"] == played_budget(stored.budget) == MAX_BUDGET  # shown as played
 
 
 def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> None:

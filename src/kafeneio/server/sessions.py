@@ -208,12 +208,18 @@ def takes_budget(name: str) -> bool:
         return False
 
 
+def played_budget(budget: int | None) -> int | None:
+    """The budget a seat's bot plays with: at most `MAX_BUDGET`, also for a game stored before
+    the cap with a larger one (it is shown, made and played again so)."""
+    return None if budget is None else min(budget, MAX_BUDGET)
+
+
 def build_bot(name: str, seed: int, budget: int | None) -> Bot:
-    """The bot `name`, seeded; a budget goes to bots that search, at most `MAX_BUDGET` (a game
-    stored before the cap, and its rematches, keep a larger one in the database)."""
+    """The bot `name`, seeded; a budget goes to bots that search (`played_budget`)."""
+    budget = played_budget(budget)
     if budget is not None and takes_budget(name):
         factory: Callable[..., Bot] = BOTS[name]
-        return factory(seed, **{BUDGET_PARAMETER: min(budget, MAX_BUDGET)})
+        return factory(seed, **{BUDGET_PARAMETER: budget})
     return make_bot(name, seed)
 
 
@@ -225,7 +231,7 @@ def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[
             "kind": seat.kind,
             "name": seat.name,
             "bot": seat.bot,
-            "budget": seat.budget,
+            "budget": played_budget(seat.budget),
             "joined": seat.joined or seat.kind == "bot",
             "connected": seat.kind == "bot" or connected(index),
         }
@@ -483,7 +489,7 @@ class Hub:
         if session.stored.rematch is not None:
             raise ActionRefused("rematch-exists", "this game already has a rematch")
         seats = [
-            SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=s.budget)
+            SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=played_budget(s.budget))
             for s in session.stored.seats
         ]
         stored = session.stored
