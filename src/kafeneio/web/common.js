@@ -217,6 +217,12 @@ export function setLive(node, ...children) {
   node.querySelectorAll("button").forEach((button, i) => { button.disabled = now[i].disabled; });
 }
 
+// Over, or abandoned: played no more (the server's statuses are open, running, finished and
+// abandoned, in a game's view and in the lobby's summaries alike)
+export function hasEnded(game) {
+  return game.status === "finished" || game.status === "abandoned";
+}
+
 export function endOfGame(log) {
   // The game's own words for why it ended, when it gives them.
   for (const entry of [...log].reverse()) {

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -360,7 +360,7 @@ let wasLive = false;  // this page saw the game before its end: scroll to the re
 function renderResult(renderer) {
   const box = document.getElementById("result");
   const abandoned = view.status === "abandoned";
-  if (!view.over && !abandoned) { box.classList.add("hidden"); wasLive = true; return; }
+  if (!hasEnded(view)) { box.classList.add("hidden"); wasLive = true; return; }
   const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];  // abandoned: as far as it went
   const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
   if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
@@ -431,8 +431,8 @@ async function rematch() {
 
 async function downloadRecord() {
   try {
-    const ended = view && (view.over || view.status === "abandoned");  // the full record
-    download(`${gameId}${ended ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
+    // played no more: the full record; before, this viewer's own view of it
+    download(`${gameId}${view && hasEnded(view) ? "" : "-view"}.record.json`, await api(`/api/games/${gameId}/record`, { token }));
   } catch (error) { showMessage(error.message); }
 }
 

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
+import { api, createdLinksKey, el, hasEnded, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -158,7 +158,7 @@ function gameRow(game) {
   // the seat this browser opened: a game over is seen from it too, which offers its rematch
   const seat = keptSeat(game.id);
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
-  const underWay = underWayStatus(game);
+  const underWay = !hasEnded(game);
   const actions = [seat && underWay ? el("a", { href: seat, class: "your-seat" }, "your seat")
     : el("a", { href: seat || `/game/${game.id}` }, game.status === "finished" ? "result" : abandoned ? "see it" : "watch")];
   if (!underWay) actions.push(" · ", el("a", { href: `/replay/${game.id}` }, "replay"));  // abandoned: as far as it went
@@ -174,11 +174,6 @@ function gameRow(game) {
   return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when),
     made ? madeLinks(game, made) : null);
-}
-
-// Open or running: not finished, nor abandoned
-function underWayStatus(game) {
-  return game.status === "open" || game.status === "running";
 }
 
 function keptSeat(gameId) {
@@ -285,7 +280,7 @@ async function heldGames(held) {
   const known = answers.flat();
   const knownIds = new Set(known.map((game) => game.id));
   for (const id of ids) if (!knownIds.has(id)) unknownHere.add(id);
-  for (const game of known) if (game.status === "finished" || game.status === "abandoned") endedHere.add(game.id);
+  for (const game of known) if (hasEnded(game)) endedHere.add(game.id);
   return known.filter((game) => !endedHere.has(game.id));
 }
 

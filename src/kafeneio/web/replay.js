@@ -1,6 +1,6 @@
 // The replay viewer of a game over, or abandoned (as far as it went): step back and forth, or
 // slide, with the log in step.
-import { NO_GAME, api, el, gameIdFromPath, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
+import { NO_GAME, api, el, gameIdFromPath, hasEnded, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -54,7 +54,7 @@ async function start() {
     showRulesLink(game.game);
     abandoned = game.status === "abandoned";
     document.getElementById("game-title").textContent = `Replay · ${game.title}${abandoned ? ` · abandoned after move ${game.ply}, no result` : ""}`;
-    if (!game.over && !abandoned) {  // a replay and its analysis are for games played no more
+    if (!hasEnded(game)) {  // a replay and its analysis are for games played no more
       document.getElementById("analyse").classList.add("hidden");
       for (const id of ["first", "back", "forward", "last", "slider"]) document.getElementById(id).disabled = true;
       const box = document.getElementById("message");
