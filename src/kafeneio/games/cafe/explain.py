@@ -229,12 +229,11 @@ def _genders_at(
     state: CafeState, table: int, placed: tuple[int, int] | None = None
 ) -> tuple[int, int]:
     """The ladies and the men at `table`, the guest `placed` (card, chair) counted."""
-    chairs = geometry().table_chairs[table]
-    guests = [state.chair(chair) for chair in chairs]
-    if placed is not None and placed[1] in chairs:
-        guests.append(placed[0])
-    ladies = sum(card >= 0 and gender_of(card) == LADY for card in guests)
-    return ladies, sum(card >= 0 for card in guests) - ladies
+    ladies, men = state.table_genders(table)
+    if placed is not None and placed[1] in geometry().table_chairs[table]:
+        is_lady = gender_of(placed[0]) == LADY
+        return ladies + is_lady, men + (not is_lady)
+    return ladies, men
 
 
 def _count(ladies: int, men: int) -> str:

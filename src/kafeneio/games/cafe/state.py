@@ -450,6 +450,11 @@ class CafeState(State):
         """The card on `chair` (0-based), or -1 while it is free."""
         return self._seat[chair]
 
+    def table_genders(self, table: int) -> tuple[int, int]:
+        """The ladies and the men seated at `table`, jokers by their gender: the counts that
+        CI-T.3 and CI-T.4 are checked on."""
+        return self._ladies[table], self._men[table]
+
     def gender_fits(self, card: int, chair: int) -> bool:
         return self._gender_fits(card, chair)
 
