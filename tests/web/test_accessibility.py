@@ -252,6 +252,30 @@ def test_the_players_panel_says_who_is_connected_and_to_move(
     context.close()
 
 
+def test_a_bot_is_marked_as_a_bot_not_as_a_person_here_or_away(
+    browser: Any, server: LiveServer
+) -> None:
+    seats = [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "human", "name": "Bo"},  # not opened: away
+        {"kind": "bot", "bot": "heuristic"},
+    ]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    context, page, console = new_page(browser)
+    page.goto(server.base + created["links"][0]["path"])
+    page.wait_for_selector("body[data-ply]")
+    marks = page.locator("#seats .dot").evaluate_all(
+        "ds => ds.map(d => [d.className, d.getAttribute('aria-label')])"
+    )
+    assert marks == [
+        ["dot on", "connected"],
+        ["dot", "away"],
+        ["dot bot", "a bot, always here"],
+    ]
+    assert console.errors == []
+    context.close()
+
+
 def test_the_chance_chart_tells_the_players_apart_without_colour(
     browser: Any, server: LiveServer
 ) -> None:

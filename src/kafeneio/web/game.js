@@ -281,13 +281,21 @@ function renderSeats(renderer) {
   box.replaceChildren(...view.seats.map((seat) => el("div", {
     class: `seat${seat.seat === view.to_move && !view.over ? " to-move" : ""}${seat.seat === view.viewer ? " you" : ""}`,
   },
-  // the dot's colour and the seat's frame said in words too, for a screen reader
-  el("span", {}, el("span", { class: `dot${seat.connected ? " on" : ""}`, title: seat.connected ? "connected" : "away", role: "img", "aria-label": seat.connected ? "connected" : "away" }),
+  // the dot and the seat's frame said in words too, for a screen reader
+  el("span", {}, presence(seat),
     seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : "",
     seat.seat === view.to_move && !view.over ? el("span", { class: "visually-hidden" }, " (to move)") : null),
   el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"),
   // every seat's standing where the eye looks for who leads, not only in its own panel
   el("span", { class: "standing" }, renderer.standing(view.observation, seat.seat)))));
+}
+
+// Beside a seat's name: a person's dot, green while their page is open, grey once they leave
+// it; a bot's mark of its own, for a bot is always there: neither a person here nor one gone.
+function presence(seat) {
+  const [kind, said] = seat.kind === "bot" ? [" bot", "a bot, always here"]
+    : seat.connected ? [" on", "connected"] : ["", "away"];
+  return el("span", { class: `dot${kind}`, title: said, role: "img", "aria-label": said });
 }
 
 // Leaving a game against bots before its end, as a player may (view.abandon): asked once more
