@@ -221,6 +221,29 @@ def test_the_game_and_replay_pages_have_one_h1_naming_the_game(
     context.close()
 
 
+# Each heading shown, in document order, as [level, words]
+HEADINGS = """() => [...document.querySelectorAll("h1, h2, h3, h4")]
+  .filter((h) => h.offsetParent !== null).map((h) => [Number(h.tagName[1]), h.textContent])"""
+
+
+def test_the_lobby_outline_starts_at_its_h1_and_skips_no_level(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, game_id, _ = open_seat(browser, server, "cafe")
+    page.goto(server.base + "/")  # a seat this browser opened: "Your games" shown, at the top
+    page.wait_for_selector(f"#list-yours li[data-game='{game_id}']")
+    page.click("#create-button")  # "Game created" too
+    page.wait_for_selector("#created a.join-link")
+    headings = page.evaluate(HEADINGS)
+    assert headings[0] == [1, "Café International · Souvlaki Wars"]
+    assert [level for level, _ in headings].count(1) == 1
+    for (before, _), (after, words) in itertools.pairwise(headings):
+        assert after <= before + 1, (words, headings)
+    assert [2, "Your games"] in headings and [3, "Game created"] in headings
+    assert console.errors == []
+    context.close()
+
+
 def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: LiveServer) -> None:
     context, page, console, _, _ = open_seat(browser, server, "cafe")
     for _ in range(6):  # a turn of ours (a guest or two, its end), then the bot's

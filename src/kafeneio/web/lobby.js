@@ -115,7 +115,7 @@ function showCreated(created) {
     el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
     el("code", {}, absolute(link.path))));
   box.replaceChildren(
-    el("h2", {}, "Game created"),
+    el("h3", {}, "Game created"),
     created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends. This browser keeps them: the game's row in the lists offers them again until it ends.") : el("p", {}, "Only bots: watch them play."),
     el("ul", {}, links),
     el("p", {}, "Spectators: ", el("a", { href: created.spectator, id: "spectator-link" }, absolute(created.spectator))),
