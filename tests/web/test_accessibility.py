@@ -262,6 +262,27 @@ def test_on_your_turn_the_banner_says_what_the_bot_did(browser: Any, server: Liv
     context.close()
 
 
+def test_the_banner_says_the_news_once_when_the_page_opens_at_your_turn(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe")
+    for _ in range(6):  # a turn of ours, then the bot's: news at our next turn
+        assert wait_turn_or_end(page)
+        if page.locator("#since-last").count():
+            break
+        cafe_turn(page)
+    news = page.inner_text("#since-last")
+    page.add_init_script(RECORD_LIVE)
+    page.reload()  # no server message after the first: the board's data comes after it
+    page.wait_for_selector("#since-last")
+    page.wait_for_function("document.querySelector('#banner').textContent.includes('Since')")
+    assert page.text_content("#banner") == f"Your turn. {news}"
+    # said once, with the news: not "Your turn." first and then again with it
+    assert page.evaluate("window.liveSaid.banner") == [f"Your turn. {news}"]
+    assert console.errors == []
+    context.close()
+
+
 def test_the_players_panel_says_who_is_connected_and_to_move(
     browser: Any, server: LiveServer
 ) -> None:

@@ -388,9 +388,10 @@ function instruction(obs, moves, ctx) {
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
 }
 
-// What the others did since the viewer's last turn, in words (the banner says it on their turn)
+// What the others did since the viewer's last turn, in words (the banner says it on their turn);
+// undefined while the board data, which names the guests, is not known yet
 export function news(view) {
-  return nationOf && board ? sinceLastTurn(view).line : null;
+  return board ? sinceLastTurn(view).line : undefined;
 }
 
 export function endReason(obs, options) {

@@ -158,12 +158,7 @@ function render() {
   Object.assign(document.body.dataset, { ply: view.ply, yourTurn: yours, over: view.over });
   document.title = `${yours ? "▶ Your turn · " : ""}${view.title} · kafeneio`;
   document.getElementById("game-title").textContent = `${view.title} · ${view.viewer === null ? "watching" : `you are ${seatName(view.seats, view.viewer)}`}`;
-  const banner = document.getElementById("banner");
-  banner.classList.toggle("yours", yours);
-  // a live region, said once a change: on your turn with what the others did since your last
-  // (Café: shown above the board too), for a screen reader, which hears no board change
-  const news = yours && renderer.news ? renderer.news(view) : null;
-  setLive(banner, bannerText(view), news ? el("span", { class: "visually-hidden" }, ` ${news}`) : null);
+  renderBanner();
   renderSeats(renderer);
   renderLeave();
   renderHint();
@@ -184,7 +179,21 @@ function drawBoard() {
   return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
     waitForAnswer(board);
+    renderBanner();  // news that waited for the board's data (the same words: not said again)
   });
+}
+
+// The banner, a live region said once a change: on your turn with what the others did since
+// your last (Café: shown above the board too), for a screen reader, which hears no board change.
+// News not known yet (Café's board data loading, as the page opens) is waited for: "Your turn."
+// said now, then again with the news, would be said twice.
+function renderBanner() {
+  const renderer = RENDERERS[view.game];
+  const news = view.your_turn && renderer.news ? renderer.news(view) : null;
+  if (news === undefined) return;
+  const banner = document.getElementById("banner");
+  banner.classList.toggle("yours", view.your_turn);
+  setLive(banner, bannerText(view), news ? el("span", { class: "visually-hidden" }, ` ${news}`) : null);
 }
 
 // Whether a click now would be taken as a move (body[data-busy]: "false" when it would).
