@@ -340,3 +340,33 @@ def test_the_chance_chart_tells_the_players_apart_without_colour(
     assert page.locator(".legend line").evaluate_all(dash) == lines  # the legend's the same
     assert console.errors == []
     context.close()
+
+
+def test_the_chance_chart_steps_by_keyboard_as_a_slider(browser: Any, server: LiveServer) -> None:
+    game_id = finished_game(server)
+    total = server.get(f"/api/games/{game_id}")["ply"]
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    page.focus("#viewer")
+    page.keyboard.press("Tab")  # the chart is the next stop of the Tab order
+    assert page.evaluate("document.activeElement.id") == "chance-chart"
+    chart = page.locator("#chance-chart")
+    assert chart.get_attribute("role") == "slider"
+    assert chart.get_attribute("aria-label")
+    assert chart.get_attribute("aria-valuemax") == str(total)
+    for key, shown in (("ArrowRight", 2), ("ArrowUp", 3), ("ArrowDown", 2), ("ArrowLeft", 1)):
+        page.keyboard.press(key)
+        page.wait_for_selector(f"#position:has-text('Move {shown} of')")
+        assert chart.get_attribute("aria-valuenow") == str(shown - 1)
+        assert chart.get_attribute("aria-valuetext") == page.inner_text("#position")
+    assert page.evaluate("document.activeElement.id") == "chance-chart"  # kept as it steps
+    assert console.errors == []
+    context.close()

@@ -112,7 +112,7 @@ async function follow(method) {
     analysis = state.analysis;
     renderAnalysis();
     button.classList.add("hidden");
-    status.textContent = "Each player's chance to win as they saw it at each of their decisions (by the search bot, from their own view). Click the chart or a mistake to go to that position.";
+    status.textContent = "Each player's chance to win as they saw it at each of their decisions (by the search bot, from their own view). Click the chart (or step on it with the arrow keys) or a mistake to go to that position.";
   } catch (error) {
     analysis = null;
     button.disabled = false;
@@ -157,7 +157,9 @@ function renderAnalysis() {
         title: `played ${d.played}; the bot prefers ${d.best}`,
       }, `move ${d.ply + 1}: ${wordsOf(d)} (−${percent(d.lost)})`))] : noClearMistake(s.seat));
   }));
+  const focused = document.activeElement?.id === "chance-chart";  // drawn anew to a new width
   document.getElementById("analysis").replaceChildren(chart(players), legend, lost);
+  if (focused) document.getElementById("chance-chart").focus();
   renderNow();
 }
 
@@ -203,7 +205,12 @@ function chart(players) {
   width = widthFor();
   const x = xOf;
   const y = (chance) => TOP + (HEIGHT - TOP - BOTTOM) * (1 - chance);
-  const root = svg("svg", { viewBox: `0 0 ${width} ${HEIGHT}`, class: "chance-chart", role: "img", "aria-label": "each player's chance to win over the game" });
+  // a slider of the moves as well as a picture: clicked, or focused and stepped with the arrow
+  // keys (the page's own, which step the replay unless an input or a select has the focus)
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${HEIGHT}`, class: "chance-chart", id: "chance-chart", tabindex: 0, role: "slider",
+    "aria-label": "each player's chance to win over the game, by move", "aria-valuemin": 0, "aria-valuemax": total,
+  });
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
     root.append(svg("line", { class: "grid", x1: LEFT, x2: width - RIGHT, y1: y(chance), y2: y(chance) }));
     const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
@@ -226,6 +233,12 @@ function chart(players) {
     root.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), stroke: COLOURS[player], "stroke-dasharray": DASHES[player], "data-player": player }));
   }
   root.append(svg("line", { class: "now", id: "chart-now", x1: x(ply), x2: x(ply), y1: TOP, y2: HEIGHT - BOTTOM }));
+  root.addEventListener("keydown", (event) => {  // up and down too, as on the slider
+    const step = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();  // a step, not a scroll of the page
+    show(ply + step);
+  });
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
     const at = ((event.clientX - box.left) / box.width * width - LEFT) / (width - LEFT - RIGHT);
@@ -255,6 +268,9 @@ function renderNow() {
     marker.setAttribute("x1", xOf(ply));
     marker.setAttribute("x2", xOf(ply));
   }
+  const chart = document.getElementById("chance-chart");  // as a slider: where it stands, in words
+  chart.setAttribute("aria-valuenow", ply);
+  chart.setAttribute("aria-valuetext", document.getElementById("position").textContent);
   const d = analysis.decisions.find((entry) => entry.ply === ply);
   if (!d) { line.textContent = ply < total ? "Chance decides here." : abandoned ? "The game was abandoned here: no result." : "The game is over."; return; }
   const who = seatName(game.seats, d.player);
