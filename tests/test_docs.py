@@ -91,6 +91,7 @@ def test_the_web_page_lists_every_api_route_and_the_server_limits() -> None:
     assert documented == served
     assert f"at most {models.MAX_BUDGET} iterations a decision" in text
     assert f"(at most {server_app.MAX_IDS})" in text
+    assert f"(more than {sessions.MAX_UNSENT} waiting to be sent)" in text
     assert f"({sessions.ANALYSIS_BUDGET.iterations} search iterations a decision" in text
     assert f"`mcts:iterations={sessions.ANALYSIS_BUDGET.iterations}`" in text
     words = {4: "four", 5: "five"}

@@ -12,6 +12,7 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
@@ -19,7 +20,7 @@ from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server.app import create_app
 from kafeneio.server.models import MAX_BUDGET
-from kafeneio.server.sessions import build_bot, played_budget, seat_infos
+from kafeneio.server.sessions import MAX_UNSENT, build_bot, played_budget, seat_infos
 from kafeneio.server.store import SeatSpec
 from server.conftest import LiveServer, age, create, token_of, wait_for
 
@@ -621,6 +622,29 @@ def test_websocket_answers_a_message_that_is_not_json(client: TestClient) -> Non
         assert socket.receive_json()["error"] == "bad-request"
         socket.send_json({"type": "action", "ply": 0, "action": "end"})
         assert socket.receive_json()["error"] == "spectator"
+
+
+def test_websocket_closes_on_a_client_that_does_not_read_its_answers(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that sends and does not read: every send to it waits (here, long enough for the
+    test), and its answers wait in the server; past `MAX_UNSENT` of them it is let go."""
+    send_json = WebSocket.send_json
+
+    async def unread(socket: WebSocket, data: Any, mode: str = "text") -> None:
+        await asyncio.sleep(5)
+        await send_json(socket, data, mode)
+
+    created = create(client, "cafe", ["human", "human"])
+    monkeypatch.setattr(WebSocket, "send_json", unread)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as socket:
+        socket.send_json({"type": "hello"})
+        for _ in range(MAX_UNSENT + 1):  # each answered by an error, none read
+            socket.send_text("nonsense")
+        with pytest.raises(WebSocketDisconnect) as closed:  # before any answer is sent
+            socket.receive_json()
+    assert closed.value.code == 1008
+    assert closed.value.reason.startswith(f"more than {MAX_UNSENT} messages unread: read")
 
 
 NO_HELLOS: list[str | bytes] = [

@@ -53,6 +53,7 @@ from kafeneio.server.models import (
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
+    MAX_UNSENT,
     ActionRefused,
     AnalysisJob,
     GameSession,
@@ -482,14 +483,21 @@ def _add_websocket(app: FastAPI) -> None:
         hub.broadcast(session)  # everyone sees who is connected; this watcher gets its view
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
         try:
-            while True:
+            while not watcher.overrun:
                 await _handle(hub, session, watcher, _parsed(await _next_text(websocket)))
+            await websocket.close(code=POLICY_VIOLATION, reason=UNREAD)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             session.watchers.discard(watcher)
             sender.cancel()
             hub.broadcast(session)
+
+
+POLICY_VIOLATION = 1008
+"""The websocket close code of a client that breaks the protocol's rules (RFC 6455)."""
+UNREAD = f"more than {MAX_UNSENT} messages unread: read the server's answers"
+"""Why a client whose answers pile up unread is let go (`Watcher.overrun`)."""
 
 
 async def _send_loop(websocket: WebSocket, watcher: Watcher) -> None:

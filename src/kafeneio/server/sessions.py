@@ -70,6 +70,12 @@ class ActionRefused(KafeneioError):
         super().__init__(message)
 
 
+MAX_UNSENT = 32
+"""The most messages a websocket may have waiting to be sent. Views do not pile up (only the
+newest waits), but each message a client sends may be answered by an error: a client that sends
+and never reads its answers (its sends wait) would otherwise hold ever more of them."""
+
+
 class Watcher:
     """One websocket: a seat or a spectator.
 
@@ -89,6 +95,11 @@ class Watcher:
     def push(self, message: dict[str, Any]) -> None:
         self.pending.append(message)
         self.ready.set()
+
+    @property
+    def overrun(self) -> bool:
+        """Whether more messages wait than `MAX_UNSENT`: the client is not reading them."""
+        return len(self.pending) > MAX_UNSENT
 
     def push_view(self, view: dict[str, Any]) -> None:
         """Queue `view` (whose "log" is the whole log) with the entries not sent yet."""
