@@ -158,7 +158,10 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
             "hand_size",
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "options": {"nope": 1}}, "nope"),
-        ({"game": "cafe", "seats": [{"kind": "bot", "bot": "oracle"}] * 2}, "unknown bot"),
+        (  # said once, by the API, which names the seat
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}]},
+            f"seat 2: unknown bot 'oracle'; bots: {', '.join(sorted(BOTS))}",
+        ),
         (
             {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot"}]},
             "seat 2 is a bot: say which",
