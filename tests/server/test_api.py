@@ -67,6 +67,10 @@ def test_catalog_lists_games_options_and_bots(client: TestClient) -> None:
     assert "cards_dir" not in souvlaki  # card sets are the server's to offer
     assert {"random", "greedy", "heuristic"} <= set(catalog["bots"])
     assert catalog["max_budget"] == 2000  # the lobby's bound on a bot's iterations
+    # the lobby's bound on the ids of one listing, the one the server holds to
+    ids = "&".join(f"ids=g{index}" for index in range(catalog["max_ids"] + 1))
+    assert client.get(f"/api/games?{ids.rsplit('&', 1)[0]}").status_code == 200
+    assert client.get(f"/api/games?{ids}").status_code == 422
 
 
 def test_the_rules_reference_is_served_for_the_ids_the_log_cites(client: TestClient) -> None:

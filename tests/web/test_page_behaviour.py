@@ -773,3 +773,29 @@ def test_your_games_lists_the_seats_this_browser_holds_until_they_end(
     assert asked and not [url for url in asked if any(t in url for t in tokens)]
     assert console.errors == []
     context.close()
+
+
+def test_your_games_asks_the_server_in_lists_as_long_as_it_takes(
+    browser: Any, server: LiveServer
+) -> None:
+    against_bot = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    made = [server.post("/api/games", {"game": "cafe", "seats": against_bot}) for _ in range(3)]
+    context, page, console = new_page(browser, 390, 844)
+
+    def two_at_once(route: Any) -> None:  # a server that takes two ids a listing
+        route.fulfill(json={**route.fetch().json(), "max_ids": 2})
+
+    page.route("**/api/catalog", two_at_once)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(server.base + "/")
+    for game in made:
+        key, link = f"kafeneio.seat.{game['id']}", game["links"][0]["path"]
+        page.evaluate("([key, link]) => localStorage.setItem(key, link)", [key, link])
+    page.reload()
+    for game in made:
+        page.wait_for_selector(f"#list-yours li[data-game='{game['id']}']")
+    listings = [url.count("ids=") for url in asked if "ids=" in url]  # every 5 s: again
+    assert sorted(listings[:2]) == [1, 2] and max(listings) == 2, listings
+    assert console.errors == []
+    context.close()

@@ -278,13 +278,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def _add_api(app: FastAPI) -> None:
     @app.get("/api/catalog", response_model=Catalog)
     async def catalog(request: Request) -> Catalog:
-        """The games with every rules option, the card sets and the bots."""
+        """The games with every rules option, the card sets and the bots; the bounds of a
+        bot's budget and of a listing by ids."""
         card_sets = sorted(hub_of(request).card_sets)
         return Catalog(
             games=[_game_info(name, card_sets) for name in sorted(GAMES)],
             bots=sorted(BOTS),
             budget_bots=sorted(name for name in BOTS if takes_budget(name)),
             max_budget=MAX_BUDGET,
+            max_ids=MAX_IDS,
         )
 
     @app.get("/api/rules/{game}", response_model=list[RuleOut], responses=ERRORS)

@@ -206,6 +206,7 @@ class Catalog(BaseModel):
     bots: list[str]
     budget_bots: list[str] = Field(description="the bots whose seats take a budget (iterations)")
     max_budget: int = Field(description="the most iterations a decision a bot seat may be given")
+    max_ids: int = Field(description="the most games one listing by `ids` may name")
 
 
 class ReplayStep(BaseModel):

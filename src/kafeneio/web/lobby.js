@@ -266,7 +266,6 @@ function seatOfLink(link) {
 
 const endedHere = new Set();  // held games seen over in this page: not asked about again
 const unknownHere = new Set();  // held games this server does not know: not asked about again
-const ASK_AT_ONCE = 100;  // the server's limit on the ids of one listing
 
 // The server's summaries of the held games not known to be over. A game it does not know is
 // left out of its answer and so of the list, but its kept links stay: they are the only copy
@@ -275,8 +274,9 @@ const ASK_AT_ONCE = 100;  // the server's limit on the ids of one listing
 async function heldGames(held) {
   const ids = [...held.keys()].filter((id) => !endedHere.has(id) && !unknownHere.has(id));
   const chunks = [];
-  for (let i = 0; i < ids.length; i += ASK_AT_ONCE) chunks.push(ids.slice(i, i + ASK_AT_ONCE));
-  const answers = await Promise.all(chunks.map((chunk) => api(`/api/games?limit=${ASK_AT_ONCE}&${chunk.map((id) => `ids=${encodeURIComponent(id)}`).join("&")}`)));
+  const most = catalog.max_ids;  // the server's limit on the ids of one listing
+  for (let i = 0; i < ids.length; i += most) chunks.push(ids.slice(i, i + most));
+  const answers = await Promise.all(chunks.map((chunk) => api(`/api/games?limit=${most}&${chunk.map((id) => `ids=${encodeURIComponent(id)}`).join("&")}`)));
   const known = answers.flat();
   const knownIds = new Set(known.map((game) => game.id));
   for (const id of ids) if (!knownIds.has(id)) unknownHere.add(id);
