@@ -236,16 +236,19 @@ function renderHint() {
     box.replaceChildren();  // the next hint is new words, said even if they are these
     return;
   }
-  const { best, best_words: words, win_chance: chance, moves } = hint.data;
-  // the three the bot looked at most after its choice, the likeliest to win first
+  const { best, best_words: words, win_chance: chance, moves, iterations } = hint.data;
+  // the three the bot looked at most after its choice, the likeliest to win first; each with
+  // the share of the search it had, for a move looked at less may be rated above the choice
+  // by the luck of its few looks (the bot plays the move it looked at most)
   const also = moves.filter((move) => move.notation !== best).slice(0, 3)
     .sort((a, b) => b.win_chance - a.win_chance);
+  const looked = (move) => (iterations > 0 && move.visits > 0 ? `, ${percent(move.visits / iterations)} of the search` : "");
   setLive(box,
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
-    also.length ? el("div", { class: "also" }, "Also considered: ",
-      also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)})`])) : "");
+    also.length ? el("div", { class: "also" }, "Also considered, less closely: ",
+      also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)}${looked(move)})`])) : "");
   box.className = "message info hint";
 }
 
