@@ -164,6 +164,17 @@ def test_quit_is_not_asked_again_when_input_ends_or_the_game_is_recorded(
     assert cli.SURE_TO_QUIT.strip() not in recorded.output and "Stopped." in recorded.output
 
 
+def test_use_of_an_unknown_card_names_the_cards_in_hand_not_all_sixteen() -> None:
+    output = _session("souvlaki", "use foo\nquit\n")
+    hand = re.search(r"Your (?:food cards: .* \| )?unforeseen: (.*)", output)
+    assert hand is not None
+    told = f"Not understood: no unforeseen card 'foo'; you hold {hand.group(1)}."
+    assert told in output
+    held = hand.group(1).split(", ")
+    kinds = [kind.id for kind in SouvlakiGame().cards.unforeseen]
+    assert not any(kind in output for kind in kinds if kind not in held)
+
+
 @pytest.mark.rule("SW-2.2")
 def test_a_pick_past_the_row_names_the_rows_own_slots(monkeypatch: pytest.MonkeyPatch) -> None:
     states: list[State] = []

@@ -175,6 +175,32 @@ def test_bad_notation_is_refused_with_a_reason(text: str) -> None:
         GAME.parse_action(text)
 
 
+@pytest.mark.parametrize(
+    ("hand", "phase", "options", "told"),
+    [
+        (
+            ["queue-jump", "good-review", "queue-jump"],
+            "unforeseen",
+            {},
+            "queue-jump x2, good-review",
+        ),
+        ([], "unforeseen", {}, "no unforeseen card"),
+        ([], "service", {"first_game": True}, "no unforeseen card"),
+    ],
+)
+def test_a_card_of_no_kind_is_refused_with_the_movers_hand_not_the_whole_set(
+    hand: list[str], phase: str, options: dict[str, Any], told: str
+) -> None:
+    """``use foo`` at the prompt listed all 16 kinds, most of them in nobody's hand."""
+    mover = position(phase=phase, options=options).current_player()
+    others = [] if options else ["change-of-plans"]  # the other shop's hand is not told
+    hands = [hand if player == mover else others for player in range(2)]
+    state = position(phase=phase, unforeseen_hands=hands, options=options)
+    with pytest.raises(NotationError) as error:
+        state.parse_legal("use foo p2.1")
+    assert str(error.value) == f"no unforeseen card 'foo'; you hold {told}"
+
+
 @pytest.mark.parametrize("code", [-1, NUM_ACTIONS, 8, 8 + 256, 8 + 512])
 def test_bad_codes_are_refused(code: int) -> None:
     with pytest.raises(NotationError):

@@ -258,6 +258,19 @@ class ActionSpace:
         digits = number.isascii() and number.isdigit() and len(number) <= MAX_NUMBER_DIGITS
         return int(number) if digits else None
 
+    def unknown_card(self, text: str) -> str | None:
+        """The card word of a ``use CARD ...`` text that names no unforeseen card of this set,
+        which `parse` refuses: the position names the cards the mover holds (`SouvlakiState`);
+        None for any other text."""
+        try:
+            words = notation_words(text)
+        except NotationError:
+            return None
+        if len(words) < 2 or words[0].lower() != "use":
+            return None
+        known = {kind.id for kind in self.cards.unforeseen}
+        return None if words[1].lower() in known else words[1]
+
     def parse(self, text: str) -> SouvlakiAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""
         words = notation_words(text)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.events import plural
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
 from kafeneio.core.randomness import shuffle
@@ -326,13 +326,24 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
 
     def _explain_unreadable(self, text: str) -> None:
         """``pick 0`` or ``pick 12`` while a pick is asked: refused as a slot past this row, with
-        the row's own slots (the notation knows only the largest row's)."""
+        the row's own slots (the notation knows only the largest row's); ``use foo``, a card
+        of no kind: refused with the cards the mover holds (the notation lists all 16)."""
         number = self.game.space.pick_number(text)
         picks = self.game.space.pick
         if number is not None and any(action in picks for action in self.legal_actions()):
             error = pick_error(number, self._row)
             if error is not None:
                 raise error
+        card = self.game.space.unknown_card(text)
+        if card is not None and self._to_move >= 0:  # not the whole set: the mover's hand
+            hand = self._unforeseen[self._to_move]
+            held = [
+                kind.id if count == 1 else f"{kind.id} x{count}"
+                for kind, count in zip(self.cards.unforeseen, hand, strict=True)
+                if count
+            ]
+            yours = f"you hold {', '.join(held)}" if held else "you hold no unforeseen card"
+            raise NotationError(f"no unforeseen card {card!r}; {yours}")
 
     def _words(self, action: Any) -> str:
         return action_words(self, action)
