@@ -85,3 +85,30 @@ def test_the_terminal_offers_end_only_where_it_is_legal() -> None:
     free = new_position([["FRf", "USm"], ["GBm"]], {26: "FRm"})
     free.apply(free.parse_legal("FRf@25"))
     assert free.game.render(free, 0).splitlines()[-1].endswith("or end.")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_status_counts_rounds_so_a_players_nth_turn_reads_round_n(players: int) -> None:
+    """The status said "turn 3" at a 2-player game's second turn of P1: the game's turns,
+    every player's. It says the round now, which is the mover's own count of turns; once a
+    player is out (CI-M.3) rounds no longer hold a turn of each seat, and it says what the
+    turn number counts."""
+    told_out = False
+    for seed in range(12 if players == 3 else 2):
+        state = get_game("cafe").new_state(players, seed=seed)
+        rng = random.Random(seed)
+        own = [0] * players
+        while not state.is_terminal():
+            obs = state.observation(SPECTATOR)
+            if obs["phase"] == "turn":  # a turn's first decision
+                mover = state.current_player()
+                own[mover] += 1
+                status = state.game.render(state, SPECTATOR).splitlines()[-1]
+                if True in obs["out"]:
+                    told_out = True
+                    turn = f"turn {state.turns_completed() + 1} of the game, every player's"
+                    assert status == f"P{mover + 1} to move ({turn} counted)."
+                else:
+                    assert status == f"P{mover + 1} to move (round {own[mover]})."
+            state.apply(rng.choice(state.legal_actions()))
+    assert told_out == (players == 3)

@@ -89,7 +89,17 @@ def _status(obs: dict[str, Any], may_end: bool) -> str:
             return f"P{player + 1} placed {placed}: place a second guest, or end."
         # ending now would leave a table without an allowed group
         return f"P{player + 1} placed {placed}: place a second guest (end is not allowed: CI-T.5)."
-    return f"P{player + 1} to move (turn {obs['turn'] + 1})."
+    return f"P{player + 1} to move ({_when(obs)})."
+
+
+def _when(obs: dict[str, Any]) -> str:
+    """How far the game is, for the player to move: the round, a round being one turn of each
+    player (the game counts turns, every player's: at 2 players one's second turn read "turn
+    3"). Once a player is out (CI-M.3) a round no longer holds a turn of each seat, and the
+    turns are told as counted."""
+    if True in obs["out"]:
+        return f"turn {obs['turn'] + 1} of the game, every player's counted"
+    return f"round {obs['turn'] // len(obs['out']) + 1}"
 
 
 def reference_text(obs: dict[str, Any]) -> str:
