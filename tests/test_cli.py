@@ -210,6 +210,21 @@ def test_unknown_bot_and_bad_option_are_refused_with_exit_2() -> None:
     assert result.exit_code == 2 and "bar_draw must be one of" in result.output
 
 
+def test_a_mistyped_option_name_is_a_plain_line_and_help_shows_no_bool() -> None:
+    """Typer's Rich boxes drew a mistyped option's error in a frame, and the help's table
+    gave -h, --help a "<bool>" value; Click's own text says it on one line each."""
+    result = runner.invoke(app, ["play", "cafe", "--seetz", "x"])
+    assert result.exit_code == 2
+    told = [line for line in result.stderr.splitlines() if "--seetz" in line]
+    assert told == ["Error: No such option: --seetz (Possible options: --seats, --seed)"]
+    assert not set("╭│╰") & set(result.stderr)
+    for command in (["play"], ["cards"], []):
+        shown = runner.invoke(app, [*command, "-h"]).stdout.splitlines()
+        assert [line.split() for line in shown if "--help" in line] == [
+            ["-h,", "--help", "Show", "this", "message", "and", "exit."]
+        ]
+
+
 def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:
     path = write_game(tmp_path)
     record = json.loads(path.read_text())

@@ -215,9 +215,10 @@ def test_help_shows_what_to_write_not_pythons_types(command: str) -> None:
     types, where a user needs the shape of what to write."""
     text = run(command, "--help").stdout
     assert "list[str]" not in text
-    lines = {line.split()[1]: line for line in text.splitlines() if line.startswith("│ ")}
+    options = [line.split() for line in text.splitlines() if line.startswith("  -")]
+    lines = {next(w for w in words if w.startswith("--")): " ".join(words) for words in options}
     if "--option" in lines:
-        words = " ".join(text.replace("│", " ").split())
+        words = " ".join(text.split())
         assert "NAME=VALUE" in lines["--option"] and "(kafeneio games lists them)" in words
     if "--deal-roles" in lines:
         assert "<bool>" not in lines["--deal-roles"]

@@ -52,8 +52,14 @@ app = typer.Typer(
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
+    # Click's plain text, not Rich's boxes: a mistyped option is one line ("Error: No such
+    # option: --seetz (Possible options: --seats, --seed)") under the usage, and help lists
+    # "-h, --help" as a flag, where Rich's table gave it a "<bool>" value
+    rich_markup_mode=None,
 )
-cards_app = typer.Typer(help="Souvlaki Wars card files.", no_args_is_help=True)
+cards_app = typer.Typer(
+    help="Souvlaki Wars card files.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(cards_app, name="cards")
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
