@@ -34,7 +34,7 @@ from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
-from kafeneio.core.events import Event, packed
+from kafeneio.core.events import Event, packed, texts_told
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
@@ -506,15 +506,14 @@ def _step_words(head: str, step: Step) -> Words:
     mover = f"P{step.player + 1} "
 
     def words(viewer: int) -> str | None:
-        texts = (event.text_for(viewer) for event in told)
-        said = [text for text in texts if text is not None]
-        lines = [f"    {text}" for text in said]
+        said = texts_told(told, viewer)  # a run of phone orders is one text, set in lines
+        lines = [f"    {line}" for text in said for line in text.split("\n")]
         if viewer != step.player:  # a viewer who moved is the human who typed it
             joined = f"{head} — {said[0]}" if said else ""
             # beside the decision, another's doing reads as its result: `done — P2 pays` (the
             # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
             own = step.player == CHANCE or (said and said[0].startswith(mover))
-            if said and own and len(joined) <= COLUMNS:
+            if said and own and len(joined) <= COLUMNS and "\n" not in joined:
                 lines[0] = joined
             else:
                 lines.insert(0, head)

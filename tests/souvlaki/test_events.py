@@ -8,6 +8,7 @@ import pytest
 
 from kafeneio.bots import make_bot
 from kafeneio.core import CHANCE, SPECTATOR, Event, IllegalActionError
+from kafeneio.core.events import texts_told
 from kafeneio.core.play import Step, play
 from kafeneio.games import get_game
 
@@ -165,3 +166,28 @@ def test_a_loss_of_reputation_is_told_as_taken_never_below_zero() -> None:
     told = [event.text_for(SPECTATOR) or "" for event in events]
     assert any("away: -3 reputation" in text for text in told), told
     assert state.reputation(0) == 0
+
+
+@pytest.mark.rule("SW-2.6")
+def test_phone_orders_dealt_together_are_told_together_each_order_whole() -> None:
+    """Six phone orders at a 4-player draft's end took six rows of the terminal's 24, a line
+    each: told together they name each player once, every order whole, in lines of 76
+    columns (what a decision caused is indented by 4)."""
+    runs = [
+        step.events
+        for step in _played(4, 3)
+        if sum(event.kind == "phone" for event in step.events) >= 4
+    ]
+    assert runs
+    for events in runs:
+        phones = [event for event in events if event.kind == "phone"]
+        text = next(t for t in texts_told(list(events), SPECTATOR) if "Phone orders" in t)
+        assert text.startswith("Phone orders: ") and text.endswith(" (SW-2.6)")
+        lines = text.split("\n")
+        assert max(map(len, lines)) <= 76 and len(lines) < len(phones)
+        told = " ".join(text.split())
+        for event in phones:
+            player, (cards, customer) = event.args
+            order = " + ".join(cards.customers[kind].text for kind in customer.cards)
+            assert order in told and told.count(f"P{player + 1} ") == 1
+        assert "receives" not in told

@@ -47,6 +47,35 @@ class Event(tuple[Any, ...]):
         return self.words(self.args, viewer)
 
 
+RunWords = Callable[[Sequence[tuple[Any, ...]], int], "str | None"]
+"""A game's wording of a run of events of one kind in one text: (each one's args, viewer).
+The text may hold line breaks, where it sets its own lines out."""
+
+RUNS: dict[Words, RunWords] = {}
+"""The event wordings whose runs a game tells in one text (`texts_told`), by the wording of one:
+Souvlaki Wars' phone orders, six at a 4-player draft's end, each took a row of the terminal's
+24. A game registers its own as its events module is loaded."""
+
+
+def texts_told(events: Sequence[Event], viewer: int) -> list[str]:
+    """The texts of `events` for `viewer`, hidden ones left out, a run of two or more events
+    of one kind worded in `RUNS` told in one text."""
+    texts: list[str | None] = []
+    start = 0
+    while start < len(events):
+        words = events[start].words
+        end = start + 1
+        while end < len(events) and events[end].words is words:
+            end += 1
+        run = RUNS.get(words)
+        if run is not None and end - start > 1:
+            texts.append(run([event.args for event in events[start:end]], viewer))
+        else:
+            texts.extend(event.text_for(viewer) for event in events[start:end])
+        start = end
+    return [text for text in texts if text is not None]
+
+
 class EventLog(list[Any]):
     """The events of one action. It holds them as plain ``(kind, args, words)`` tuples, the
     cheapest thing to make on every action, and hands them out as `Event`s when read."""

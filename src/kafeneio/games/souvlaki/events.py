@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kafeneio.core.events import RUNS, packed, plural, seat, winners_text
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
-from kafeneio.core.events import plural, seat, winners_text
 from kafeneio.games.souvlaki.actions import Targets
 from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods
 from kafeneio.games.souvlaki.customer import Customer
@@ -27,10 +27,15 @@ Args = tuple[Any, ...]
 
 def customer_text(cards: CardSet, customer: Customer) -> str:
     """A customer as the queues show it: its card (or cards), and what kind of order it is."""
-    texts = " + ".join(cards.customers[kind].text for kind in customer.cards) or "BIG"
+    texts = _cards_text(cards, customer)
     if customer.big >= 0:
         return f"Big Phone Order {texts}"
     return f"phone order {texts}" if customer.phone else texts
+
+
+def _cards_text(cards: CardSet, customer: Customer) -> str:
+    """A customer's card, or a Big Phone Order's two: ``GSF 4/2 + F 1/1``."""
+    return " + ".join(cards.customers[kind].text for kind in customer.cards) or "BIG"
 
 
 def foods_words(foods: Foods) -> str:
@@ -135,6 +140,34 @@ def left_in_row(args: Args, viewer: int) -> str:
 def phone_order(args: Args, viewer: int) -> str:
     player, customer = args
     return f"{seat(player)} receives a {customer_text(*customer)} (SW-2.6)"
+
+
+def phone_orders(runs: Sequence[Args], viewer: int) -> str:
+    """Phone orders dealt one after another (SW-2.6) told together, each player's in a row in
+    the order dealt, in lines of 76 columns (a terminal's 80 less the indent of what a decision
+    caused), an order never broken: six lines of them at a 4-player draft's end did not let the
+    turn fit 24 rows. ``Phone orders: P2 GD 2/1; P1 Big Phone Order GSF 4/2 + F 1/1, GD 2/1
+    (SW-2.6)``."""
+    orders: dict[int, list[str]] = {}
+    for player, (cards, customer) in runs:
+        text = _cards_text(cards, customer)
+        orders.setdefault(player, []).append(
+            f"Big Phone Order {text}" if customer.big >= 0 else text
+        )
+    items = [
+        f"{seat(player) + ' ' if i == 0 else ''}{text}{',' if i < len(texts) - 1 else ';'}"
+        for player, texts in orders.items()
+        for i, text in enumerate(texts)
+    ]
+    items[-1] = items[-1].removesuffix(";") + " (SW-2.6)"
+    return "\n".join(packed("Phone orders: ", items, " ", PHONE_WIDTH))
+
+
+PHONE_WIDTH = 76
+"""The width of the phone orders told together: a terminal's 80 less the indent of what a
+decision caused."""
+
+RUNS[phone_order] = phone_orders
 
 
 def used(args: Args, viewer: int) -> str:
