@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from kafeneio import cli
 from kafeneio.cli import app
 from kafeneio.core import SPECTATOR, State
+from kafeneio.core.notation import notation_text
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import get_game
 from kafeneio.games.souvlaki import SouvlakiGame
@@ -51,6 +52,29 @@ def test_a_notation_row_written_over_two_lines_reads_as_one() -> None:
         "target (CI-D.2, option single_nation_draw=choose); draw full keeps it"
     )
     assert "\n".join(textwrap.wrap(row, 80, subsequent_indent=" " * 23)) in output
+
+
+def test_a_hidden_rows_description_written_on_under_it_is_hidden_with_it() -> None:
+    """A hidden row (``random GF``, chance's) whose description goes on under itself: the
+    rest joined the row above, whose text grew by a chance outcome nobody types."""
+    doc = textwrap.dedent(
+        """\
+        Notation:
+
+        ==========  ==========
+        ``pass``    play nothing
+        ``random``  chance: the card drawn,
+                    written on under itself
+        ``serve``   serve the first customer
+        ==========  ==========
+
+        Codes: none.
+        """
+    )
+    assert notation_text(doc, hidden=("random",)).splitlines() == [
+        "pass        play nothing",
+        "serve       serve the first customer",
+    ]
 
 
 def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out() -> None:

@@ -61,15 +61,20 @@ def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
     notation = doc.split("Codes:")[0].strip().split("\n\n", 1)[-1]
     width = 0  # of the table's first column, from its rule (``=====  =====``)
     lines: list[tuple[str, str]] = []  # each line, and the indent it goes on with
+    hiding = False  # in a hidden row, its description's lines under it too
     for line in notation.splitlines():
         if line.strip() and set(line) <= {"=", " "}:
             width = line.index(" ") + 2 if " " in line else 0
             continue
         row = re.fullmatch(r"(\S.*?)\s{2,}(\S.*)", line) if width else None
-        if row is None and width and line[:1] == " " and lines and lines[-1][1]:
+        on_under = row is None and width > 0 and line[:1] == " "
+        if on_under and hiding:
+            continue
+        if on_under and lines and lines[-1][1]:
             # a row's description written on under itself: one description, wrapped as one
             lines[-1] = (f"{lines[-1][0]} {line.strip().replace('``', '')}", lines[-1][1])
             continue
+        hiding = False
         if row is None:
             plain = line.replace("``", "")
             if not width and plain and lines and lines[-1][0]:  # prose: one paragraph
@@ -78,7 +83,8 @@ def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:
                 lines.append((plain, " " * (len(plain) - len(plain.lstrip()))))
             continue
         first, rest = row.group(1).replace("``", ""), row.group(2).replace("``", "")
-        if not first.startswith(hidden):  # (no prefix at all: never)
+        hiding = first.startswith(hidden)  # (no prefix at all: never)
+        if not hiding:
             lines.append((f"{first.ljust(width - 2)}  {rest}", " " * width))
     wrapped = []
     for line, indent in lines:
