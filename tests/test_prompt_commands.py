@@ -152,7 +152,7 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
     output = _session("cafe", "hint\nquit\n")
     said = "hint: " + output.split("P1> hint: ", 1)[1].split("\nP1> ", 1)[0]
     assert all(len(line) <= 80 for line in said.splitlines())  # it ran to 100 and more
-    head, _, rest = said.partition("\n  also considered:\n")
+    head, _, rest = said.partition("\n  also considered, less closely:\n")
     line = " ".join(head.split())  # the lines a long hint wraps to, joined
     assert "chance to win" in line and rest
     # each move as typed, then in words: "FRf@25, France lady to chair 25 at FR2", one a line
@@ -161,6 +161,9 @@ def test_hint_suggests_a_legal_move_from_the_players_own_view(
     also = re.split(r"\n    (?=\S)", "\n" + rest)[1:]  # a wrapped entry goes on 6 spaces in
     named = [entry.split(",")[0] for entry in also]
     assert suggested not in named and len(named) == len(set(named)) == 3
+    # each with its chance and its share of the search: "(50%, 4% of the search)"
+    shares = [re.search(r"\((\d+)%, (\d+)% of the search\)$", " ".join(e.split())) for e in also]
+    assert all(shares) and sum(int(share.group(2)) for share in shares if share) < 100
 
 
 def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> None:

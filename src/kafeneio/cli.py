@@ -31,7 +31,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import Event, packed, texts_told
@@ -668,10 +668,22 @@ def _hint(state: State) -> str:
     chance = round(100 * analysis.win_chance)
     others = [e for e in analysis.actions if e.action != analysis.best][:HINT_OTHERS]
     others.sort(key=lambda e: e.win_chance, reverse=True)  # the most searched, likeliest first
-    also = [f"    {_named(state, e.action)} ({round(100 * e.win_chance)}%)" for e in others]
+    also = [
+        f"    {_named(state, e.action)} ({round(100 * e.win_chance)}%{_looked(e, analysis)})"
+        for e in others
+    ]
     best = _named(state, analysis.best)
     line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
-    return "\n".join(_within_columns([line, "  also considered:", *also] if also else [line]))
+    head = "  also considered, less closely:"
+    return "\n".join(_within_columns([line, head, *also] if also else [line]))
+
+
+def _looked(estimate: ActionEstimate, analysis: Analysis) -> str:
+    """A move's share of the search, beside its chance: a move looked at a few times may be
+    rated above the hint's own by the luck of those few (the bot plays the most looked at)."""
+    if not estimate.visits or not analysis.iterations:
+        return ""
+    return f", {round(100 * estimate.visits / analysis.iterations)}% of the search"
 
 
 def _named(state: State, action: Action) -> str:
