@@ -219,7 +219,13 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
         assert said.startswith(f"Move {step}, ") or not said.startswith("Move ")
     page.click("#first")
     page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
-    assert "Turn 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
+    assert "Round 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
+    # a round is a turn of each player (the game's `turn` counts every player's), until a
+    # player is out (CI-M.3): then the game's turns
+    when = """async ([turn, out]) => (await import("/static/cafe.js")).whenText({ turn, out })"""
+    assert page.evaluate(when, [2, [False, False]]) == "Round 2"
+    assert page.evaluate(when, [5, [False, False, False]]) == "Round 2"
+    assert page.evaluate(when, [16, [False, True]]) == "Turn 17 of the game"
     assert "chance to win" in page.inner_text("#analysis-now")
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
     assert page.inner_text("#analysis-now code.notation") == record["actions"][0]

@@ -341,7 +341,7 @@ export async function render(root, view, ctx) {
   const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
-    el("span", { title: "turns of the game, every player's; moves count each decision, as the log does" }, `Turn ${obs.turn + 1}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
@@ -392,6 +392,13 @@ function instruction(obs, moves, ctx) {
 // undefined while the board data, which names the guests, is not known yet
 export function news(view) {
   return board ? sinceLastTurn(view).line : undefined;
+}
+
+// How far the game is, as the terminal says it: the round (a turn of each player, a player's
+// own count of their turns), or once a player is out (CI-M.3) the game's turns, every player's
+export function whenText(obs) {
+  if (obs.out.includes(true)) return `Turn ${obs.turn + 1} of the game`;
+  return `Round ${Math.floor(obs.turn / obs.out.length) + 1}`;
 }
 
 export function endReason(obs, options) {
