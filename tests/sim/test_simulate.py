@@ -139,6 +139,26 @@ def test_a_short_run_says_one_game_and_a_time_that_agrees_with_its_rate(tmp_path
     assert seconds > 0 and 0.5 < seconds * rate < 2  # the two figures tell the same run
 
 
+def test_one_game_has_no_spread_in_the_tables_the_report_or_the_json(tmp_path: Path) -> None:
+    """One game printed "111.0 ± 0.0" and "57.0 ± 0.0 (57–57) turns", as if its score and
+    length were certain: the spread of a single value is undefined."""
+    pytest.importorskip("matplotlib")
+    args = ["simulate", "cafe", "--games", "1", "--seats", "greedy,random", "--workers", "1"]
+    result = CliRunner().invoke(app, [*args, "--report", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"± \d", result.output)  # the header's "mean score ± sd" alone
+    assert re.search(r"game length: \d+ turns, \d+ rounds, \d+ decisions;", result.output)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<td>0.00</td>" not in page and "<td>0.0</td>" not in page
+    assert "<td>—</td>" in page
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    tallies = results["by_bot"] + results["by_seat"]
+    assert all(row["score_sd"] is None for row in tallies)
+    assert all(results["lengths"][of]["sd"] is None for of in ("turns", "rounds", "decisions"))
+    two = json.loads(CliRunner().invoke(app, [*args[:3], "2", *args[4:], "--json"]).stdout)
+    assert all(isinstance(row["score_sd"], float) for row in two["by_bot"])  # two have one
+
+
 def test_python_refuses_what_the_command_line_refuses() -> None:
     """Shops set by the options and dealt at random: the report named the options' shops
     beside games played with others. A lineup given as one string, and no game at all."""

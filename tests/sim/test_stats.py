@@ -30,7 +30,8 @@ def test_a_spread_is_the_sample_mean_and_deviation() -> None:
     assert spread.mean == 5
     assert spread.sd == pytest.approx(math.sqrt(32 / 7))
     assert (spread.low, spread.high) == (2, 9)
-    assert Spread.of([3]).sd == 0
+    one = Spread.of([3])  # one value has no spread: undefined, not 0
+    assert one.sd is None and (one.mean, one.low, one.high) == (3, 3, 3)
 
 
 def test_bradley_terry_recovers_the_odds_of_a_pairing() -> None:

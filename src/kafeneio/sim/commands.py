@@ -343,8 +343,16 @@ def write_records(result: SimulationReport, directory: Path) -> None:
 
 
 def spread_text(spread: Spread) -> str:
-    """A game length's mean ± sd and its range: "41.5 ± 6.2 (30–55)"."""
+    """A game length's mean ± sd and its range: "41.5 ± 6.2 (30–55)"; of one game, its one
+    value ("57"): it has no spread nor range."""
+    if spread.sd is None:
+        return f"{spread.mean:g}"
     return f"{spread.mean:.1f} ± {spread.sd:.1f} ({spread.low:g}–{spread.high:g})"
+
+
+def mean_and_sd(mean: float, sd: float | None) -> str:
+    """A mean and its sd, "87.5 ± 30.4", or the mean alone where there is none (one game)."""
+    return f"{mean:.1f}" if sd is None else f"{mean:.1f} ± {sd:.1f}"
 
 
 def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
@@ -358,7 +366,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
             f"{row.wins:g}",
             f"{row.win_rate:.3f}",
             f"{row.low:.3f}–{row.high:.3f}",
-            f"{row.mean_score:.1f} ± {row.score_sd:.1f}",
+            mean_and_sd(row.mean_score, row.score_sd),
         )
     return table
 

@@ -87,11 +87,16 @@ def tally_table(rows: Sequence[Tally], first: str) -> str:
                 f"{row.win_rate:.3f}",
                 f"{row.low:.3f}–{row.high:.3f}",
                 f"{row.mean_score:.2f}",
-                f"{row.score_sd:.2f}",
+                sd_text(row.score_sd, 2),
             ]
             for row in rows
         ],
     )
+
+
+def sd_text(sd: float | None, digits: int) -> str:
+    """A standard deviation to `digits` places, or "—" where there is none (a single game)."""
+    return "—" if sd is None else f"{sd:.{digits}f}"
 
 
 def duration(seconds: float) -> str:
@@ -154,7 +159,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         table(
             ["measure", "mean", "sd", "least", "most"],
             [
-                [name, f"{s.mean:.1f}", f"{s.sd:.1f}", f"{s.low:g}", f"{s.high:g}"]
+                [name, f"{s.mean:.1f}", sd_text(s.sd, 1), f"{s.low:g}", f"{s.high:g}"]
                 for name, s in (
                     ("turns", lengths.turns),
                     ("rounds", lengths.rounds),

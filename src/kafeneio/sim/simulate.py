@@ -26,7 +26,8 @@ class Tally:
     high: float
     """The Wilson 95% interval of `win_rate`."""
     mean_score: float
-    score_sd: float
+    score_sd: float | None
+    """None for a single game: one score has no spread."""
 
 
 @dataclass(frozen=True)

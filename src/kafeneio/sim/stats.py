@@ -39,18 +39,20 @@ class Spread:
     """Mean, standard deviation (of the sample), least and greatest of some numbers."""
 
     mean: float
-    sd: float
+    sd: float | None
+    """None for fewer than two numbers: one value has no spread to measure (it was 0.0, and a
+    single game read "111.0 ± 0.0", as if the score were certain)."""
     low: float
     high: float
 
     @classmethod
     def of(cls, values: Sequence[float]) -> Spread:
         if not values:
-            return cls(0.0, 0.0, 0.0, 0.0)
+            return cls(0.0, None, 0.0, 0.0)
         mean = sum(values) / len(values)
-        variance = (
-            sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0
-        )
+        if len(values) < 2:
+            return cls(mean, None, min(values), max(values))
+        variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
         return cls(mean, math.sqrt(variance), min(values), max(values))
 
 
