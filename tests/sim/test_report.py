@@ -124,3 +124,29 @@ def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
     analysis(result, tmp_path, ["analyse"])
     assert seen["c"] == [("P1", [1, 4, 5], [0.5, 0.5, 1.0]), ("P2", [2, 5], [0.5, 0.0])]
     assert seen["p"] == [("P1", [1, 4], [0.0, 0.0]), ("P2", [2], [0.0])] and seen["last"] == 4
+
+
+def test_a_run_time_reads_as_a_time_however_short(tmp_path: Path) -> None:
+    """Two figures of a run of 0.00001 s read "1e-05 s"; an analysis of 0.3 s said "in 0 s";
+    and a run timed at 0 s claimed a billion games a second."""
+    from kafeneio.sim import commands
+    from kafeneio.sim.analysis import Decision, GameAnalysis
+    from kafeneio.sim.commands import print_simulation
+    from kafeneio.sim.report import analysis, duration
+    from kafeneio.sim.runner import Backend
+    from kafeneio.sim.simulate import simulate
+
+    assert [duration(s) for s in (0.0, 0.00001, 0.0099)] == ["<0.01 s"] * 3
+    shown = [duration(s) for s in (0.012, 0.5, 0.999, 12.34)]
+    assert shown == ["0.012 s", "0.5 s", "1 s", "12.3 s"]
+    move = Decision(0, 0, "end", "end", "end", "end", 0.5, 0.5, 0.0, 0.0, 1, 1)
+    result = GameAnalysis("cafe", 2, None, [1, 0], [0], True, "mcts", [move], seconds=0.3)
+    page = analysis(result, tmp_path, ["analyse"]).read_text(encoding="utf-8")
+    assert "information in 0.3 s." in page
+    report = simulate("cafe", ["random", "random"], 1, backend=Backend("local", workers=1))
+    report.seconds = 0.0  # too quick to measure (timed to a thousandth)
+    assert report.games_per_second is None and report.to_dict()["games_per_second"] is None
+    with commands.console.capture() as captured:
+        print_simulation(report)
+    line = captured.get().splitlines()[-1]
+    assert line.endswith("<0.01 s on local (1 in parallel)") and "games/s" not in line

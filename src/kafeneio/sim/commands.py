@@ -381,11 +381,11 @@ def print_simulation(result: SimulationReport) -> None:
     turns, rounds, decisions = (
         spread_text(of) for of in (lengths.turns, lengths.rounds, lengths.decisions)
     )
+    rate = result.games_per_second
     console.print(
         f"game length: {turns} turns, {rounds} rounds, {decisions} decisions; "
         f"{reports.duration(result.seconds)} on {result.backend} "
-        f"({result.parallelism} in parallel), {result.games / max(result.seconds, 1e-9):.1f} "
-        "games/s",
+        f"({result.parallelism} in parallel)" + (f", {rate:.1f} games/s" if rate else ""),
         markup=False,
     )
 

@@ -101,8 +101,11 @@ def sd_text(sd: float | None, digits: int) -> str:
 
 def duration(seconds: float) -> str:
     """A run's time, to a tenth of a second, or to two figures where it is shorter than one (a
-    short run said 0.0 s beside its 100 games/s)."""
-    return f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
+    short run said 0.0 s beside its 100 games/s), but never finer than a hundredth: below it,
+    "<0.01 s" (two figures of 0.00001 s read "1e-05 s")."""
+    if seconds >= 1:
+        return f"{seconds:.1f} s"
+    return f"{seconds:.2g} s" if seconds >= 0.01 else "<0.01 s"
 
 
 def run_title(report: SimulationReport) -> str:
@@ -232,7 +235,7 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
         f"<p class='meta'>{len(result.decisions)} decisions analysed by {result.analyser} from "
-        f"each mover's own information in {result.seconds:.0f} s. Final scores "
+        f"each mover's own information in {duration(result.seconds)}. Final scores "
         f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
         f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",
         image(plots.win_chance_over_game(curves, last), "win chance over the game"),

@@ -70,8 +70,13 @@ class SimulationReport:
     def to_dict(self) -> dict[str, Any]:
         data = {**stamp("simulation", self.game), **asdict(self)}
         data["results"] = [result.to_dict() for result in self.results]
-        data["games_per_second"] = round(self.games / self.seconds, 2) if self.seconds else None
+        data["games_per_second"] = self.games_per_second
         return data
+
+    @property
+    def games_per_second(self) -> float | None:
+        """None where the time is unknown or too short to measure (rounded to 0)."""
+        return round(self.games / self.seconds, 2) if self.seconds else None
 
 
 def simulate(
