@@ -109,6 +109,23 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
     assert result.exit_code == 2 and "--games" in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--players", "0"], "Café International takes 2 to 4 players, not 0"),
+        (["--players", "7", "--seats", "random,greedy"], "takes 2 to 4 players, not 7"),
+        (["--players", "3", "--seats", "random,greedy"], "--seats names 2 bots for 3 players"),
+        (["--players", "2", "--seats", "random,greedy,random"], "names 3 bots for 2 players"),
+        (["--games", "-3"], "--games must be at least 1, not -3"),
+    ],
+)
+def test_a_bad_count_is_named_in_one_line(args: list[str], error: str) -> None:
+    """--players 0 said "--seats names 1 bots for 0 players": the lineup, not the count."""
+    result = CliRunner().invoke(app, ["simulate", "cafe", *args, "--workers", "1"])
+    assert result.exit_code == 2 and error in result.output
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1
+
+
 @pytest.mark.parametrize("command", [["simulate", "cafe"], ["tournament", "cafe"]])
 def test_a_run_takes_the_seeds_play_takes(command: list[str]) -> None:
     """A negative seed, refused by ``play``, was taken by simulate and tournament."""

@@ -118,6 +118,16 @@ def game_title_name(name: str) -> str:
     return get_game(name).info.name
 
 
+def check_players(game_name: str, players: int) -> None:
+    """`KafeneioError` for a number of players the game never takes, as ``play`` and
+    ``tournament`` say it ("--players 0" said "--seats names 1 bots for 0 players")."""
+    info = get_game(game_name).info
+    if not info.min_players <= players <= info.max_players:
+        raise KafeneioError(
+            f"{info.title} takes {info.min_players} to {info.max_players} players, not {players}"
+        )
+
+
 def check_workers(workers: int | None) -> None:
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise KafeneioError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
@@ -175,7 +185,7 @@ def read_run(
         names = seated(names)
         check_seats(names)
         if games < 1:
-            raise KafeneioError("--games must be at least 1")
+            raise KafeneioError(f"--games must be at least 1, not {games}")
         check_workers(workers)
         if cards is not None:
             from kafeneio.cli import check_takes_cards  # cli registers these commands
@@ -300,6 +310,8 @@ def simulate_command(
     game lengths."""
 
     def seated(names: list[str]) -> list[str]:
+        if players is not None:  # a count the game never takes is the error, not the lineup
+            check_players(game_name, players)
         return lineup(names, players if players is not None else max(len(names), 2))
 
     run = read_run(

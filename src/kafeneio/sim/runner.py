@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from kafeneio.bots import check_seat, make_bot
 from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
+from kafeneio.core.events import plural
 from kafeneio.core.play import play
 from kafeneio.games import get_game
 
@@ -93,7 +94,7 @@ def lineup(names: Sequence[str], players: int) -> list[str]:
     if len(names) == 1 and players >= 1:
         return names * players
     if len(names) != players:
-        raise KafeneioError(f"--seats names {len(names)} bots for {players} players")
+        raise KafeneioError(f"--seats names {plural(len(names), 'bot')} for {players} players")
     return names
 
 
