@@ -45,14 +45,22 @@ def test_a_simulation_report_embeds_its_plots_and_writes_the_results(tmp_path: P
 
 def test_a_tournament_report_shows_the_ratings(tmp_path: Path) -> None:
     runner = CliRunner()
-    args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "4", "--workers", "1"]
+    args = ["tournament", "cafe", "--bots", "random,heuristic", "--games", "4", "--workers", "1"]
     result = runner.invoke(app, [*args, "--report", str(tmp_path)])
     assert result.exit_code == 0, result.output
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert len(images(page)) == 2 and "Head to head" in page and "Ratings" in page
-    assert "<h1>Café International tournament: random, greedy</h1>" in page
+    assert "<h1>Café International tournament: random, heuristic</h1>" in page
     assert "Café International round robin, 4 games a pairing" in result.output
-    assert json.loads((tmp_path / "results.json").read_text())["ratings"]
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["ratings"]
+    # the standings best first in the report as in the table (the report kept --bots' order)
+    best = [row["name"] for row in sorted(results["standings"], key=lambda r: -r["win_rate"])]
+    standings = page.split("<h2>Standings</h2>")[1].split("</table>")[0]
+    assert re.findall(r"<tr><td>(\w+)</td>", standings) == best
+    shown = result.output.split("standings")[1]
+    assert shown.index(best[0]) < shown.index(best[1])
+    assert "seed 0; " in result.output and " s on local (1 in parallel)" in result.output
 
 
 def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path) -> None:

@@ -449,8 +449,7 @@ def print_tournament(result: TournamentReport) -> None:
     for rating in result.ratings:
         table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
     console.print(table)
-    ranked = sorted(result.standings, key=lambda tally: tally.win_rate, reverse=True)
-    console.print(tally_table("standings", "bot", ranked))  # best first, as the ratings
+    console.print(tally_table("standings", "bot", result.ranked))  # best first, as the ratings
     matrix = Table(title="head to head: the row bot's share of the points")
     matrix.add_column("")
     for name in result.bots:
@@ -458,6 +457,11 @@ def print_tournament(result: TournamentReport) -> None:
     for name, row in zip(result.bots, result.head_to_head, strict=True):
         matrix.add_row(name, *(f"{v:.3f}" if v is not None else "—" for v in row))
     console.print(matrix)
+    say(
+        f"{result.players} players a game, seats rotated; seed {result.seed}; "
+        f"{reports.duration(result.seconds)} on {result.backend} "
+        f"({result.parallelism} in parallel)"
+    )
 
 
 # --- analyse ----------------------------------------------------------------------------------

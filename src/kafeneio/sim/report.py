@@ -191,7 +191,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         command_line(command),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
         f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "
-        f"{report.backend}.</p>",
+        f"{report.backend} ({report.parallelism} in parallel).</p>",
         image(
             plots.ratings(
                 [r.name for r in ratings],
@@ -207,11 +207,15 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
             [[r.name, f"{r.elo:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}"] for r in ratings],
         ),
         "<h2>Standings</h2>",
-        tally_table(report.standings, "bot"),
+        "<p>Every game of each bot in the tournament, best first.</p>",
+        tally_table(report.ranked, "bot"),
         "<h2>Head to head</h2>",
         "<p>The row bot's share of the points between the two (a win over the other counts 1).</p>",
         table(["", *report.bots], matrix),
-        image(plots.win_rates([("overall", report.standings)], None), "win rates"),
+        image(
+            plots.win_rates([("win rate over all games", report.ranked)], 1 / report.players),
+            "win rates over all games",
+        ),
     ]
     return write(directory, title, "\n".join(sections), report.to_dict())
 

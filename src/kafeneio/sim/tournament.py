@@ -3,7 +3,8 @@
 Every group of `players` different bots (every pair, for 2 players) plays the same number of
 games with the seats turning round. Each game gives pairwise results (a winner beats each
 loser; winners sharing a win split the point between them), from which Bradley–Terry strengths
-are fitted and shown on the Elo scale, with 95% intervals from resampling whole games.
+are fitted and shown on the Elo scale, with 95% intervals from draws of each pairing's chance
+given its results (`kafeneio.sim.stats.rate`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ class TournamentReport:
     parallelism: int = 1
     seconds: float = 0.0
     results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def ranked(self) -> list[Tally]:
+        """The standings best first (by win rate), as the tables and the report show them;
+        `standings` keeps the order of `bots`."""
+        return sorted(self.standings, key=lambda tally: tally.win_rate, reverse=True)
 
     def outcome(self) -> dict[str, Any]:
         data = self.to_dict()
