@@ -158,3 +158,25 @@ def test_a_run_time_reads_as_a_time_however_short(tmp_path: Path) -> None:
         print_simulation(report)
     line = captured.get().splitlines()[-1]
     assert line.endswith("<0.01 s on local (1 in parallel)") and "games/s" not in line
+
+
+def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One game of 57 turns was plotted on an axis ticked 56.6, 56.8, 57.0, ..."""
+    from kafeneio.sim import plots
+
+    figures: list[object] = []
+    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    plots.lengths([57], [29])
+    plots.distributions([("greedy", [87]), ("random", [111])], "final score", "Scores")
+    axes = [axis for figure in figures for axis in figure.axes]  # type: ignore[attr-defined]
+    assert len(axes) == 3
+    for axis in axes:
+        axis.figure.canvas.draw()
+        low, high = axis.get_xlim()
+        ticks = [t for t in axis.get_xticks() if low <= t <= high]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    plt = plots.pyplot()
+    for figure in figures:
+        plt.close(figure)
