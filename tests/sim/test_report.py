@@ -180,3 +180,23 @@ def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
     plt = plots.pyplot()
     for figure in figures:
         plt.close(figure)
+
+
+def test_histograms_of_several_series_put_their_bars_side_by_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Overlaid translucent bars blended two bots' colours into a third that named no bot."""
+    from kafeneio.sim import plots
+
+    figures: list[object] = []
+    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    plots.distributions([("a", [3, 4, 4]), ("b", [4, 5])], "final score", "Scores")
+    (axis,) = figures[0].axes  # type: ignore[attr-defined]
+    spans = [
+        (bar.get_x(), bar.get_x() + bar.get_width()) for bar in axis.patches if bar.get_height() > 0
+    ]
+    assert len(spans) == 4  # 3 and 4 of a, 4 and 5 of b
+    for index, (left, right) in enumerate(spans):
+        assert all(right <= other or left >= end for other, end in spans[index + 1 :])
+    assert [text.get_text() for text in axis.get_legend().get_texts()] == ["a", "b"]
+    plots.pyplot().close(figures[0])

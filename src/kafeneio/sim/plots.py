@@ -79,12 +79,19 @@ def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None)
 def distributions(
     series: Sequence[tuple[str, Sequence[float]]], xlabel: str, title: str, integer: bool = True
 ) -> bytes:
-    """Overlaid histograms, one per named series."""
+    """Histograms of the named series on shared bins, their bars side by side in each bin
+    (overlaid and translucent, two series' bars blended into a colour of no series)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(6.4, 3.2))
     bins = histogram_bins([v for _, data in series for v in data], integer)
-    for index, (name, data) in enumerate(series):
-        axis.hist(data, bins=bins, alpha=0.55, label=name, color=COLOURS[index % len(COLOURS)])
+    colours = [COLOURS[index % len(COLOURS)] for index in range(len(series))]
+    axis.hist(
+        [list(data) for _, data in series],
+        bins=bins,
+        alpha=0.85,
+        label=[name for name, _ in series],
+        color=colours,
+    )
     axis.set_xlabel(xlabel)
     if integer:
         whole_numbers_along(axis)
