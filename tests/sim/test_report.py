@@ -200,3 +200,32 @@ def test_histograms_of_several_series_put_their_bars_side_by_side(
         assert all(right <= other or left >= end for other, end in spans[index + 1 :])
     assert [text.get_text() for text in axis.get_legend().get_texts()] == ["a", "b"]
     plots.pyplot().close(figures[0])
+
+
+def test_an_unfinished_or_empty_record_is_reported_as_what_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record stopped mid-game drew each player's last estimate as a bare tick and called
+    the scores so far "Final scores"; a record of no decision got two empty plots and "lost
+    0.0% of win chance a move on average, over 0 moves" for each player."""
+    from kafeneio.sim import plots
+    from kafeneio.sim.analysis import Decision, GameAnalysis
+    from kafeneio.sim.report import analysis
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(plots, "win_chance_over_game", lambda c, last: seen.update(c=c) or b"")
+    monkeypatch.setattr(plots, "losses", lambda p, last: b"")
+
+    def decision(ply: int, player: int, before: float) -> Decision:
+        return Decision(ply, player, "end", "end", "end", "end", before, before, 0.0, 0.0, 1, 1)
+
+    moves = [decision(0, 0, 0.6), decision(1, 1, 0.4), decision(2, 0, 0.7)]
+    stopped = GameAnalysis("cafe", 2, None, [6, 5], [], False, "mcts", moves)
+    page = analysis(stopped, tmp_path / "stopped", ["analyse"]).read_text(encoding="utf-8")
+    assert seen["c"] == [("P1", [1, 3, 4], [0.6, 0.7, 0.7]), ("P2", [2, 4], [0.4, 0.4])]
+    assert "Scores so far P1 6, P2 5; winner none yet" in page and "Final scores" not in page
+    seen.clear()
+    empty = GameAnalysis("cafe", 2, None, [0, 0], [], False, "mcts", [])
+    page = analysis(empty, tmp_path / "empty", ["analyse"]).read_text(encoding="utf-8")
+    assert "The record has no decision to analyse." in page and "0 decisions analysed" in page
+    assert not seen and "<img" not in page and "over 0 moves" not in page

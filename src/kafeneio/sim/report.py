@@ -232,16 +232,25 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         if result.finished:  # the final result closes each curve, after the last move
             xs.append(last + 1)
             ys.append(1.0 / len(result.winners) if player in result.winners else 0.0)
+        elif xs:  # else the last estimate holds to the end: drawn 'post', it was a mere tick
+            xs.append(last + 1)
+            ys.append(ys[-1])
         curves.append((name, xs, ys))
         lost.append((name, [d.ply + 1 for d in own], [d.lost for d in own]))
     title = f"Analysis of a game of {title_of(result.game)}"
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
-        f"<p class='meta'>{len(result.decisions)} decisions analysed by {result.analyser} from "
-        f"each mover's own information in {duration(result.seconds)}. Final scores "
+        f"<p class='meta'>{plural(len(result.decisions), 'decision')} analysed by "
+        f"{result.analyser} from each mover's own information in {duration(result.seconds)}. "
+        f"{'Final scores' if result.finished else 'Scores so far'} "
         f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
         f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",
+    ]
+    if not result.decisions:  # said as the table says it, not as empty plots and "0 moves"
+        sections.append("<p>The record has no decision to analyse.</p>")
+        return write(directory, title, "\n".join(sections), result.to_dict())
+    sections += [
         image(plots.win_chance_over_game(curves, last), "win chance over the game"),
         image(plots.losses(lost, last), "win chance lost"),
         "<h2>Biggest mistakes</h2>",
