@@ -163,15 +163,18 @@ def test_a_run_time_reads_as_a_time_however_short(tmp_path: Path) -> None:
 def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One game of 57 turns was plotted on an axis ticked 56.6, 56.8, 57.0, ..."""
+    """One game of 57 turns was plotted on an axis ticked 56.6, 56.8, 57.0, ..., and the
+    analysis of a 2-move record on moves 1.2, 1.4, ..."""
     from kafeneio.sim import plots
 
     figures: list[object] = []
     monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
     plots.lengths([57], [29])
     plots.distributions([("greedy", [87]), ("random", [111])], "final score", "Scores")
+    plots.win_chance_over_game([("P1", [1, 3], [0.5, 1.0]), ("P2", [2, 3], [0.5, 0.0])], 2)
+    plots.losses([("P1", [1], [0.1]), ("P2", [2], [0.0])], 2)
     axes = [axis for figure in figures for axis in figure.axes]  # type: ignore[attr-defined]
-    assert len(axes) == 3
+    assert len(axes) == 5
     for axis in axes:
         axis.figure.canvas.draw()
         low, high = axis.get_xlim()

@@ -40,8 +40,8 @@ def png(figure: Any) -> bytes:
 
 
 def whole_numbers_along(axis: Any) -> None:
-    """Ticks at whole numbers only on `axis`'s x axis, for counts and scores: a one-game run's
-    length (57 turns) was ticked 56.6, 56.8, ..."""
+    """Ticks at whole numbers only on `axis`'s x axis, for counts, scores and move numbers: a
+    one-game run's length (57 turns) was ticked 56.6, 56.8, ..., a 2-move record 1.2, 1.4, ..."""
     from matplotlib.ticker import MaxNLocator
 
     axis.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
@@ -160,6 +160,7 @@ def win_chance_over_game(
     axis.set_xlim(1, last + 1)
     axis.set_ylim(-0.02, 1.02)
     axis.set_xlabel(MOVE_AXIS)
+    whole_numbers_along(axis)
     axis.set_ylabel("win chance, as the mover sees it")
     axis.set_title("Win chance over the game")
     axis.grid(alpha=0.3)
@@ -175,6 +176,7 @@ def losses(points: Sequence[tuple[str, Sequence[int], Sequence[float]]], last: i
         axis.bar(xs, ys, width=1.0, label=name, color=COLOURS[index % len(COLOURS)], alpha=0.8)
     axis.set_xlim(0.5, last + 0.5)
     axis.set_xlabel(MOVE_AXIS)
+    whole_numbers_along(axis)
     axis.set_ylabel("win chance lost")
     axis.set_title("Win chance lost by each move")
     axis.legend(fontsize=8, loc="upper right")
