@@ -232,3 +232,18 @@ def test_an_unfinished_or_empty_record_is_reported_as_what_it_is(
     page = analysis(empty, tmp_path / "empty", ["analyse"]).read_text(encoding="utf-8")
     assert "The record has no decision to analyse." in page and "0 decisions analysed" in page
     assert not seen and "<img" not in page and "over 0 moves" not in page
+
+
+def test_a_head_to_head_dash_between_two_bots_is_explained(tmp_path: Path) -> None:
+    """In games of three, two losers tell nothing of each other: random and greedy played
+    together yet their head-to-head cell read "—", which the page said nothing of."""
+    args = ["tournament", "cafe", "--bots", "random,greedy,heuristic", "--players", "3"]
+    result = CliRunner().invoke(
+        app, [*args, "--games", "2", "--workers", "1", "--report", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert results["head_to_head"][0][1] is None  # random and greedy: both lost every game
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    explained = "— where no game set one above the other (never met, or only lost together)"
+    assert explained in page and explained in result.output

@@ -457,6 +457,8 @@ def print_tournament(result: TournamentReport) -> None:
     for name, row in zip(result.bots, result.head_to_head, strict=True):
         matrix.add_row(name, *(f"{v:.3f}" if v is not None else "—" for v in row))
     console.print(matrix)
+    if reports.unresolved(result):
+        say(reports.NO_RESULT)
     say(
         f"{result.players} players a game, seats rotated; seed {result.seed}; "
         f"{reports.duration(result.seconds)} on {result.backend} "

@@ -30,6 +30,21 @@ img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3
 """
 
 
+NO_RESULT = "— where no game set one above the other (never met, or only lost together)"
+"""What a head-to-head "—" means: in a game of three or more, two losers tell nothing of each
+other, so two bots can share games yet have no result between them."""
+
+
+def unresolved(report: TournamentReport) -> bool:
+    """Whether two different bots have no head-to-head result ("—" off the diagonal)."""
+    return any(
+        value is None
+        for i, row in enumerate(report.head_to_head)
+        for j, value in enumerate(row)
+        if i != j
+    )
+
+
 def check_directory(directory: Path, option: str = "--report") -> None:
     """Refuse a directory (`option`'s) that cannot be written, before any game is played: a
     long run should not fail at its end."""
@@ -210,7 +225,9 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         "<p>Every game of each bot in the tournament, best first.</p>",
         tally_table(report.ranked, "bot"),
         "<h2>Head to head</h2>",
-        "<p>The row bot's share of the points between the two (a win over the other counts 1).</p>",
+        "<p>The row bot's share of the points between the two (a win over the other counts 1)"
+        + (f"; {html.escape(NO_RESULT)}" if unresolved(report) else "")
+        + ".</p>",
         table(["", *report.bots], matrix),
         image(
             plots.win_rates([("win rate over all games", report.ranked)], 1 / report.players),

@@ -46,7 +46,8 @@ class TournamentReport:
     """Every bot's games in the whole tournament."""
     pairings: list[Pairing]
     head_to_head: list[list[float | None]]
-    """Row bot's share of the pairwise points against the column bot (None: never met)."""
+    """Row bot's share of the pairwise points against the column bot (None: no game set one
+    above the other: they never met, or only lost together)."""
     backend: str = "local"
     parallelism: int = 1
     seconds: float = 0.0
