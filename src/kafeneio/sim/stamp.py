@@ -8,12 +8,12 @@ from typing import Any
 from kafeneio import __version__
 from kafeneio.games import get_game
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2
 """The layout of these results; raised when a field changes meaning or goes."""
 
 
 def stamp(kind: str, game_name: str) -> dict[str, Any]:
-    """``{"format": "kafeneio-<kind>", "version": 1, "kafeneio": "0.1.0", "engine": 1}``:
+    """``{"format": "kafeneio-<kind>", "version": 2, "kafeneio": "0.1.0", "engine": 1}``:
     the result's kind, its layout's version, the package and the game engine that made it."""
     return {
         "format": f"kafeneio-{kind}",
