@@ -162,7 +162,7 @@ def test_a_refused_action_under_json_is_one_json_object_with_index_and_rule(
         (["play", "cafe", "-o", "hand_size=" + "9" * 4000], "from 1 to 10"),
         (["play", "cafe", "--players", "0"], "not 0"),
         (["play", "cafe", "--players", "0", "--seats", "random"], "not 0"),
-        (["simulate", "cafe", "--players", "0"], "--seats names"),
+        (["simulate", "cafe", "--players", "0"], "takes 2 to 4 players, not 0"),
         (["simulate", "cafe", "--workers", "100000"], "--workers must be from 1 to 64"),
         (["simulate", "souvlaki", "-o", 'shops=["pita"]'], "add --fixed-roles"),
         (["tournament", "souvlaki", "--bots", "random,greedy", "-o", 'shops=["pita"]'], "-o shops"),
