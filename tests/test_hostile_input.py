@@ -75,6 +75,28 @@ def test_decode_takes_whole_numbers_in_the_action_space_only(game: str, code: An
         get_game(game).decode_action(code)
 
 
+class Index:
+    """An integer of another type, as numpy's are (`np.int64` has `__index__`, is no `int`)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_decode_takes_any_integer_type(game: str) -> None:
+    """An agent's code is often a numpy integer (``np.argmax``): it decodes to the same
+    interned action as the int, and an out-of-range one is refused for its range."""
+    decode = get_game(game).decode_action
+    assert decode(Index(7)) is decode(7)
+    with pytest.raises(NotationError, match=r"action code 10000000 is outside 0\.\."):
+        decode(Index(10**7))
+    with pytest.raises(NotationError, match="an action code is a whole number, not '3'"):
+        decode("3")
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("options", ["x", 3, ["dance"], b"x"])
 def test_options_that_are_not_an_object_are_an_options_error(game: str, options: Any) -> None:

@@ -9,6 +9,7 @@ digits that ``int()`` refuses to convert.
 
 from __future__ import annotations
 
+import operator
 import re
 import textwrap
 
@@ -47,10 +48,23 @@ def whole_number(word: str, least: int, most: int, what: str) -> int:
 
 
 def check_code(code: object, num_actions: int) -> int:
-    """`code` if it is a whole number in the action space (a bool is not a code)."""
-    if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < num_actions:
-        raise NotationError(f"action code {shown(code)} is outside 0..{num_actions - 1}")
-    return code
+    """`code` as a plain int if it is a whole number in the action space; `NotationError`
+    otherwise. Any integer type will do (an RL agent's code is often a numpy integer, as from
+    ``np.argmax``), but not a bool, a float or text."""
+    number = None if isinstance(code, bool) else _index(code)
+    if number is None:
+        raise NotationError(f"an action code is a whole number, not {shown(code)}")
+    if not 0 <= number < num_actions:
+        raise NotationError(f"action code {shown(number)} is outside 0..{num_actions - 1}")
+    return number
+
+
+def _index(value: object) -> int | None:
+    """`value` as a plain int where `operator.index` takes it (int, numpy integers); else None."""
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # the TypeError is the check
+    except TypeError:
+        return None
 
 
 def notation_text(doc: str, hidden: tuple[str, ...] = ()) -> str:

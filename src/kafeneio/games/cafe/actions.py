@@ -96,7 +96,7 @@ class ActionSpace:
     draw_full: CafeAction
 
     def decode(self, code: int) -> CafeAction:
-        check_code(code, NUM_ACTIONS)
+        code = check_code(code, NUM_ACTIONS)
         if code < BAR_BASE:
             return self.place[code // NUM_CHAIRS][code % NUM_CHAIRS]
         if code < SWAP_BASE:

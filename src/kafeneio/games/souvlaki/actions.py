@@ -222,7 +222,7 @@ class ActionSpace:
         return action
 
     def decode(self, code: int) -> SouvlakiAction:
-        check_code(code, NUM_ACTIONS)
+        code = check_code(code, NUM_ACTIONS)
         if code < DISCARD_BASE:
             return self._by_word_code[code]
         if code < PICK_BASE:
