@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kafeneio.core import RecordError
+from kafeneio.core.record import replay
 from kafeneio.games import get_game, load_record
 from kafeneio.sim.bench import play_random
 
@@ -57,3 +58,13 @@ def test_mutated_records_are_refused_cleanly(name: str) -> None:
             continue
         assert load_record(replayed.to_record()) == replayed
     assert refused > 100
+
+
+@pytest.mark.parametrize("name", ["cafe", "souvlaki"])
+@pytest.mark.parametrize("record", [None, [], "x", 7, ["actions"]])
+def test_a_record_that_is_no_object_is_a_record_error(name: str, record: Any) -> None:
+    """A JSON list or text where a record belongs is refused as such, by the game's `replay`
+    and by `load_record` alike (it was an AttributeError of `.get`)."""
+    for rebuild in (load_record, lambda r: replay(get_game(name), r)):
+        with pytest.raises(RecordError, match="a record is a JSON object"):
+            rebuild(record)

@@ -103,6 +103,8 @@ def _depth(data: Any) -> int:
 
 def check_header(record: JSON, game: Game) -> None:
     """Raise `RecordError` naming the first field of `record` that is malformed."""
+    if not isinstance(record, Mapping):
+        raise RecordError(not_an_object(record))
     if record.get("format") != FORMAT:
         raise RecordError(f"field 'format' must be {FORMAT!r}")
     if record.get("game") != game.info.name:
@@ -135,6 +137,11 @@ def check_header(record: JSON, game: Game) -> None:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("field 'actions' must be a list of strings in the game's notation")
     check_seats(record.get("seats"), players)
+
+
+def not_an_object(record: object) -> str:
+    """Why `record` (a value given in place of a record) is none."""
+    return f"a record is a JSON object of field: value, not {shown(record, 40)}"
 
 
 def check_seats(seats: Any, players: int) -> None:

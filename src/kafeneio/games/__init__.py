@@ -9,7 +9,7 @@ from typing import Any
 from kafeneio.core import Game, KafeneioError, OptionsError, RecordError
 from kafeneio.core.errors import shown
 from kafeneio.core.game import JSON, State
-from kafeneio.core.record import replay
+from kafeneio.core.record import not_an_object, replay
 
 Options = Mapping[str, Any]
 
@@ -56,7 +56,10 @@ def game_from_parts(name: str, options: Options, data: Options) -> Game:
 
 
 def load_record(record: JSON) -> State:
-    """Replay a record of any known game, on the options and card data it carries."""
+    """Replay a record of any known game, on the options and card data it carries;
+    `RecordError` naming the first malformed field."""
+    if not isinstance(record, Mapping):
+        raise RecordError(not_an_object(record))
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise RecordError(f"field 'game' must name a known game ({', '.join(sorted(GAMES))})")
