@@ -214,6 +214,20 @@ def test_the_play_loop_tells_every_decision_and_resolves_chance(game: Game) -> N
     assert {s.player for s in steps} <= {CHANCE, 0, 1, 2, 3}
 
 
+def test_a_player_that_applies_an_action_to_the_game_itself_is_refused(game: Game) -> None:
+    """A player is handed the game's own state: a lookahead without `clone()` would move the
+    game on by a decision nobody chose, so the play loop refuses it, saying what to do."""
+    rng = random.Random(3)
+
+    def careless(state: State) -> object:
+        state.apply(state.legal_actions()[0])  # looks ahead on the state itself
+        return state.legal_actions()[0]
+
+    state = game.new_state(2, seed=3)
+    with pytest.raises(KafeneioError, match=r"P\d applied 1 action .*state\.clone\(\)"):
+        play(state, [careless, careless], rng)  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize("players", PLAYERS)
 def test_events_are_told_in_words_to_every_viewer(game: Game, players: int) -> None:
     state = finished_game(game, players, 9)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import KafeneioError
-from kafeneio.core.events import Event
+from kafeneio.core.events import Event, plural
 from kafeneio.core.game import CHANCE, TERMINAL, State, sample_chance
 
 Player = Callable[[State], Action]
@@ -44,7 +44,11 @@ def play(
     """Play `state` to its end (or for `max_steps` decisions) and return it.
 
     `players[p]` chooses for player p; chance outcomes are drawn from `rng` with their
-    probabilities. `on_step` is called after every decision, chance included."""
+    probabilities. `on_step` is called after every decision, chance included. A player is
+    handed the game's own state, not a copy: one that looks ahead applies actions to
+    `state.clone()` (or a `determinize` sample); one that applied an action to the state
+    itself is refused with `KafeneioError`, since the game would go on from a position nobody
+    chose."""
     steps = 0
     limit = sys.maxsize if max_steps is None else max_steps  # one comparison a decision
     while steps < limit:
@@ -58,7 +62,14 @@ def play(
                 chooser = players[mover]
             except (IndexError, KeyError):
                 raise KafeneioError(f"no player is given for seat P{mover + 1}") from None
+            ply = state.ply
             action = chooser(state)
+            if state.ply != ply:  # one comparison a decision: a lookahead without a clone
+                raise KafeneioError(
+                    f"the player of P{mover + 1} applied "
+                    f"{plural(state.ply - ply, 'action')} to the state it was handed, which is "
+                    "the game itself: look ahead on state.clone()"
+                )
         steps += 1
         if on_step is None:  # the common case, random play and search: nothing else to do
             state.apply(action)
