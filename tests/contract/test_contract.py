@@ -70,6 +70,9 @@ def test_a_code_or_a_text_given_as_an_action_is_told_how_to_make_one(game: Game)
     action = state.legal_actions()[0]
     with pytest.raises(IllegalActionError, match=rf"game.decode_action\({action.code}\)"):
         state.apply(action.code)  # type: ignore[arg-type]  # OpenSpiel's habit
+    numpy_like = type("Int64", (), {"__index__": lambda self: action.code})()
+    with pytest.raises(IllegalActionError, match=rf"game.decode_action\({action.code}\)"):
+        state.apply(numpy_like)  # type: ignore[arg-type]  # an agent's np.int64, as from argmax
     with pytest.raises(IllegalActionError, match=r"state.parse_legal\("):
         state.apply(action.notation)  # type: ignore[arg-type]
     assert state.ply == 0

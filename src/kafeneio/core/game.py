@@ -229,8 +229,9 @@ class Game(ABC):
 def _not_an_action(thing: object, title: str) -> str:
     """Why `thing` is no action, and the call that makes one of what it is (OpenSpiel passes
     codes, people type notation)."""
-    if isinstance(thing, int) and not isinstance(thing, bool):
-        return f"{thing!r} is an action code, not an action: game.decode_action({thing}) makes one"
+    code = whole_number(thing)  # any integer type: an agent's code is often numpy's
+    if code is not None:
+        return f"{code} is an action code, not an action: game.decode_action({code}) makes one"
     if isinstance(thing, str):
         return f"{thing!r} is text, not an action: state.parse_legal({thing!r}) reads it"
     return f"{thing!r} is not an action of {title}"
