@@ -26,6 +26,7 @@ from gymnasium import spaces
 from kafeneio.bots import make_bot
 from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
 from kafeneio.core.errors import shown
+from kafeneio.core.events import plural
 from kafeneio.core.play import Player
 from kafeneio.games import GAMES
 from kafeneio.rl.common import (
@@ -74,7 +75,11 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         else:
             self.opponents = list(opponents)
         if len(self.opponents) != others:
-            raise KafeneioError(f"give {others} opponents, one for each other seat")
+            raise KafeneioError(
+                f"opponents gives {plural(len(self.opponents), 'player')} for "
+                f"{plural(others, 'other seat')}: give one for each other seat, in seat order, "
+                "or one for all"
+            )
         for opponent in self.opponents:
             check_opponent(opponent)
         self.learner = learner
