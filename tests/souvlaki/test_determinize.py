@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from kafeneio.core import SPECTATOR
 from kafeneio.core.conformance import ConformanceError, check_state
 from kafeneio.games.souvlaki import SouvlakiState
 from kafeneio.games.souvlaki.setup import FOOD
@@ -87,6 +88,20 @@ def test_samples_of_samples_keep_every_card_through_random_games() -> None:
             sample = state.determinize(rng.randrange(3), rng)
             nested = sample.determinize(rng.randrange(3), rng)
             assert nested.card_counts() == counts and nested.inconsistencies() == []
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_spectators_sample_is_a_possible_world_through_random_games() -> None:
+    """`determinize(SPECTATOR, rng)` resamples every hand and deck, and is a possible world as
+    a player's sample is: it read the spectator's draws from the end of the draw counts (a
+    negative index), making decks of cards they were never made of."""
+    rng = random.Random(4)
+    for seed in range(3):
+        state = GAME.with_options({"round_limit": 5}).new_state(3, seed=seed)
+        while not state.is_terminal():
+            sample = state.determinize(SPECTATOR, rng)
+            assert sample.inconsistencies() == [], state.ply
+            assert sample.observation(SPECTATOR) == state.observation(SPECTATOR)
             state.apply(rng.choice(state.legal_actions()))
 
 

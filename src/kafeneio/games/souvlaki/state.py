@@ -456,7 +456,8 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         others = [p for p in range(self.num_players) if p != player]
         # The deck holds what it was made of less every draw since; it may hold any of those
         # cards that `player` did not draw and cannot see.
-        unseen = [o - d for o, d in zip(origin, drawn[player * kinds :], strict=False)]
+        mine = drawn[player * kinds : (player + 1) * kinds] if player >= 0 else [0] * kinds
+        unseen = [o - d for o, d in zip(origin, mine, strict=True)]  # (a spectator drew none)
         hidden = list(origin)  # what the deck holds: its making less every draw since ...
         for p in range(self.num_players):
             row = drawn[p * kinds : (p + 1) * kinds]
