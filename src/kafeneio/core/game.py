@@ -14,7 +14,6 @@ from the fields a state declares.
 from __future__ import annotations
 
 import dataclasses
-import operator
 import random
 import warnings
 from abc import ABC, abstractmethod
@@ -25,6 +24,7 @@ from typing import Any, ClassVar, Self
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError, ViewerError
 from kafeneio.core.events import Event, EventLog, HistoryEntry, Words
+from kafeneio.core.notation import integer_value
 from kafeneio.core.options import RulesOptions
 
 CHANCE = -1
@@ -78,17 +78,6 @@ def check_seed(seed: object) -> int:
     if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise KafeneioError(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     return seed
-
-
-def whole_number(value: object) -> int | None:
-    """`value` as a plain int if it is a whole number (`operator.index` takes it) but not a
-    flag, which would otherwise pass for 0 or 1; None otherwise."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]  # the TypeError is the check
-    except TypeError:
-        return None
 
 
 class Game(ABC):
@@ -229,7 +218,7 @@ class Game(ABC):
 def _not_an_action(thing: object, title: str) -> str:
     """Why `thing` is no action, and the call that makes one of what it is (OpenSpiel passes
     codes, people type notation)."""
-    code = whole_number(thing)  # any integer type: an agent's code is often numpy's
+    code = integer_value(thing)  # any integer type: an agent's code is often numpy's
     if code is not None:
         return f"{code} is an action code, not an action: game.decode_action({code}) makes one"
     if isinstance(thing, str):
@@ -473,7 +462,7 @@ class State(ABC):
     def check_viewer(self, viewer: object) -> int:
         """`viewer` as a plain int if it is a player of this game or `SPECTATOR`; `ViewerError`
         otherwise. Any whole number but a flag will do: an RL loop's seats are numpy integers."""
-        number = viewer if type(viewer) is int else whole_number(viewer)
+        number = viewer if type(viewer) is int else integer_value(viewer)
         if number is not None and (0 <= number < self.num_players or number == SPECTATOR):
             return number
         raise ViewerError(

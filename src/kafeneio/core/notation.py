@@ -51,7 +51,7 @@ def check_code(code: object, num_actions: int) -> int:
     """`code` as a plain int if it is a whole number in the action space; `NotationError`
     otherwise. Any integer type will do (an RL agent's code is often a numpy integer, as from
     ``np.argmax``), but not a bool, a float or text."""
-    number = None if isinstance(code, bool) else _index(code)
+    number = integer_value(code)
     if number is None:
         raise NotationError(f"an action code is a whole number, not {shown(code)}")
     if not 0 <= number < num_actions:
@@ -59,8 +59,11 @@ def check_code(code: object, num_actions: int) -> int:
     return number
 
 
-def _index(value: object) -> int | None:
-    """`value` as a plain int where `operator.index` takes it (int, numpy integers); else None."""
+def integer_value(value: object) -> int | None:
+    """`value` as a plain int if it is a whole number (`operator.index` takes it: int, numpy
+    integers) but not a flag, which would otherwise pass for 0 or 1; None otherwise."""
+    if isinstance(value, bool):
+        return None
     try:
         return operator.index(value)  # type: ignore[arg-type]  # the TypeError is the check
     except TypeError:

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
-from kafeneio.core.game import whole_number
+from kafeneio.core.notation import integer_value
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
@@ -545,7 +545,7 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
     if not isinstance(message, dict) or message.get("type") != "action":
         watcher.push({"type": "error", "error": "bad-request", "message": "unknown message"})
         return
-    ply, text = whole_number(message.get("ply")), message.get("action")
+    ply, text = integer_value(message.get("ply")), message.get("action")
     try:
         if ply is None or not isinstance(text, str):  # JSON's true is no move 1
             raise ActionRefused(
