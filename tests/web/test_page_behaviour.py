@@ -387,6 +387,53 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     context.close()
 
 
+SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter]) => {  // the page's own view, given a log
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const entry = (ply, player, text, events) => ({ ply, player, text, events });
+    view.log = [
+        entry(0, 0, "keep", ["P1 keeps their food cards (SW-S.6)"]),
+        entry(1, 1, "use ninja-in-the-kitchen p1", ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-3.1)"]),
+        entry(2, null, "a random food card", ["P2 steals GF from your hand (SW-E.11)"]),
+        entry(3, 1, "pass", []),
+        ...(ownAfter ? [entry(4, 0, "play SF", ["P1 plays SF (SW-4.2)"])] : []),
+    ];
+    view.viewer = viewer;
+    view.your_turn = yourTurn;
+    const root = document.createElement("div");
+    document.body.append(root);
+    souvlaki.render(root, view, { send: () => {}, interactive: false });
+    const box = root.querySelector("#since-last");
+    const lines = box ? [...box.querySelectorAll("li")].map((li) => li.textContent) : null;
+    root.remove();
+    return [lines, souvlaki.news(view)];
+}"""
+
+
+def test_souvlaki_says_what_the_others_did_since_your_last_turn(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _ = open_game(browser, server, "souvlaki", 390)
+    # on a phone the log is far below: a card played on you, a food card taken from your hand,
+    # said above the board on your turn, in the game's words for you (the log cites the rules)
+    said = [
+        "P2 plays the unforeseen Ninja in the Kitchen on P1",
+        "P2 steals GF from your hand",
+    ]
+    lines, banner = page.evaluate(SOUVLAKI_NEWS, [0, True, False])
+    assert lines == said
+    assert banner == f"Since your last turn: {'; '.join(said)}."
+    # still said while this turn's decisions follow one another (no button slides up)
+    assert page.evaluate(SOUVLAKI_NEWS, [0, True, True]) == [said, banner]
+    # nothing for a spectator, nor off one's turn
+    assert page.evaluate(SOUVLAKI_NEWS, [None, False, False]) == [None, None]
+    assert page.evaluate(SOUVLAKI_NEWS, [0, False, False]) == [None, None]
+    assert console.errors == []
+    context.close()
+
+
 BIG_ORDERS = """async () => {
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"))).json();

@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { el, fill, moveText, seatName, youMark, yours } from "./common.js";
+import { el, fill, moveText, plural, seatName, youMark, yours } from "./common.js";
 
 // The foods' letters, for the key under the hand and a customer's order (not moves: a move is
 // named in the game's own words, `words`, sent with each legal move to its mover)
@@ -212,6 +212,40 @@ function roundText(obs) {
   return `Round ${obs.round} of at most ${obs.round_limit}`;
 }
 
+// What the others and chance did since the viewer's last turn (a run of their own decisions one
+// after another), in the game's words for this viewer (the log's events: "P2 plays the
+// unforeseen Ninja in the Kitchen on P1", "P2 steals GF from your hand"), above the board on
+// their turn: on a phone the log is far below, and a card played on your customer or taken from
+// your hand changes what you can do. Kept while the viewer's own decisions follow one another
+// (a maintenance, a service), so that no button slides under the finger as they are made.
+// Nothing for a spectator, in a replay, or once the game is over; the last NEWS_LINES lines.
+const NEWS_LINES = 6;
+const CITED = / \((?:SW|CI)-[A-Z0-9]+\.\d+\)$/;  // the log's rule ids: the log says them
+
+function sinceLastTurn(view) {
+  if (view.viewer === null || view.replay || view.over || !view.your_turn) return [];
+  const log = view.log;
+  let end = log.length;  // what the viewer did so far in this turn is not news
+  while (end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
+  let start = end;
+  while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
+  return log.slice(start, end).flatMap((entry) => entry.events || []).map((text) => text.replace(CITED, ""));
+}
+
+export function news(view) {
+  const lines = sinceLastTurn(view);
+  return lines.length ? `Since your last turn: ${lines.join("; ")}.` : null;
+}
+
+function newsBox(view) {
+  const lines = sinceLastTurn(view);
+  if (!lines.length) return null;
+  const earlier = lines.length - NEWS_LINES;
+  return el("div", { class: "since-last", id: "since-last" }, el("strong", {}, "Since your last turn:"),
+    el("ul", {}, lines.slice(-NEWS_LINES).map((line) => el("li", {}, line))),
+    earlier > 0 ? el("div", { class: "muted" }, `${plural(earlier, "earlier line")} under Moves`) : null);
+}
+
 export function render(root, view, ctx) {
   const obs = view.observation;
   const legal = new Map(view.legal.map((m) => [m.notation, m]));
@@ -220,7 +254,7 @@ export function render(root, view, ctx) {
     el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase.charAt(0).toUpperCase()}${obs.phase.slice(1)}`),
     order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
-  fill(root, status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
+  fill(root, newsBox(view), status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
 }
 
 export function endReason(obs, options) {
