@@ -395,7 +395,8 @@ SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter]) => {  // the page's own 
     const entry = (ply, player, text, events) => ({ ply, player, text, events });
     view.log = [
         entry(0, 0, "keep", ["P1 keeps their food cards (SW-S.6)"]),
-        entry(1, 1, "use ninja-in-the-kitchen p1", ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-3.1)"]),
+        entry(1, 1, "use ninja-in-the-kitchen p1",
+            ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-3.1)"]),
         entry(2, null, "a random food card", ["P2 steals GF from your hand (SW-E.11)"]),
         entry(3, 1, "pass", []),
         ...(ownAfter ? [entry(4, 0, "play SF", ["P1 plays SF (SW-4.2)"])] : []),
