@@ -75,6 +75,9 @@ def test_a_ninja_steal_is_told_in_full_to_thief_and_victim_only() -> None:
     assert card in (event.text_for(0) or "") and card in (event.text_for(1) or "")
     assert card not in (event.text_for(2) or "") and "a food card" in (event.text_for(2) or "")
     assert "a food card" in (event.text_for(SPECTATOR) or "")
+    # each in their own person: the thief reads "You steal", the victim "from your hand"
+    assert (event.text_for(0) or "").startswith(f"You steal {card} from P2's hand")
+    assert (event.text_for(1) or "").startswith(f"P1 steals {card} from your hand")
 
 
 def test_why_the_game_ended_and_who_won_are_told() -> None:
@@ -166,6 +169,12 @@ def test_a_loss_of_reputation_is_told_as_taken_never_below_zero() -> None:
     told = [event.text_for(SPECTATOR) or "" for event in events]
     assert any("away: -3 reputation" in text for text in told), told
     assert state.reputation(0) == 0
+    # at 0 already, a loss takes nothing: said so, not as "+0 reputation", which read as a gain
+    state = position(queues=[["SF 1/2"], ["GD 2/1"]], food_hands=[["GF"], []], reputation=[0, 0])
+    assert state.reputation(state.current_player()) == 0
+    told = [event.text_for(SPECTATOR) or "" for event in state.apply(state.parse_legal("send 1"))]
+    assert any("away: reputation stays at 0 (SW-4.6)" in text for text in told), told
+    assert not any("+0" in text for text in told)
 
 
 @pytest.mark.rule("SW-2.6")

@@ -199,14 +199,11 @@ def took(args: Args, viewer: int) -> str:
         card = cards.foods[kind].text
         if taker < 0:
             return f"Rats take {card} from {_whose(victim, viewer)} hand (SW-E.15)"
-        return f"{_who(taker, viewer)} steals {card} from {_whose(victim, viewer)} hand (SW-E.11)"
+        steals = "You steal" if taker == viewer else f"{seat(taker)} steals"
+        return f"{steals} {card} from {_whose(victim, viewer)} hand (SW-E.11)"
     if taker < 0:
         return f"Rats take a food card from {seat(victim)}'s hand (SW-E.15)"
     return f"{seat(taker)} steals a food card from {seat(victim)}'s hand (SW-E.11)"
-
-
-def _who(player: int, viewer: int) -> str:
-    return "You" if player == viewer else seat(player)
 
 
 def _whose(player: int, viewer: int) -> str:
@@ -229,7 +226,7 @@ def served(args: Args, viewer: int) -> str:
 def sent_away(args: Args, viewer: int) -> str:
     player, customer, loss = args
     text = customer_text(*customer)
-    return f"{seat(player)} sends {text} away: {_signed(-loss, 'reputation')} (SW-4.6)"
+    return f"{seat(player)} sends {text} away: {_lost(loss)} (SW-4.6)"
 
 
 def treat(args: Args, viewer: int) -> str:
@@ -247,8 +244,14 @@ def walked_out(args: Args, viewer: int) -> str:
     player, customer, loss = args
     return (
         f"{customer_text(*customer)} walks out of {seat(player)}'s shop annoyed: "
-        f"{_signed(-loss, 'reputation')} (SW-4.8)"
+        f"{_lost(loss)} (SW-4.8)"
     )
+
+
+def _lost(loss: int) -> str:
+    """The reputation a shop lost, as taken: "-4 reputation"; at 0 already it loses none
+    (SW-4.9), which "+0 reputation" told as if a gain."""
+    return f"-{loss} reputation" if loss else "reputation stays at 0"
 
 
 def round_over(args: Args, viewer: int) -> str:
