@@ -387,19 +387,21 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     context.close()
 
 
-SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter]) => {  // the page's own view, given a log
-    const souvlaki = await import("/static/souvlaki.js");
+SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter, passed = true, more = 0]) => {
+    const souvlaki = await import("/static/souvlaki.js");  // the page's own view, given a log
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
         headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
     })).json();
     const entry = (ply, player, text, events) => ({ ply, player, text, events });
     view.log = [
         entry(0, 0, "keep", ["P1 keeps their food cards (SW-S.6)"]),
+        ...Array.from({ length: more }, (_, i) => entry(0, 1, "pass", [`P2 line ${i + 1}`])),
         entry(1, 1, "use ninja-in-the-kitchen p1",
             ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-3.1)"]),
         entry(2, null, "a random food card", ["P2 steals GF from your hand (SW-E.11)"]),
-        entry(3, 1, "pass", []),
-        ...(ownAfter ? [entry(4, 0, "play SF", ["P1 plays SF (SW-4.2)"])] : []),
+        ...(passed ? [entry(3, 1, "pass", [])] : []),  // else the steal ends the others' turn
+        ...(ownAfter ? [entry(4, 0, "play SF", ["P1 plays SF (SW-4.2)"]),
+            entry(5, null, "a random food card", ["Rats take SF from your hand (SW-E.15)"])] : []),
     ];
     view.viewer = viewer;
     view.your_turn = yourTurn;
@@ -428,6 +430,17 @@ def test_souvlaki_says_what_the_others_did_since_your_last_turn(
     assert banner == f"Since your last turn: {'; '.join(said)}."
     # still said while this turn's decisions follow one another (no button slides up)
     assert page.evaluate(SOUVLAKI_NEWS, [0, True, True]) == [said, banner]
+    # the steal told on the chance entry that ends the others' turn, right before this one
+    # (it was taken for part of the viewer's own turn, and left out)
+    assert page.evaluate(SOUVLAKI_NEWS, [0, True, False, False]) == [said, banner]
+    assert page.evaluate(SOUVLAKI_NEWS, [0, True, True, False]) == [said, banner]
+    # the box and the banner say the last six lines and leave the earlier ones to the log
+    lines, banner = page.evaluate(SOUVLAKI_NEWS, [0, True, False, True, 6])
+    assert lines == ["P2 line 3", "P2 line 4", "P2 line 5", "P2 line 6", *said]
+    assert banner == (
+        "Since your last turn: 2 earlier lines under Moves; P2 line 3; P2 line 4; P2 line 5; "
+        f"P2 line 6; {'; '.join(said)}."
+    )
     # nothing for a spectator, nor off one's turn
     assert page.evaluate(SOUVLAKI_NEWS, [None, False, False]) == [None, None]
     assert page.evaluate(SOUVLAKI_NEWS, [0, False, False]) == [None, None]

@@ -184,7 +184,7 @@ function drawBoard() {
 }
 
 // The banner, a live region said once a change: on your turn with what the others did since
-// your last (Café: shown above the board too), for a screen reader, which hears no board change.
+// your last (shown above the board too), for a screen reader, which hears no board change.
 // News not known yet (Café's board data loading, as the page opens) is waited for: "Your turn."
 // said now, then again with the news, would be said twice.
 function renderBanner() {

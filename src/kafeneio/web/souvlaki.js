@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { el, fill, moveText, plural, seatName, youMark, yours } from "./common.js";
+import { RULE_ID, el, fill, moveText, plural, seatName, youMark, yours } from "./common.js";
 
 // The foods' letters, for the key under the hand and a customer's order (not moves: a move is
 // named in the game's own words, `words`, sent with each legal move to its mover)
@@ -220,30 +220,44 @@ function roundText(obs) {
 // (a maintenance, a service), so that no button slides under the finger as they are made.
 // Nothing for a spectator, in a replay, or once the game is over; the last NEWS_LINES lines.
 const NEWS_LINES = 6;
-const CITED = / \((?:SW|CI)-[A-Z0-9]+\.\d+\)$/;  // the log's rule ids: the log says them
+const CITED = new RegExp(` \\(${RULE_ID.source}\\)$`);  // the log's rule ids: the log says them
 
 function sinceLastTurn(view) {
   if (view.viewer === null || view.replay || view.over || !view.your_turn) return [];
   const log = view.log;
-  let end = log.length;  // what the viewer did so far in this turn is not news
-  while (end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
+  // What the viewer did so far in this turn is not news: their trailing run of decisions and
+  // the chance outcomes after its first. A chance outcome before it is: a Ninja's steal from
+  // their hand is told on the chance entry that ends the others' turn.
+  let end = log.length;
+  for (let at = log.length - 1; at >= 0 && (log[at].player === view.viewer || log[at].player === null); at -= 1) {
+    if (log[at].player === view.viewer) end = at;
+  }
   let start = end;
   while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
   return log.slice(start, end).flatMap((entry) => entry.events || []).map((text) => text.replace(CITED, ""));
 }
 
-export function news(view) {
+// The news, its last NEWS_LINES lines and how many earlier ones the box and the banner leave
+// to the log (a long service of the others runs to 20 lines and more)
+function newsLines(view) {
   const lines = sinceLastTurn(view);
-  return lines.length ? `Since your last turn: ${lines.join("; ")}.` : null;
+  return { shown: lines.slice(-NEWS_LINES), earlier: Math.max(0, lines.length - NEWS_LINES) };
+}
+
+const EARLIER = (count) => `${plural(count, "earlier line")} under Moves`;
+
+export function news(view) {
+  const { shown, earlier } = newsLines(view);
+  if (!shown.length) return null;
+  return `Since your last turn: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
 }
 
 function newsBox(view) {
-  const lines = sinceLastTurn(view);
-  if (!lines.length) return null;
-  const earlier = lines.length - NEWS_LINES;
+  const { shown, earlier } = newsLines(view);
+  if (!shown.length) return null;
   return el("div", { class: "since-last", id: "since-last" }, el("strong", {}, "Since your last turn:"),
-    el("ul", {}, lines.slice(-NEWS_LINES).map((line) => el("li", {}, line))),
-    earlier > 0 ? el("div", { class: "muted" }, `${plural(earlier, "earlier line")} under Moves`) : null);
+    el("ul", {}, shown.map((line) => el("li", {}, line))),
+    earlier ? el("div", { class: "muted" }, EARLIER(earlier)) : null);
 }
 
 export function render(root, view, ctx) {
