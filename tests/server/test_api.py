@@ -474,6 +474,21 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     assert rematch.status_code == 200  # a new game, the same seats: "play again"
 
 
+def test_a_rematch_of_a_bot_the_server_no_longer_has_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game stored before an upgrade that dropped its bot: its rematch would be a game whose
+    bot never moves. It is refused, naming the seat, as a new game's request is."""
+    created = create(client, "cafe", ["human", "greedy"])
+    game_id, token = created["id"], token_of(created, 0)
+    assert client.post(f"/api/games/{game_id}/abandon", headers={"X-Seat-Token": token}).is_success
+    monkeypatch.delitem(BOTS, "greedy")
+    refused = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["message"].startswith("seat 2: unknown bot 'greedy'; bots: ")
+    assert view(client, game_id, token)["rematch"] is None
+
+
 def test_an_abandoned_game_stays_abandoned_after_a_restart(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_pause=600.0)) as client:
         created = create(client, "cafe", ["human", "greedy"])

@@ -60,6 +60,7 @@ from kafeneio.server.sessions import (
     Hub,
     Watcher,
     WordedHint,
+    check_bot,
     is_idle,
     seat_infos,
     takes_budget,
@@ -448,13 +449,10 @@ def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
     name = (seat.name or "").strip()
     if seat.kind == "human":
         return SeatSpec(kind="human", name=name or f"Player {index + 1}")
-    bots = ", ".join(sorted(BOTS))
     if seat.bot is None:
+        bots = ", ".join(sorted(BOTS))
         raise ActionRefused("bad-request", f"seat {index + 1} is a bot: say which ({bots})")
-    if seat.bot not in BOTS:
-        raise ActionRefused(
-            "bad-request", f"seat {index + 1}: unknown bot {seat.bot!r}; bots: {bots}"
-        )
+    check_bot(index, seat.bot)
     if seat.budget is not None and not takes_budget(seat.bot):
         searching = ", ".join(sorted(name for name in BOTS if takes_budget(name)))
         why = f"the {seat.bot} bot takes none (those that do: {searching})"

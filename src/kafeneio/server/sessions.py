@@ -206,6 +206,14 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
+def check_bot(index: int, bot: str | None) -> None:
+    """Refuse a bot seat (the seat at `index`) whose bot this server does not have: a new
+    game's, asked for by name, or a rematch's, copied from a game stored before an upgrade."""
+    if bot not in BOTS:
+        bots = ", ".join(sorted(BOTS))
+        raise ActionRefused("bad-request", f"seat {index + 1}: unknown bot {bot!r}; bots: {bots}")
+
+
 BUDGET_PARAMETER = "iterations"
 """The bot parameter a seat's budget sets: a search bot's iterations per move. A count, not a
 time, so that the same seed plays the same moves after a restart."""
@@ -459,9 +467,8 @@ class Hub:
         self, game: Game, seats: list[SeatSpec], rematch_of: str | None = None
     ) -> tuple[GameSession, dict[int, str]]:
         """A new game of `game` (bound to its options); returns it and each human seat's
-        secret token (shown once). The seats are taken as checked: a new game's by the API,
-        which names the seat that is wrong (a bot it does not know...), a rematch's copied from
-        a game made so."""
+        secret token (shown once). The seats are taken as checked (`check_bot`): a new game's
+        by the API, which names the seat that is wrong, a rematch's by `rematch`."""
         seed = secrets.randbelow(2**62)
         state = game.new_state(len(seats), seed=seed)  # refuses a wrong number of players
         tokens: dict[int, str] = {}
@@ -503,6 +510,9 @@ class Hub:
             SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=played_budget(s.budget))
             for s in session.stored.seats
         ]
+        for index, seat in enumerate(seats):  # a bot this server no longer has would stall it
+            if seat.kind == "bot":
+                check_bot(index, seat.bot)
         stored = session.stored
         game = game_from_parts(stored.game, stored.options, stored.record_data)
         new, tokens = await self.create(game, seats, rematch_of=session.id)
