@@ -24,8 +24,9 @@ HIDE = "Press Enter to hide your hand"
 HANDOVER = "Pass the keyboard to P"
 GAME_ENDS = "The game ends: "
 CLEAR = "\x1b[2J"
-PHONE_ORDER = re.compile(r"P\d receives a (?:phone order )?(.+) \(SW-2\.6\)")
 """How a terminal's screen is cleared (``Console.clear``)."""
+PHONE_ORDER = re.compile(r"P\d receives a (?:phone order )?(.+) \(SW-2\.6\)")
+"""One phone order's own text, which the terminal tells within a run of them."""
 
 
 def hand_line(state: State, player: int) -> str:
@@ -110,8 +111,9 @@ class Keyboard:
                 read = " ".join(words.split()) in screen
                 # phone orders dealt one after another are told together, each order whole
                 phone = PHONE_ORDER.fullmatch(words)
-                if phone and not read:
-                    read = "Phone orders: " in screen and phone[1] in screen
+                if phone and not read:  # within a "Phone orders: ... (SW-2.6)" text
+                    runs = (run.split("(SW-2.6)")[0] for run in screen.split("Phone orders: ")[1:])
+                    read = any(phone[1] in run for run in runs)
                 assert read, f"P{player + 1} hid their screen unread: {words}"
                 self.results_read += 1
 
