@@ -506,7 +506,7 @@ def _step_words(head: str, step: Step) -> Words:
     mover = f"P{step.player + 1} "
 
     def words(viewer: int) -> str | None:
-        said = texts_told(told, viewer)  # a run of phone orders is one text, set in lines
+        said = texts_told(told, viewer)  # a run of events alike may be one text, in lines
         lines = [f"    {line}" for text in said for line in text.split("\n")]
         if viewer != step.player:  # a viewer who moved is the human who typed it
             joined = f"{head} — {said[0]}" if said else ""

@@ -106,8 +106,8 @@ def test_the_status_counts_rounds_so_a_players_nth_turn_reads_round_n(players: i
                 status = state.game.render(state, SPECTATOR).splitlines()[-1]
                 if True in obs["out"]:
                     told_out = True
-                    turn = f"turn {state.turns_completed() + 1} of the game, every player's"
-                    assert status == f"P{mover + 1} to move ({turn} counted)."
+                    turn = f"turn {state.turns_completed() + 1} of the game"
+                    assert status == f"P{mover + 1} to move ({turn})."
                 else:
                     assert status == f"P{mover + 1} to move (round {own[mover]})."
             state.apply(rng.choice(state.legal_actions()))

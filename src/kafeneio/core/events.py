@@ -53,7 +53,7 @@ The text may hold line breaks, where it sets its own lines out."""
 
 RUNS: dict[Words, RunWords] = {}
 """The event wordings whose runs a game tells in one text (`texts_told`), by the wording of one:
-Souvlaki Wars' phone orders, six at a 4-player draft's end, each took a row of the terminal's
+for events that come in runs of several alike, each of which would take a row of a terminal's
 24. A game registers its own as its events module is loaded."""
 
 

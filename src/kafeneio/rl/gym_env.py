@@ -77,8 +77,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         if len(self.opponents) != others:
             raise KafeneioError(
                 f"opponents gives {plural(len(self.opponents), 'player')} for "
-                f"{plural(others, 'other seat')}: give one for each other seat, in seat order, "
-                "or one for all"
+                f"{plural(others, 'other seat')}: give a list of one for each other seat, in "
+                "seat order, or one (not in a list) for all"
             )
         for opponent in self.opponents:
             check_opponent(opponent)

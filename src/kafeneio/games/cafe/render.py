@@ -98,7 +98,7 @@ def _when(obs: dict[str, Any]) -> str:
     3"). Once a player is out (CI-M.3) a round no longer holds a turn of each seat, and the
     turns are told as counted."""
     if True in obs["out"]:
-        return f"turn {obs['turn'] + 1} of the game, every player's counted"
+        return f"turn {obs['turn'] + 1} of the game"
     return f"round {obs['turn'] // len(obs['out']) + 1}"
 
 

@@ -268,8 +268,12 @@ class ActionSpace:
             return None
         if len(words) < 2 or words[0].lower() != "use":
             return None
-        known = {kind.id for kind in self.cards.unforeseen}
-        return None if words[1].lower() in known else words[1]
+        return None if self._card_index(words[1]) is not None else words[1]
+
+    def _card_index(self, card_id: str) -> int | None:
+        """The index in the card set of the unforeseen card `card_id` (any case), or None."""
+        ids = [kind.id for kind in self.cards.unforeseen]
+        return ids.index(card_id.lower()) if card_id.lower() in ids else None
 
     def parse(self, text: str) -> SouvlakiAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""
@@ -301,10 +305,10 @@ class ActionSpace:
         )
 
     def _parse_use(self, card_id: str, words: list[str]) -> SouvlakiAction:
-        ids = [kind.id for kind in self.cards.unforeseen]
-        if card_id.lower() not in ids:
-            raise NotationError(f"no unforeseen card {card_id!r}; cards: {', '.join(ids)}")
-        card = ids.index(card_id.lower())
+        card = self._card_index(card_id)
+        if card is None:
+            ids = ", ".join(kind.id for kind in self.cards.unforeseen)
+            raise NotationError(f"no unforeseen card {card_id!r}; cards: {ids}")
         kind = self.cards.unforeseen[card]
         named = [_target_word(word) for word in words]
         if kind.target.chooses_player:

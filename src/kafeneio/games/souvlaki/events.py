@@ -38,6 +38,11 @@ def _cards_text(cards: CardSet, customer: Customer) -> str:
     return " + ".join(cards.customers[kind].text for kind in customer.cards) or "BIG"
 
 
+def counted(card: str, count: int) -> str:
+    """A card held `count` times, as the board and the refusals name it: ``queue-jump x2``."""
+    return card if count == 1 else f"{card} x{count}"
+
+
 def foods_words(foods: Foods) -> str:
     """``GGF`` as "2 pita gyros + fries"."""
     named = [

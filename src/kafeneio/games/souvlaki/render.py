@@ -19,6 +19,7 @@ from typing import Any
 
 from kafeneio.core.events import packed, plural
 from kafeneio.games.souvlaki.cards import FOOD_LETTERS, FOOD_NAMES, CardSet
+from kafeneio.games.souvlaki.events import counted
 
 WIDTH = 80
 """A terminal's columns: no line of the picture is longer."""
@@ -183,7 +184,7 @@ def _customer(customer: dict[str, Any]) -> str:
 def _effects(obs: dict[str, Any]) -> list[str]:
     """Unforeseen cards whose effect lasts: in play to the end of the round, cancels to come."""
     lines = []
-    in_play = [_counted(card, count) for card, count in obs["in_play"].items()]
+    in_play = [counted(card, count) for card, count in obs["in_play"].items()]
     if in_play:
         lines.extend(packed("In play this round: ", _with_commas(in_play), " "))
     cancels = obs["cancels_pending"]
@@ -197,10 +198,6 @@ def _with_commas(items: list[str]) -> list[str]:
     """`items` to be `packed` as a list: each but the last with its comma, which stays at the
     end of a line where the list goes on to the next."""
     return [f"{item}," for item in items[:-1]] + items[-1:]
-
-
-def _counted(card: str, count: int) -> str:
-    return card if count == 1 else f"{card} x{count}"
 
 
 def _hand(hand: dict[str, Any], first_game: bool, limit: int, to_discard: bool) -> list[str]:
@@ -217,7 +214,7 @@ def _hand(hand: dict[str, Any], first_game: bool, limit: int, to_discard: bool) 
     if first_game:
         return packed(label, food, " ")
     counts = Counter(hand["unforeseen"])
-    unforeseen = [_counted(card, n) for card, n in counts.items()] or ["none"]
+    unforeseen = [counted(card, n) for card, n in counts.items()] or ["none"]
     both = f"{label}{' '.join(food)} | unforeseen: {', '.join(unforeseen)}"
     if len(both) <= WIDTH:
         return [both]

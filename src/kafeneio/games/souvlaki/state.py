@@ -338,7 +338,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         if card is not None and self._to_move >= 0:  # not the whole set: the mover's hand
             hand = self._unforeseen[self._to_move]
             held = [
-                kind.id if count == 1 else f"{kind.id} x{count}"
+                ev.counted(kind.id, count)
                 for kind, count in zip(self.cards.unforeseen, hand, strict=True)
                 if count
             ]
