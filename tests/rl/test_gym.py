@@ -69,9 +69,13 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
 def test_bad_opponents_and_seats_are_refused() -> None:
     with pytest.raises(KafeneioError, match="unknown bot"):
         SingleAgentEnv("cafe", num_players=2, opponents="nobody")
-    with pytest.raises(KafeneioError, match="gives 1 player for 2 other seats: give a list of one for"):
+    with pytest.raises(
+        KafeneioError, match="gives 1 player for 2 other seats: give a list of one for"
+    ):
         SingleAgentEnv("cafe", num_players=3, opponents=["random"])
-    with pytest.raises(KafeneioError, match="gives 2 players for 1 other seat: give a list of one for"):
+    with pytest.raises(
+        KafeneioError, match="gives 2 players for 1 other seat: give a list of one for"
+    ):
         SingleAgentEnv("cafe", num_players=2, opponents=["random", "random"])
     with pytest.raises(KafeneioError, match="a bot's name or a player"):
         SingleAgentEnv("cafe", num_players=3, opponents=["random", 7])

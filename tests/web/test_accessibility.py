@@ -320,10 +320,9 @@ def test_a_bot_is_marked_as_a_bot_not_as_a_person_here_or_away(
     context.close()
 
 
-def test_the_chance_chart_tells_the_players_apart_without_colour(
-    browser: Any, server: LiveServer
-) -> None:
-    game_id = finished_game(server)
+def analysed_replay(browser: Any, server: LiveServer, game_id: str) -> tuple[Any, Any, Any]:
+    """The replay of `game_id` with an analysis of two decisions, one a player, its chart
+    drawn: the page's context, the page and its console."""
     decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
     analysis = {
         "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
@@ -334,6 +333,14 @@ def test_the_chance_chart_tells_the_players_apart_without_colour(
     page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
+    return context, page, console
+
+
+def test_the_chance_chart_tells_the_players_apart_without_colour(
+    browser: Any, server: LiveServer
+) -> None:
+    game_id = finished_game(server)
+    context, page, console = analysed_replay(browser, server, game_id)
     dash = "ls => ls.map(l => l.getAttribute('stroke-dasharray'))"
     lines = page.locator(".chance-chart polyline").evaluate_all(dash)
     assert len(set(lines)) == len(lines) == 2, lines  # one pattern a player
@@ -345,16 +352,7 @@ def test_the_chance_chart_tells_the_players_apart_without_colour(
 def test_the_chance_chart_steps_by_keyboard_as_a_slider(browser: Any, server: LiveServer) -> None:
     game_id = finished_game(server)
     total = server.get(f"/api/games/{game_id}")["ply"]
-    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
-    analysis = {
-        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
-        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
-    }  # fmt: skip
-    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
-    context, page, console = new_page(browser)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
-    page.goto(f"{server.base}/replay/{game_id}")
-    page.wait_for_selector(".chance-chart polyline")
+    context, page, console = analysed_replay(browser, server, game_id)
     page.focus("#viewer")
     page.keyboard.press("Tab")  # the chart is the next stop of the Tab order
     assert page.evaluate("document.activeElement.id") == "chance-chart"
