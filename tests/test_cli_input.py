@@ -373,6 +373,19 @@ def test_moves_lists_each_cards_chairs_in_order_with_the_points_they_score() -> 
             assert f" {shown_gain}" in f" {chairs}  "
 
 
+def test_moves_breaks_a_jokers_chairs_into_lines_of_80_columns() -> None:
+    """A joker may take any of the 68 chairs of an empty board: its line ran to 280 columns.
+    Its chairs go on under the first, in order, within 80 columns."""
+    state = get_game("cafe").new_state(2, seed=7)  # P1 holds Jm
+    listing = cli.list_moves(state).splitlines()
+    assert max(map(len, listing)) <= 80
+    start = listing.index(next(line for line in listing if line.startswith("  Jm@ ")))
+    rest = [line for line in listing[start + 1 :] if line.startswith(" " * len("  Jm@ "))]
+    assert rest  # it took more than one line
+    chairs = [int(word) for word in " ".join([listing[start], *rest]).split()[1:]]
+    assert chairs == list(range(1, 69))
+
+
 def test_moves_folds_a_card_played_on_targets_into_lines_of_that_card() -> None:
     """``use wrong-number p1.2 p2.3`` and its 50 others, one a move, ran a 4-player Souvlaki list
     to 30 rows: each card is written once, its targets after it, within 80 columns."""

@@ -722,8 +722,8 @@ def list_moves(state: State) -> str:
     count = len(state.legal_actions())
     what = state.game.info.score_name
     lines = [f"{plural(count, 'legal move')} (with the {what} each gains now, where not 0):"]
-    for card, chairs in sorted(by_card.items()):
-        lines.append(f"  {card}@ " + "  ".join(text for _, text in sorted(chairs)))
+    for card, chairs in sorted(by_card.items()):  # a joker's 68 chairs ran to 280 columns
+        lines.extend(packed(f"  {card}@ ", [text for _, text in sorted(chairs)], "  "))
     if others:
         lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
     for played, targets in on_targets.items():
