@@ -173,6 +173,23 @@ def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> N
     assert "Not allowed" not in output  # that is for a move read but against the rules
 
 
+def test_a_long_refusal_is_broken_at_spaces_within_80_columns() -> None:
+    """Both refusals ran to 90 and more columns, and a terminal broke them mid-word ("'moves'
+    f" / "or the legal moves"): they are broken at spaces, the rest indented under them."""
+    output = _session("cafe", "Jm@99\nswap Jm@16\nquit\n")  # seed 7: P1 holds Jm
+    refusals = [part.split("\nP1> ", 1)[0] for part in output.split("P1> ")[1:3]]
+    told = [
+        "Not understood: '99' is not a chair: chairs are numbered 1 to 68. Did you mean Jm@9 "
+        "or Jm@59 or Jm@49?",
+        "Not allowed: swap Jm@16: a joker is exchanged for a guest, not for another joker (CI-M.4)",
+    ]
+    for refusal, words in zip(refusals, told, strict=True):
+        lines = refusal.strip("\n").splitlines()
+        assert len(words) > 80 and len(lines) == 2, refusal
+        assert all(len(line) <= 80 for line in lines) and lines[1].startswith("  ")
+        assert " ".join(refusal.split()) == words
+
+
 def test_quit_of_a_game_not_recorded_asks_first_and_no_plays_on() -> None:
     output = _session("cafe", "quit\nn\nquit\ny\n")
     assert output.count(cli.SURE_TO_QUIT.strip()) == 2
@@ -196,7 +213,7 @@ def test_use_of_an_unknown_card_names_the_cards_in_hand_not_all_sixteen() -> Non
     hand = re.search(r"Your (?:food cards: .* \| )?unforeseen: (.*)", output)
     assert hand is not None
     told = f"Not understood: no unforeseen card 'foo'; you hold {hand.group(1)}."
-    assert told in output
+    assert told in " ".join(output.split())  # a long refusal is broken into lines of 80
     held = [card.split(" x")[0] for card in hand.group(1).split(", ")]  # "queue-jump x2"
     kinds = [kind.id for kind in SouvlakiGame().cards.unforeseen]
     assert not any(kind in output for kind in kinds if kind not in held)

@@ -567,9 +567,15 @@ def _human_turn(
             try:
                 return state.parse_legal(text)
             except NotationError as err:  # not read as a move at all
-                console.print(f"Not understood: {err}{_close_moves(state, text)}", markup=False)
+                _refuse(f"Not understood: {err}{_close_moves(state, text)}")
             except KafeneioError as err:
-                console.print(f"Not allowed: {err}", markup=False)
+                _refuse(f"Not allowed: {err}")
+
+
+def _refuse(words: str) -> None:
+    """A refused move's reason, in lines of `COLUMNS` at most (a terminal broke the long ones
+    anywhere: "Did you mea" / "n use generous-tip p2.3", "...; 'moves' f" / "or the legal")."""
+    console.print("\n".join(_within_columns([words])), markup=False)
 
 
 def _commands(game: Game, state: State) -> str:
