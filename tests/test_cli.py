@@ -566,6 +566,21 @@ def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -
     assert summary["player_decisions"] < summary["decisions"]  # seed 4: chance took cards
 
 
+def test_replay_counts_one_action_in_the_singular_and_names_the_viewer(tmp_path: Path) -> None:
+    """``--upto 0`` said "1 actions replayed."; with ``--viewer 1`` the board's "Your food
+    cards" are P2's, which nothing on screen said."""
+    path = tmp_path / "s.json"
+    played = runner.invoke(
+        app, ["play", "souvlaki", "--seats", "random,random", "--seed", "4", "--quiet",
+              "-o", "round_limit=2", "--record", str(path)],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    first = runner.invoke(app, ["replay", str(path), "--upto", "0"])
+    assert first.exit_code == 0 and "\n1 action replayed.\n" in first.output
+    seen = runner.invoke(app, ["replay", str(path), "--upto", "3", "--viewer", "1"])
+    assert "\n4 actions replayed, shown as P2 sees it.\n" in seen.output
+
+
 def test_a_record_of_another_engine_version_replays_with_a_note(tmp_path: Path) -> None:
     path = write_game(tmp_path)
     record = json.loads(path.read_text())

@@ -820,7 +820,9 @@ def replay(
         sys.stdout.write(json.dumps(summary) + "\n")
         return
     console.print(game.render(state, seen_by), markup=False)
-    console.print(f"{state.ply} actions replayed.", markup=False)
+    # "1 actions replayed" at --upto 0; with --viewer, whose the hand under "Your" is
+    seen = "" if seen_by == SPECTATOR else f", shown as P{seen_by + 1} sees it"
+    console.print(f"{plural(state.ply, 'action')} replayed{seen}.", markup=False)
     if note:
         console.print(f"Note: {note}.", markup=False)
     if state.is_terminal():
