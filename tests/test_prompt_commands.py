@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
-from kafeneio.core import SPECTATOR, State
+from kafeneio.core import CHANCE, SPECTATOR, State, sample_chance
 from kafeneio.core.notation import notation_text
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import get_game
@@ -188,6 +188,31 @@ def test_a_long_refusal_is_broken_at_spaces_within_80_columns() -> None:
         assert len(words) > 80 and len(lines) == 2, refusal
         assert all(len(line) <= 80 for line in lines) and lines[1].startswith("  ")
         assert " ".join(refusal.split()) == words
+
+
+def test_a_card_typed_without_its_target_is_told_the_targets_it_may_take() -> None:
+    """``use generous-tip`` was offered the three likest spellings, p2.3, p2.2 and p2.1: only
+    the opponent's customers, for a card that pays its server. Every target is listed, folded
+    as `moves` folds them; so are the customers ``send`` alone may send away."""
+    state = get_game("souvlaki").new_state(2, seed=21)
+    rng = random.Random(0)
+    told: dict[str, str] = {}
+    while not state.is_terminal() and len(told) < 2:
+        if state.current_player() != CHANCE:
+            legal = [action.notation for action in state.legal_actions()]
+            for word in ("use generous-tip", "send"):
+                longer = [move for move in legal if move.startswith(f"{word} ")]
+                if longer and word not in told:
+                    said = cli._close_moves(state, word.upper())  # typed in any case
+                    told[word] = said
+                    assert "Did you mean" not in said
+                    assert said.startswith(f". Legal now: {word.upper()} ")
+                    rest = said.removeprefix(f". Legal now: {word.upper()} ").split(", ")
+                    assert [f"{word} {target}" for target in rest] == longer
+        state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
+                    else rng.choice(state.legal_actions()))  # fmt: skip
+    assert set(told) == {"use generous-tip", "send"}
+    assert "p1.1" in told["use generous-tip"] and "p2.1" in told["use generous-tip"]  # both shops
 
 
 def test_quit_of_a_game_not_recorded_asks_first_and_no_plays_on() -> None:

@@ -76,6 +76,8 @@ QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
+LONGER_MOVES_SHOWN = 8
+"""How many moves that go on from a word typed alone (``send``) a refusal lists."""
 RULES_SHOWN = 4
 """How many of the rules found by their words `rule` shows; it names the rest."""
 RULE_ID_SHAPE = re.compile(r"[A-Za-z]+-[\w.]*\d[\w.]*")
@@ -610,8 +612,21 @@ def _sure_to_quit() -> bool:
 
 
 def _close_moves(state: State, text: str) -> str:
-    """The legal moves written most like `text`, for a typo; else where to find them."""
+    """The legal moves that go on from `text` (``send``, ``use generous-tip``: its targets,
+    folded as `moves` folds them), else those written most like it, for a typo; else where to
+    find them. (A card typed without its target got the three likest by spelling, all of them
+    the opponent's customers: a Generous Tip offered for the other shop's queue.)"""
     legal = [action.notation for action in state.legal_actions()]
+    typed = " ".join(text.split())
+    rest = [
+        move[len(typed) + 1 :] for move in legal if move.lower().startswith(f"{typed} ".lower())
+    ]
+    if rest:
+        more = len(rest) - LONGER_MOVES_SHOWN
+        listed = ", ".join(rest[:LONGER_MOVES_SHOWN]) + (
+            f" and {more} more ('moves' lists them)" if more > 0 else ""
+        )
+        return f". Legal now: {typed} {listed}"
     close = difflib.get_close_matches(text.strip(), legal, n=3, cutoff=0.6)
     if close:
         return f". Did you mean {' or '.join(close)}?"
