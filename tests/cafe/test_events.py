@@ -112,3 +112,15 @@ def test_the_status_counts_rounds_so_a_players_nth_turn_reads_round_n(players: i
                     assert status == f"P{mover + 1} to move (round {own[mover]})."
             state.apply(rng.choice(state.legal_actions()))
     assert told_out == (players == 3)
+
+
+@pytest.mark.rule("CI-T.4")
+def test_the_terminal_says_end_where_no_second_guest_may_be_placed() -> None:
+    """After a lady on a chair shared by two empty tables, every second guest would leave one of
+    them without a group (CI-T.4): the status still asked to "place a second guest, or end",
+    and each guest typed was refused."""
+    state = get_game("cafe").new_state(3, seed=5)  # P1 holds ITf
+    state.apply(state.parse_legal("ITf@51"))  # between IT1 and IT2
+    assert [a.notation for a in state.legal_actions()] == ["end"]
+    status = state.game.render(state, 0).splitlines()[-1]
+    assert status == "P1 placed ITf@51: no second guest may be placed now: end."

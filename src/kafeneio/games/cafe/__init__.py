@@ -64,8 +64,9 @@ class CafeGame(Game):
     def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation
 
-        may_end = any(isinstance(a, CafeAction) and a.kind == END for a in state.legal_actions())
-        return render_observation(self.board, state.observation(viewer), may_end)
+        kinds = {a.kind for a in state.legal_actions() if isinstance(a, CafeAction)}
+        may_end, may_place = END in kinds, bool(kinds - {END})
+        return render_observation(self.board, state.observation(viewer), may_end, may_place)
 
     def _reference(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import reference_text

@@ -20,9 +20,17 @@ WIDTH = 80
 """A terminal's columns: no line of the picture is longer."""
 
 
-def render_observation(board: Board, obs: dict[str, Any], may_end: bool = True) -> str:
-    """The picture; `may_end`: whether the mover may end the turn now (told in the status)."""
-    lines = [_bag_and_bar(obs), _grid(board, obs), *_players(obs), _status(obs, may_end)]
+def render_observation(
+    board: Board, obs: dict[str, Any], may_end: bool = True, may_place: bool = True
+) -> str:
+    """The picture; `may_end`, `may_place`: whether the mover may end the turn now, and place
+    a second guest (told in the status)."""
+    lines = [
+        _bag_and_bar(obs),
+        _grid(board, obs),
+        *_players(obs),
+        _status(obs, may_end, may_place),
+    ]
     return "\n".join(lines)
 
 
@@ -74,7 +82,7 @@ def _players(obs: dict[str, Any]) -> list[str]:
     return rows
 
 
-def _status(obs: dict[str, Any], may_end: bool) -> str:
+def _status(obs: dict[str, Any], may_end: bool, may_place: bool = True) -> str:
     if obs["phase"] == "over":
         winners = ", ".join(f"P{w + 1}" for w in obs["winners"])
         return f"Game over. Winner: {winners}."
@@ -85,6 +93,8 @@ def _status(obs: dict[str, Any], may_end: bool) -> str:
         return f"P{player + 1} completed a single-nation table: draw fewer, or draw full."
     if obs["phase"] == "second":
         placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
+        if may_end and not may_place:  # every second guest would break a table's rule
+            return f"P{player + 1} placed {placed}: no second guest may be placed now: end."
         if may_end:
             return f"P{player + 1} placed {placed}: place a second guest, or end."
         # ending now would leave a table without an allowed group
