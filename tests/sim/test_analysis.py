@@ -280,6 +280,21 @@ def test_the_analyse_command_says_why_its_move_numbers_skip(tmp_path: Path) -> N
     assert "(moves numbered as in the game's log, where chance outcomes count too)" in " ".join(
         shown.stdout.split()
     )
+    # on a terminal of 80 columns the title, 130 long, is broken at words, not mid-word
+    from kafeneio.sim import commands
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=80, highlight=False, soft_wrap=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(commands, "console", terminal)
+        again = runner.invoke(app, ["analyse", path, "--bot", "flat", "--iterations", "1"])
+    assert again.exit_code == 0, again.output
+    lines = screen.getvalue().splitlines()
+    assert lines[0].startswith("Souvlaki Wars: ")  # and broken at a space:
+    assert " ".join(" ".join(lines[:2]).split()).endswith(
+        "(moves numbered as in the game's log, where chance outcomes count too)"
+    )
+    assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
 
 
 def test_the_analyse_commands_words_keep_to_the_terminals_width(

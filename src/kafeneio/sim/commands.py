@@ -539,7 +539,8 @@ def print_analysis(result: GameAnalysis) -> None:
     title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
     if result.decisions[-1].ply + 1 > len(result.decisions):  # draws between them: gaps
         title += " (moves numbered as in the game's log, where chance outcomes count too)"
-    table = Table(title=title)
+    say(title)  # as the table's title, a terminal broke it mid-word ("wher" / "e chance")
+    table = Table()
     numbers = {"move", "before", "after", "lost ± margin"}
     for header in ("move", "player", "played", "preferred", "before", "after", "lost ± margin"):
         table.add_column(header, justify="right" if header in numbers else "left")
