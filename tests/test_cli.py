@@ -577,8 +577,15 @@ def test_replay_counts_one_action_in_the_singular_and_names_the_viewer(tmp_path:
     assert played.exit_code == 0, played.output
     first = runner.invoke(app, ["replay", str(path), "--upto", "0"])
     assert first.exit_code == 0 and "\n1 action replayed.\n" in first.output
+    assert first.output.endswith("Not over: stopped at --upto.\n")  # not the record's end
     seen = runner.invoke(app, ["replay", str(path), "--upto", "3", "--viewer", "1"])
     assert "\n4 actions replayed, shown as P2 sees it.\n" in seen.output
+    # a record cut short says it is not over, and how to go on, where a finished one says why
+    record = json.loads(path.read_text())
+    record["actions"] = record["actions"][:10]
+    path.write_text(json.dumps(record))
+    short = " ".join(runner.invoke(app, ["replay", str(path)]).output.split())
+    assert "Not over: the record stops before the game ends (kafeneio play souvlaki" in short
 
 
 def test_a_record_of_another_engine_version_replays_with_a_note(tmp_path: Path) -> None:

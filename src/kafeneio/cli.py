@@ -645,8 +645,8 @@ def _rule_text(game: Game, asked: str) -> str:
     if RULE_ID_SHAPE.fullmatch(asked):  # written as an id (SW-4.8, ci-t.2), known or not
         try:
             return "\n".join(_within_columns([str(book.rule(asked.upper()))]))
-        except KafeneioError as err:
-            return str(err)
+        except KafeneioError as err:  # the section's ids may run past 80 columns
+            return "\n".join(_within_columns([str(err)]))
     found = _rules_using(book, asked)
     if not found:
         return f"No rule of {game.info.title} uses the words {asked!r}."
@@ -842,6 +842,15 @@ def replay(
         console.print(f"Note: {note}.", markup=False)
     if state.is_terminal():
         _print_result(state, _last_events(_cut(record, upto)))
+    elif upto is not None and upto + 1 < len(record["actions"]):
+        console.print("Not over: stopped at --upto.", markup=False)
+    else:  # a game cut short, or a set-up position: it did not end, and may go on
+        name = game.info.name
+        console.print(
+            f"Not over: the record stops before the game ends (kafeneio play {name} --from "
+            f"{file} goes on from here).",
+            markup=False,
+        )
 
 
 def _last_events(record: dict[str, Any]) -> Sequence[Event]:

@@ -69,7 +69,7 @@ class Rulebook:
         section = _canonical(rule_id).partition(".")[0]
         near = [rule.id for rule in self.rules if rule.id.startswith(section + ".")]
         hint = f"; {section} has {', '.join(near)}" if near else ""
-        raise RulebookError(f"{self.game} has no rule {rule_id!r}{hint}")
+        raise RulebookError(f"{self.game} has no rule {rule_id!r}{hint}.")
 
 
 def _canonical(rule_id: str) -> str:

@@ -249,7 +249,8 @@ class ActionSpace:
             return self.place[card][chair]
         raise NotationError(
             f"{' '.join(words)!r} is not a move; moves look like USm@16, end, USm@bar, "
-            "swap USf@18, pass, birthday US1, draw fewer, dance US1: ..."
+            "swap USf@18, pass, draw fewer; with the variants, dance US1: USm@15 ... and "
+            "birthday US1"  # (not ending on "...", which a sentence's full stop follows)
         )
 
     def _card_at(self, word: str) -> tuple[int, int | None]:
