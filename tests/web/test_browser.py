@@ -226,6 +226,17 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.evaluate(when, [2, [False, False]]) == "Round 2"
     assert page.evaluate(when, [5, [False, False, False]]) == "Round 2"
     assert page.evaluate(when, [16, [False, True]]) == "Turn 17 of the game"
+    # after a first guest, what to do as the legal moves allow: it said "seat a second guest,
+    # or end" where the rules left only one of them
+    second = """async (legal) => {
+        const { el } = await import("/static/common.js");
+        const cafe = await import("/static/cafe.js");
+        const said = cafe.secondInstruction(legal.map((notation) => ({ notation })));
+        return el("p", {}, said).textContent;
+    }"""
+    assert page.evaluate(second, ["end"]) == "No second guest can be seated now: end the turn."
+    assert page.evaluate(second, ["USm@16"]).startswith("Choose a second guest: ending now")
+    assert "or end the turn" in page.evaluate(second, ["USm@16", "end"])
     assert "chance to win" in page.inner_text("#analysis-now")
     # the move as typed, then in words: "Played FRf@25 (France lady to chair 25 at FR2): 52%"
     assert page.inner_text("#analysis-now code.notation") == record["actions"][0]

@@ -338,7 +338,7 @@ export async function render(root, view, ctx) {
   const since = sinceLastTurn(view);
   // drawn again through the page (`ctx.redraw`), which keeps a move awaiting its answer waiting
   const rerender = ctx.redraw ?? (() => render(root, view, ctx));
-  const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since };
+  const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since, legal: view.legal };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
     el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
@@ -377,7 +377,7 @@ function fillAround(root, keep, before, after) {
 function instruction(obs, moves, ctx) {
   if (obs.phase === "birthday") return withRules("You reached the birthday score: choose a table whose points count double from now on for everyone (CI-V.1), or none.", "birthday");
   if (obs.phase === "draw") return withRules("You completed a table of one nation: draw fewer cards and lower your hand target, or draw a full hand (CI-D.2).", "draw");
-  if (!selected) return `Choose a guest from your hand.${obs.phase === "second" ? " You may seat a second guest, or end the turn." : ""}`;
+  if (!selected) return obs.phase === "second" ? secondInstruction(ctx.legal) : "Choose a guest from your hand.";
   const name = cardLabel(card(selected.text));
   if (moves.place.size || moves.swap.size) return `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
@@ -386,6 +386,16 @@ function instruction(obs, moves, ctx) {
     type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
     onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
   }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
+}
+
+// After the turn's first guest: a second, or the end, as the legal moves allow (the rules may
+// leave only one: no second guest fits, or ending would leave a lone guest, CI-T.5)
+export function secondInstruction(legal) {
+  const mayEnd = legal.some((m) => m.notation === "end");
+  const maySeat = legal.some((m) => m.notation !== "end");
+  if (!maySeat) return "No second guest can be seated now: end the turn.";
+  if (!mayEnd) return withRules("Choose a second guest: ending now would leave a table without an allowed group (CI-T.5).", "second");
+  return "Choose a guest from your hand. You may seat a second guest, or end the turn.";
 }
 
 // What the others did since the viewer's last turn, in words (the banner says it on their turn);
