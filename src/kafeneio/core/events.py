@@ -47,33 +47,57 @@ class Event(tuple[Any, ...]):
         return self.words(self.args, viewer)
 
 
-RunWords = Callable[[Sequence[tuple[Any, ...]], int], "str | None"]
-"""A game's wording of a run of events of one kind in one text: (each one's args, viewer).
-The text may hold line breaks, where it sets its own lines out."""
+RunWords = Callable[[Sequence[Event], int], "str | None"]
+"""A game's wording of a run of events alike in one text: (the events, viewer). The text may
+hold line breaks, where it sets its own lines out."""
 
 RUNS: dict[Words, RunWords] = {}
 """The event wordings whose runs a game tells in one text (`texts_told`), by the wording of one:
 for events that come in runs of several alike, each of which would take a row of a terminal's
-24. A game registers its own as its events module is loaded."""
+24. Events of different kinds are alike where their wordings are registered with the same run
+wording (a shop's operating cost and the cards it then draws, told on one line). A game
+registers its own as its events module is loaded."""
 
 
 def texts_told(events: Sequence[Event], viewer: int) -> list[str]:
     """The texts of `events` for `viewer`, hidden ones left out, a run of two or more events
-    of one kind worded in `RUNS` told in one text."""
+    alike (worded by one run wording of `RUNS`) told in one text."""
     texts: list[str | None] = []
     start = 0
     while start < len(events):
-        words = events[start].words
+        run = RUNS.get(events[start].words)
         end = start + 1
-        while end < len(events) and events[end].words is words:
+        while run is not None and end < len(events) and RUNS.get(events[end].words) is run:
             end += 1
-        run = RUNS.get(words)
         if run is not None and end - start > 1:
-            texts.append(run([event.args for event in events[start:end]], viewer))
+            texts.append(run(events[start:end], viewer))
         else:
             texts.extend(event.text_for(viewer) for event in events[start:end])
         start = end
     return [text for text in texts if text is not None]
+
+
+def said_together(events: Sequence[Event], viewer: int) -> str | None:
+    """A run wording for any game (`RUNS`): the events' texts, a line for each player's in a
+    row, the player named once and their texts after a semicolon: ``P2 seats FRm on chair 5: +3
+    points; draws ITm, CNm``. A text that does not begin with a seat (``P2 ``) is a line of its
+    own."""
+    lines: list[str] = []
+    whose = ""
+    for event in events:
+        text = event.text_for(viewer)
+        if text is None:
+            continue
+        subject = text.split(" ", 1)[0] + " "
+        if not (subject[0] == "P" and subject[1:-1].isdigit()):
+            lines.append(text)
+            whose = ""
+        elif subject == whose:
+            lines[-1] += f"; {text.removeprefix(subject)}"
+        else:
+            lines.append(text)
+            whose = subject
+    return "\n".join(lines) if lines else None
 
 
 class EventLog(list[Any]):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafeneio.core.events import RUNS, plural, said_together, seat, winners_text
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
-from kafeneio.core.events import plural, seat, winners_text
 from kafeneio.games.cafe.board import load_board
 
 Args = tuple[Any, ...]
@@ -83,6 +83,12 @@ def birthday(args: Args, viewer: int) -> str:
     if table < 0:
         return f"{seat(player)} chooses no birthday table (CI-V.1)"
     return f"{seat(player)} chooses table {_table(table)} as the birthday table (CI-V.1)"
+
+
+for _words in (placed, danced, went_to_bar, swapped, drew, target_lowered, passed):
+    RUNS[_words] = said_together
+"""A turn's events told on a line for each player, the player named once (`said_together`):
+``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a terminal's 24 in one."""
 
 
 def penalty(args: Args, viewer: int) -> str:

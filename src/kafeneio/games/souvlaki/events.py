@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kafeneio.core.events import RUNS, packed, plural, seat, winners_text
+from kafeneio.core.events import RUNS, Event, packed, plural, seat, winners_text
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.games.souvlaki.actions import Targets
 from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods
@@ -131,6 +131,82 @@ def discarded(args: Args, viewer: int) -> str:
     return f"{seat(player)} discards {cards.foods[kind].text}: too many food cards (SW-1.4)"
 
 
+def supplies(events: Sequence[Event], viewer: int) -> str:
+    """A shop's operating cost, its purchase and the cards it draws (SW-1.1, SW-1.3, SW-1.5),
+    told on a line for each player, named once: ``P3 pays the operating cost of 2: 21 money
+    left (SW-1.1); draws 1 food card and 1 unforeseen card`` (three rows of a terminal's 24);
+    a purchase with the draw it causes, ``P2 buys supplies for 2: draws 2 food cards (SW-1.3)``
+    (``P2 buys supplies for 2: 2 food cards (SW-1.3)``, then ``P2 draws 2 food cards``). To the
+    player who draws, the cards are named as `drew_food` and `drew_unforeseen` name them."""
+    lines: list[str] = []
+    whose = None
+    i = 0
+    while i < len(events):
+        event, after = events[i], events[i + 1] if i + 1 < len(events) else None
+        player = _drawer(event)
+        mine = viewer == player
+        if after is not None and _drawer(after) == player and (both := _told_with(event, after)):
+            clause = both(event.args, after.args, mine)
+            i += 2
+        else:
+            clause = _clause(event.text_for(viewer) or "", player)
+            i += 1
+        if player != whose:
+            lines.append(
+                clause[0].upper() + clause[1:]
+                if clause.startswith("you ")
+                else f"{seat(player)} {clause}"
+            )
+            whose = player
+        else:
+            lines[-1] += f"; {clause}"
+    return "\n".join(lines)
+
+
+def _drawer(event: Event) -> int:
+    """The player of an event of `supplies`: first in its facts, after the cards of a draw."""
+    return event.args[1] if event.words in (drew_food, drew_unforeseen) else event.args[0]
+
+
+def _clause(text: str, player: int) -> str:
+    """An event's text without its subject (``P2 ``), or with ``You`` lowered: to follow another
+    of the same player's after a semicolon."""
+    if text.startswith("You "):
+        return "you " + text[4:]
+    return text.removeprefix(f"{seat(player)} ")
+
+
+def _told_with(event: Event, after: Event) -> Callable[[Args, Args, bool], str] | None:
+    """How two events of one player are told as one clause, if they are: a purchase and the
+    food cards it draws, all of them; a food card and an unforeseen card drawn (some of each)."""
+    if event.words is bought and after.words is drew_food and after.args[2]:
+        return _bought_and_drew if len(after.args[2]) == event.args[2] else None
+    if event.words is drew_food and after.words is drew_unforeseen:
+        return _drew_both if event.args[2] and after.args[2] else None
+    return None
+
+
+def _bought_and_drew(buy: Args, draw: Args, mine: bool) -> str:
+    cards, _, kinds = draw
+    names = ", ".join(cards.foods[kind].text for kind in kinds)
+    drew = f"you draw {names}" if mine else f"draws {plural(len(kinds), 'food card')}"
+    return f"buys supplies for {buy[1]}: {drew} (SW-1.3)"
+
+
+def _drew_both(food: Args, unforeseen: Args, mine: bool) -> str:
+    cards, _, foods = food
+    kinds = unforeseen[2]
+    if mine:
+        names = ", ".join(cards.foods[kind].text for kind in foods)
+        others = ", ".join(cards.unforeseen[kind].name for kind in kinds)
+        return f"you draw {names} and the unforeseen {others}"
+    return f"draws {plural(len(foods), 'food card')} and {plural(len(kinds), 'unforeseen card')}"
+
+
+for _words in (operating_cost, bought, drew_food, drew_unforeseen):
+    RUNS[_words] = supplies
+
+
 def picked(args: Args, viewer: int) -> str:
     cards, player, slot, card = args
     return f"{seat(player)} drafts {cards.customers[card].text} from slot {slot + 1} (SW-2.3)"
@@ -147,25 +223,34 @@ def phone_order(args: Args, viewer: int) -> str:
     return f"{seat(player)} receives a {customer_text(*customer)} (SW-2.6)"
 
 
-def phone_orders(runs: Sequence[Args], viewer: int) -> str:
+def phone_orders(events: Sequence[Event], viewer: int) -> str:
     """Phone orders dealt one after another (SW-2.6) told together, each player's in a row in
     the order dealt, in lines of 76 columns (a terminal's 80 less the indent of what a decision
     caused), an order never broken: six lines of them at a 4-player draft's end did not let the
     turn fit 24 rows. ``Phone orders: P2 GD 2/1; P1 Big Phone Order GSF 4/2 + F 1/1, GD 2/1
     (SW-2.6)``."""
-    orders: dict[int, list[str]] = {}
-    for player, (cards, customer) in runs:
+    orders = []
+    for event in events:
+        player, (cards, customer) = event.args
         text = _cards_text(cards, customer)
-        orders.setdefault(player, []).append(
-            f"Big Phone Order {text}" if customer.big >= 0 else text
-        )
-    items = [
-        f"{seat(player) + ' ' if i == 0 else ''}{text}{',' if i < len(texts) - 1 else ';'}"
-        for player, texts in orders.items()
-        for i, text in enumerate(texts)
+        orders.append((player, f"Big Phone Order {text}" if customer.big >= 0 else text))
+    return _by_player("Phone orders: ", orders, "SW-2.6")
+
+
+def _by_player(label: str, items: Sequence[tuple[int, str]], rule: str) -> str:
+    """What happened to several players' customers, told together after `label`: each player's
+    in a row in the order told, the player named once, in lines of `PHONE_WIDTH`, an item never
+    broken, the rule at the end: ``label P2 GD 2/1; P1 GSF 4/2, GD 2/1 (rule)``."""
+    texts: dict[int, list[str]] = {}
+    for player, text in items:
+        texts.setdefault(player, []).append(text)
+    listed = [
+        f"{seat(player) + ' ' if i == 0 else ''}{text}{',' if i < len(told) - 1 else ';'}"
+        for player, told in texts.items()
+        for i, text in enumerate(told)
     ]
-    items[-1] = items[-1].removesuffix(";") + " (SW-2.6)"
-    return "\n".join(packed("Phone orders: ", items, " ", PHONE_WIDTH))
+    listed[-1] = listed[-1].removesuffix(";") + f" ({rule})"
+    return "\n".join(packed(label, listed, " ", PHONE_WIDTH))
 
 
 PHONE_WIDTH = 76
@@ -257,6 +342,60 @@ def _lost(loss: int) -> str:
     """The reputation a shop lost, as taken: "-4 reputation"; at 0 already it loses none
     (SW-4.9), which "+0 reputation" told as if a gain."""
     return f"-{loss} reputation" if loss else "reputation stays at 0"
+
+
+def service(events: Sequence[Event], viewer: int) -> str:
+    """A shop's service told on a line for each player, named once, each card it plays and
+    each customer it serves or sends away in the order done, the rules after them: ``P3 plays
+    S, GF; serves phone order SF 1/2: +1 money, +2 reputation; plays SD; treats the queue with
+    the food left over: +1 reputation (SW-4.2, SW-4.3, SW-4.4)``. A bot's service took a row of
+    the terminal's 24 for each card and each customer (a front end may tell a run of one
+    player's decisions together: `kafeneio.cli`)."""
+    lines: list[tuple[int, list[str], list[str]]] = []  # (player, clauses, rules)
+    for event in events:
+        player = event.args[1] if event.words is played else event.args[0]
+        if not lines or lines[-1][0] != player:
+            lines.append((player, [], []))
+        _, clauses, rules = lines[-1]
+        text = event.text_for(viewer) or ""
+        rule = text[text.rindex("(") + 1 : -1]
+        clause = text[: text.rindex("(")].rstrip().removeprefix(f"{seat(player)} ")
+        if rule not in rules:
+            rules.append(rule)
+        if event.words is played and clauses and clauses[-1].startswith("plays "):
+            clauses[-1] += f", {clause.removeprefix('plays ')}"
+        else:
+            clauses.append(clause)
+    return "\n".join(
+        f"{seat(player)} {'; '.join(clauses)} ({', '.join(rules)})"
+        for player, clauses, rules in lines
+    )
+
+
+for _words in (played, served, sent_away, treat):
+    RUNS[_words] = service
+
+
+def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
+    """Customers left unserved at a round's end (SW-4.7) told together, as `phone_orders` are:
+    a line each took nine rows of a 4-player round's end. ``Not served, annoyed: P3
+    SD 2/1, phone order F 1/1; P2 GS 3/1 (SW-4.7)``."""
+    items = [(event.args[0], customer_text(*event.args[1])) for event in events]
+    return _by_player("Not served, annoyed: ", items, "SW-4.7")
+
+
+def walked_out_customers(events: Sequence[Event], viewer: int) -> str:
+    """Annoyed customers walking out (SW-4.8) told together, each with what its shop lost:
+    ``Walk out annoyed: P2 GS 3/1 (-2 reputation), G 2/1 (-1 reputation) (SW-4.8)``."""
+    items = [
+        (player, f"{customer_text(*customer)} ({_lost(loss)})")
+        for player, customer, loss in (event.args for event in events)
+    ]
+    return _by_player("Walk out annoyed: ", items, "SW-4.8")
+
+
+RUNS[annoyed] = annoyed_customers
+RUNS[walked_out] = walked_out_customers
 
 
 def round_over(args: Args, viewer: int) -> str:
