@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,9 @@ from typer.testing import CliRunner
 
 from kafeneio import cli
 from kafeneio.cli import app
-from kafeneio.core import State
+from kafeneio.core import Event, State
+from kafeneio.core.events import texts_told
+from kafeneio.core.play import Step
 from kafeneio.games import get_game
 
 HIDE = "Press Enter to hide your hand"
@@ -25,8 +26,6 @@ HANDOVER = "Pass the keyboard to P"
 GAME_ENDS = "The game ends: "
 CLEAR = "\x1b[2J"
 """How a terminal's screen is cleared (``Console.clear``)."""
-PHONE_ORDER = re.compile(r"P\d receives a (?:phone order )?(.+) \(SW-2\.6\)")
-"""One phone order's own text, which the terminal tells within a run of them."""
 
 
 def hand_line(state: State, player: int) -> str:
@@ -51,6 +50,10 @@ class Keyboard:
         """The ply of the owner's last decision: what followed it must be on their screen."""
         self.results_read = 0
         self.leaks: list[str] = []
+        self.told: list[list[Event]] = []
+        """The events of each decision, or run of one player's decisions, told on screen."""
+        self.told_at = 0
+        """How many were told when the owner last typed a move."""
 
     def new_text(self) -> str:
         text = self.printed.getvalue()[self.read_to :]
@@ -79,6 +82,7 @@ class Keyboard:
         assert player == self.owner, f"P{player + 1} typing at P{self.owner}'s screen"
         self.prompts += 1
         self.typed_at = self.state.ply
+        self.told_at = len(self.told)
         return self.answer()
 
     def answer(self) -> str:
@@ -102,19 +106,17 @@ class Keyboard:
         assert self.state is not None
         since = [e for e in self.state.history_for(player) if e.ply >= self.typed_at]
         assert since and since[0].player == player
-        for entry in since:
-            for words in entry.events:
-                if words.startswith(GAME_ENDS):
-                    continue
-                # the log breaks a line longer than a terminal's 80 columns at a space
-                screen = " ".join(self.text.split())
-                read = " ".join(words.split()) in screen
-                # phone orders dealt one after another are told together, each order whole
-                phone = PHONE_ORDER.fullmatch(words)
-                if phone and not read:  # within a "Phone orders: ... (SW-2.6)" text
-                    runs = (run.split("(SW-2.6)")[0] for run in screen.split("Phone orders: ")[1:])
-                    read = any(phone[1] in run for run in runs)
-                assert read, f"P{player + 1} hid their screen unread: {words}"
+        known = [words for entry in since for words in entry.events]
+        told = [
+            [e for e in events if e.kind != "end" and e.text_for(player) is not None]
+            for events in self.told[self.told_at :]
+        ]
+        # every event they may know was told (runs of events alike in one text: `texts_told`)
+        assert sum(map(len, told)) == len([w for w in known if not w.startswith(GAME_ENDS)])
+        screen = " ".join(self.text.split())  # lines longer than 80 columns broken at spaces
+        for events in told:
+            for text in texts_told(events, player):
+                assert " ".join(text.split()) in screen, f"P{player + 1} hid it unread: {text}"
                 self.results_read += 1
 
 
@@ -122,15 +124,21 @@ def play_at(keyboard: Keyboard, args: list[str], monkeypatch: pytest.MonkeyPatch
     """Run ``kafeneio`` with `args`, its screen written where `keyboard` reads it and its
     prompts answered by `keyboard`, which is shown the game's state as play begins."""
     real_loop = cli._play_loop
+    real_words = cli._step_words
 
     def spy_loop(*args: Any) -> None:
         keyboard.state = args[1]
         real_loop(*args)
 
+    def spy_words(head: str, step: Step, wrap: bool = False) -> cli.Words:
+        keyboard.told.append(list(step.events))
+        return real_words(head, step, wrap)
+
     console = Console(file=keyboard.printed, width=120, highlight=False, soft_wrap=True)
     monkeypatch.setattr(cli, "console", console)
     monkeypatch.setattr(cli, "ask", keyboard.ask)
     monkeypatch.setattr(cli, "_play_loop", spy_loop)
+    monkeypatch.setattr(cli, "_step_words", spy_words)
     return CliRunner().invoke(app, args)
 
 

@@ -12,6 +12,7 @@ indices 0-3 (P1 is 0). ``--viewer`` takes the index, as the JSON it shapes does.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import functools
 import json
@@ -34,7 +35,7 @@ from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
-from kafeneio.core.events import Event, packed, texts_told
+from kafeneio.core.events import RUNS, Event, RunWords, packed, texts_told
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
@@ -448,8 +449,17 @@ def _play_loop(
     last_events: list[Event] = list(ended)
     last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
 
+    run: list[tuple[str, Step]] = []
+    """A run of one player's decisions told together once it ends (`_folded`), with heads."""
+
+    def tell_run() -> None:
+        if run:
+            keyboard.say(_run_words(run))
+            run.clear()
+
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
+            tell_run()  # the run before this prompt, on the screen of who has had it
             if keyboard.seen_by != player:
                 if not keyboard.hand_to(player):
                     raise _Quit
@@ -470,16 +480,28 @@ def _play_loop(
         last_events[:] = step.events
         again = step.player == last_mover[0]
         last_mover[0] = step.player
-        if not quiet:
-            keyboard.say(_step_words(_step_head(step, seats, again), step))
+        if quiet:
+            return
+        folds = _folded(step)
+        if run and step.player == run[0][1].player and folds and folds is _folded(run[0][1]):
+            run.append(("", step))
+            return
+        tell_run()
+        head = _step_head(step, seats, again)
+        if folds and step.player != CHANCE:
+            run.append((head, step))
+        else:
+            keyboard.say(_step_words(head, step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
     try:
         play_game(state, players, chance, on_step=tell)
     except _Quit:
+        tell_run()
         console.print("Stopped.")
         return
+    tell_run()
     if keyboard.hot_seat and not keyboard.hide("see the final scores"):
         keyboard.clear()  # input closed: the final scores all the same, with no hand on screen
     if not quiet:
@@ -498,7 +520,32 @@ def _step_head(step: Step, seats: list[str], again: bool) -> str:
     return f"  {who}: {step.action}"
 
 
-def _step_words(head: str, step: Step) -> Words:
+def _folded(step: Step) -> RunWords | None:
+    """The wording of the run (`RUNS`) that tells every event a decision caused, if one does:
+    a run of one player's decisions of that kind (a bot's service, a card played and a customer
+    served at a time) is told together, as a run of the events alike is (`_run_words`)."""
+    told = [event for event in step.events if event.kind != "end"]
+    runs = {RUNS.get(event.words) for event in told}
+    mover = f"P{step.player + 1} "
+    own = all((event.text_for(SPECTATOR) or "").startswith(mover) for event in told)
+    return runs.pop() if len(runs) == 1 and own else None  # not the next shop's maintenance
+
+
+def _run_words(run: list[tuple[str, Step]]) -> Words:
+    """A run of one player's decisions, each of which `_folded` tells alike, in words: the
+    first one's head with the other decisions after it, and what they caused told together,
+    beside it, broken at spaces into lines of `COLUMNS`: ``P3 (heuristic): play S, play GF,
+    serve — P3 plays S, GF; serves phone order SF 1/2: +1 money, +2 reputation (SW-4.2,
+    SW-4.3)``, where a row for each decision ran a bot's service past 24 rows."""
+    head, first = run[0]
+    if len(run) == 1:
+        return _step_words(head, first)
+    head += "".join(f", {step.action}" for _, step in run[1:])
+    events = [event for _, step in run for event in step.events]
+    return _step_words(head, dataclasses.replace(first, events=events), wrap=True)
+
+
+def _step_words(head: str, step: Step, wrap: bool = False) -> Words:
     """A step in words for each viewer: `head` (who did what), and what it caused indented
     below, the first on the head's own line where that line holds it and it is the mover's own
     doing (so that a Café turn and the board fit 24 rows). The human who typed the move sees
@@ -515,7 +562,8 @@ def _step_words(head: str, step: Step) -> Words:
             # beside the decision, another's doing reads as its result: `done — P2 pays` (the
             # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
             own = step.player == CHANCE or (said and said[0].startswith(mover))
-            if said and own and len(joined) <= COLUMNS and "\n" not in joined:
+            fits = wrap or len(joined) <= COLUMNS
+            if said and own and fits and "\n" not in joined:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
