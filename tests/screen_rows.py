@@ -25,7 +25,6 @@ from rich.console import Console
 
 from kafeneio import cli
 from kafeneio.bots import make_bot
-from kafeneio.core import State
 from kafeneio.games import get_game
 
 COLUMNS = 80

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from kafeneio.core import SPECTATOR
-from kafeneio.core.play import play, random_player
+from kafeneio.core.events import texts_told
+from kafeneio.core.play import Step, play, random_player
 from kafeneio.games import get_game
 
 from .conftest import new_position
@@ -124,3 +125,24 @@ def test_the_terminal_says_end_where_no_second_guest_may_be_placed() -> None:
     assert [a.notation for a in state.legal_actions()] == ["end"]
     status = state.game.render(state, 0).splitlines()[-1]
     assert status == "P1 placed ITf@51: no second guest may be placed now: end."
+
+
+def test_a_turns_events_are_told_on_one_line_a_player() -> None:
+    """A placement, a table completed and the draw that ends the turn took a row each of a
+    terminal's 24: told together (`texts_told`), the player is named once and every text
+    follows after a semicolon."""
+    state = get_game("cafe").new_state(3, seed=2)
+    steps: list[Step] = []
+    rng = random.Random(2)
+    play(state, [random_player(rng)] * 3, rng, on_step=steps.append)
+    together = 0
+    for step in steps:
+        texts = [e.text_for(SPECTATOR) or "" for e in step.events if e.kind != "end"]
+        if len(texts) < 2 or any(e.kind in ("penalty", "result") for e in step.events):
+            continue
+        (told,) = texts_told(step.events, SPECTATOR)
+        mover = f"P{step.player + 1} "
+        assert told == texts[0] + "".join(f"; {t.removeprefix(mover)}" for t in texts[1:])
+        assert told.count(mover) == 1 and "\n" not in told
+        together += 1
+    assert together > 20

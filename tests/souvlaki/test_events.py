@@ -200,3 +200,112 @@ def test_phone_orders_dealt_together_are_told_together_each_order_whole() -> Non
             order = " + ".join(cards.customers[kind].text for kind in customer.cards)
             assert order in told and told.count(f"P{player + 1} ") == 1
         assert "receives" not in told
+
+
+def _runs(players: int, seed: int, *kinds: str) -> list[list[Event]]:
+    """The events of each step of a seeded heuristic game, where they hold a run of two or more
+    events of `kinds` in a row: the runs."""
+    found = []
+    for step in _played(players, seed):
+        run: list[Event] = []
+        for event in [*step.events, Event(("", (), None))]:
+            if event.kind in kinds:
+                run.append(event)
+                continue
+            if len(run) > 1:
+                found.append(run)
+            run = []
+    return found
+
+
+def _subject_dropped(text: str) -> str:
+    """A text as it follows another of its player's after a semicolon."""
+    return text.split(" ", 1)[1] if text.startswith("P") else "you " + text[4:]
+
+
+@pytest.mark.rule("SW-1.1")
+@pytest.mark.rule("SW-1.3")
+def test_a_shops_cost_purchase_and_draws_are_told_on_one_line_a_player() -> None:
+    """Three rows of a terminal's 24 (``P3 pays the operating cost ...``, ``P3 draws 1 food
+    card``, ``P3 draws 1 unforeseen card``), and a purchase followed by the draw it causes
+    (``P2 buys supplies for 2: 2 food cards``, ``P2 draws 2 food cards``), told as one line of
+    the player's: each card named to its owner, counted to the others."""
+    runs = _runs(4, 3, "cost", "buy", "draw")
+    assert len(runs) > 20
+    joined = 0
+    for run in runs:
+        for viewer in [SPECTATOR, 0, 1, 2, 3]:
+            (text,) = texts_told(run, viewer)
+            players = {event.args[1 if event.kind == "draw" else 0] for event in run}
+            assert len(text.split("\n")) == len(players)  # a line a player
+            for event in run:
+                words = event.text_for(viewer) or ""
+                if event.kind == "buy":  # `buys supplies for 2: draws 2 food cards (SW-1.3)`
+                    assert f"buys supplies for {event.args[1]}" in text
+                elif event.kind == "draw" and event.args[2]:
+                    cards, player, kinds = event.args
+                    unforeseen = "unforeseen" in words
+                    if viewer == player:  # the owner reads every card's name
+                        deck = cards.unforeseen if unforeseen else cards.foods
+                        names = [getattr(deck[k], "name" if unforeseen else "text") for k in kinds]
+                        assert all(name in text for name in names), (words, text)
+                    else:  # the others, how many
+                        what = "unforeseen card" if unforeseen else "food card"
+                        assert f"{len(kinds)} {what}" in text, (words, text)
+                else:
+                    assert _subject_dropped(words) in text or words in text, (words, text)
+        joined += len(run) - len(texts_told(run, SPECTATOR)[0].split("\n"))
+    assert joined > 30
+    spectator = " ".join(" ".join(texts_told(run, SPECTATOR)) for run in runs)
+    assert "(SW-1.1); draws 1 food card and 1 unforeseen card" in spectator
+    assert "buys supplies for 2: draws 2 food cards (SW-1.3)" in spectator
+    assert ": 2 food cards (SW-1.3)" not in spectator  # the purchase not told twice
+
+
+@pytest.mark.rule("SW-4.7")
+@pytest.mark.rule("SW-4.8")
+def test_the_customers_a_rounds_end_annoys_or_loses_are_told_together_by_player() -> None:
+    """Nine lines of ``... in P3's queue was not served and is annoyed`` at a 4-player round's
+    end: told together, each player named once, each customer whole, with what a walk-out
+    cost, in lines of 76 columns."""
+    annoyed = _runs(4, 1, "annoyed")
+    left = _runs(4, 3, "leave") + _runs(4, 1, "leave") + _runs(4, 2, "leave")
+    assert annoyed and left
+    for run, label, rule in [(r, "Not served, annoyed: ", "SW-4.7") for r in annoyed] + [
+        (r, "Walk out annoyed, reputation lost: ", "SW-4.8") for r in left
+    ]:
+        (text,) = texts_told(run, SPECTATOR)
+        assert text.startswith(label) and text.endswith(f" ({rule})")
+        lines = text.split("\n")
+        assert max(map(len, lines)) <= 76 and len(lines) < len(run)
+        told = " ".join(text.split())
+        for event in run:
+            player = event.args[0]
+            whole = (event.text_for(SPECTATOR) or "").split(" in P")[0].split(" walks out")[0]
+            assert whole in told and told.count(f"P{player + 1} ") == 1
+            if event.kind == "leave":  # with what it cost
+                assert f"{whole} -{event.args[2]}" in told
+
+
+@pytest.mark.rule("SW-4.2")
+@pytest.mark.rule("SW-4.3")
+def test_a_service_is_told_on_one_line_a_player_in_the_order_done() -> None:
+    """Cards played and customers served (a row each in a bot's service) told as one line of
+    the player's: the cards of a row of plays after one ``plays``, every customer whole with
+    what it paid, the rules at the end."""
+    runs = []
+    queues, hands = [["SF 1/2", "GD 2/1"]] * 2, [["SF", "GD"]] * 2
+    state = position(queues=queues, food_hands=hands)
+    events: list[Event] = []
+    for move in ("play SF", "serve", "play GD", "serve"):
+        events += state.apply(state.parse_legal(move))
+    runs.append(events)
+    (text,) = texts_told(events, SPECTATOR)
+    mover = events[0].args[1] + 1
+    assert text == (
+        f"P{mover} plays SF; serves SF 1/2: +1 money, +2 reputation; plays GD; serves GD 2/1: "
+        "+2 money, +1 reputation (SW-4.2, SW-4.3)"
+    )
+    two = [events[0], Event(("play", (events[0].args[0], events[0].args[1], 2), events[0].words))]
+    (text,) = texts_told(two, SPECTATOR)
+    assert text.startswith(f"P{mover} plays SF, ") and text.endswith(" (SW-4.2)")

@@ -165,7 +165,8 @@ def supplies(events: Sequence[Event], viewer: int) -> str:
 
 def _drawer(event: Event) -> int:
     """The player of an event of `supplies`: first in its facts, after the cards of a draw."""
-    return event.args[1] if event.words in (drew_food, drew_unforeseen) else event.args[0]
+    player: int = event.args[1] if event.words in (drew_food, drew_unforeseen) else event.args[0]
+    return player
 
 
 def _clause(text: str, player: int) -> str:
@@ -385,13 +386,14 @@ def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
 
 
 def walked_out_customers(events: Sequence[Event], viewer: int) -> str:
-    """Annoyed customers walking out (SW-4.8) told together, each with what its shop lost:
-    ``Walk out annoyed: P2 GS 3/1 (-2 reputation), G 2/1 (-1 reputation) (SW-4.8)``."""
+    """Annoyed customers walking out (SW-4.8) told together, each with the reputation its
+    shop lost (0 for a shop at 0 already, SW-4.9): ``Walk out annoyed, reputation lost: P2 GS
+    3/1 -2, G 2/1 -1 (SW-4.8)``."""
     items = [
-        (player, f"{customer_text(*customer)} ({_lost(loss)})")
+        (player, f"{customer_text(*customer)} -{loss}")
         for player, customer, loss in (event.args for event in events)
     ]
-    return _by_player("Walk out annoyed: ", items, "SW-4.8")
+    return _by_player("Walk out annoyed, reputation lost: ", items, "SW-4.8")
 
 
 RUNS[annoyed] = annoyed_customers

@@ -1,0 +1,57 @@
+"""What the terminal prints between two prompts of a human playing against bots fits a
+terminal's 24 rows most of the time (`screen_rows`): a new-player review found the `finish` of a
+Souvlaki round printing about 40 lines, the top of which (what the bots did) scrolled away."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from screen_rows import ROWS, SEEDS, percentile, prompt_heights, screens
+
+BOUNDS = {2: ROWS, 3: ROWS, 4: 30}
+"""The 90th percentile of the rows between two prompts, the new prompt's included, at 2, 3 and
+4 players, over the seeds of `screen_rows`. At 2 and 3 players, a terminal's 24: 16 and 22 for
+Souvlaki, 22 and 24 for Café (19, 26; 23, 27 before runs were told together). At 4 players the
+board alone takes 19 or 20 rows with the prompt (a shop a line and its queue below; in Café the
+13 rows of the grid and a line a player), so what three opponents did does not fit beside it
+every time: 30 keeps it from growing (29 for Souvlaki, 28 for Café; 35 and 31 before)."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game", ["souvlaki", "cafe"])
+def test_most_of_what_is_printed_between_two_prompts_fits_the_screen(
+    game: str, players: int
+) -> None:
+    heights = [h for seed in SEEDS for h in prompt_heights(game, players, seed)]
+    assert len(heights) > 100
+    assert percentile(heights, 0.9) <= BOUNDS[players], sorted(heights)[-20:]
+
+
+def test_a_bots_service_is_told_together_beside_its_decisions() -> None:
+    """A card played or a customer served took a row each (``P2: play GD — P2 plays GD``):
+    a run of them is told as one text beside the decisions, which follow the first one's
+    head, in lines of 80 columns broken at spaces."""
+    printed = [line for seed in (1, 2) for lines in screens("souvlaki", 2, seed) for line in lines]
+    assert max(map(len, printed)) <= 80
+    assert not [line for line in printed if re.match(r"  P2: (play|serve)\b", line)]
+    text = " ".join(" ".join(printed).split())
+    runs = re.findall(r"P2 \(heuristic\): ((?:play \w+, )+serve[^—]*) — P2 (plays [^(]*)", text)
+    assert len(runs) > 5
+    for decisions, told in runs:  # each card played is named once, as played
+        played = re.findall(r"play (\w+)", decisions)
+        named = [
+            c for part in re.findall(r"plays ([\w, ]+?)(?:;|$)", told) for c in part.split(", ")
+        ]
+        assert named[: len(played)] == played[: len(named)]
+
+
+def test_a_purchase_and_its_draw_are_one_line_and_so_are_two_draws() -> None:
+    printed = [line for lines in screens("souvlaki", 3, 2) for line in lines]
+    text = "\n".join(printed)
+    assert re.search(r"P\d buys supplies for \d: draws \d food cards? \(SW-1\.3\)", text)
+    assert re.search(r"buys supplies for \d: you draw [A-Z]", text)  # the human's own cards
+    assert re.search(r"draws 1 food card\s+and 1 unforeseen card", text)
+    assert not re.search(r"supplies for \d: \d food cards? \(SW-1\.3\)\n", text)  # said once
+    assert not re.search(r"\(SW-1\.1\)\n +P\d draws", text)  # the cost's draws: its line
