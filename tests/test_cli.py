@@ -554,15 +554,22 @@ def test_a_souvlaki_queue_wraps_at_80_columns() -> None:
     assert any(line.startswith(" " * 10) for line in queues)  # a long queue went on a line below
 
 
-def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -> None:
-    from kafeneio.sim.analysis import count_decisions
-
+def souvlaki_record(tmp_path: Path, rounds: int) -> Path:
+    """The record of a seeded game of random Souvlaki players that ends after `rounds` rounds
+    (the `round_limit` option)."""
     path = tmp_path / "s.json"
     played = runner.invoke(
         app, ["play", "souvlaki", "--seats", "random,random", "--seed", "4", "--quiet",
-              "-o", "round_limit=6", "--record", str(path)],
+              "-o", f"round_limit={rounds}", "--record", str(path)],
     )  # fmt: skip
     assert played.exit_code == 0, played.output
+    return path
+
+
+def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -> None:
+    from kafeneio.sim.analysis import count_decisions
+
+    path = souvlaki_record(tmp_path, rounds=6)
     summary = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
     record = json.loads(path.read_text())
     assert summary["decisions"] == len(record["actions"])
@@ -573,12 +580,7 @@ def test_replay_counts_the_players_decisions_apart_from_chance(tmp_path: Path) -
 def test_replay_counts_one_action_in_the_singular_and_names_the_viewer(tmp_path: Path) -> None:
     """``--upto 0`` said "1 actions replayed."; with ``--viewer 1`` the board's "Your food
     cards" are P2's, which nothing on screen said."""
-    path = tmp_path / "s.json"
-    played = runner.invoke(
-        app, ["play", "souvlaki", "--seats", "random,random", "--seed", "4", "--quiet",
-              "-o", "round_limit=2", "--record", str(path)],
-    )  # fmt: skip
-    assert played.exit_code == 0, played.output
+    path = souvlaki_record(tmp_path, rounds=2)
     first = runner.invoke(app, ["replay", str(path), "--upto", "0"])
     assert first.exit_code == 0 and "\n1 action replayed.\n" in first.output
     assert first.output.endswith("Not over: stopped at --upto.\n")  # not the record's end
