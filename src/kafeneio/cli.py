@@ -511,9 +511,10 @@ def _play_loop(
 
 def _step_head(step: Step, seats: list[str], again: bool) -> str:
     """Who decided what: ``P2 (heuristic): serve``, or ``P2: serve`` where it follows a decision
-    of the same player's (`again`), so that the lines of a bot's long service, named once, fit
-    beside their results and the turn keeps to 24 rows; chance's decision, but not which card
-    it took (only the players concerned may know that)."""
+    of the same player's (`again`) that was not told with it (a run that `_folded` tells
+    together is one head for all its decisions), so that each line fits beside its results;
+    chance's decision, but not which card it took (only the players concerned may know
+    that)."""
     if step.player == CHANCE:
         return "  chance decides"
     who = f"P{step.player + 1}" if again else f"P{step.player + 1} ({seats[step.player]})"

@@ -124,7 +124,7 @@ def test_the_terminal_says_end_where_no_second_guest_may_be_placed() -> None:
     state.apply(state.parse_legal("ITf@51"))  # between IT1 and IT2
     assert [a.notation for a in state.legal_actions()] == ["end"]
     status = state.game.render(state, 0).splitlines()[-1]
-    assert status == "P1 placed ITf@51: no second guest may be placed now: end."
+    assert status == "P1 placed ITf@51: no second guest may be placed now, so end."
 
 
 def test_a_turns_events_are_told_on_one_line_a_player() -> None:

@@ -202,6 +202,42 @@ def test_phone_orders_dealt_together_are_told_together_each_order_whole() -> Non
         assert "receives" not in told
 
 
+def _hidden_from(event: Event, viewer: int) -> bool:
+    """Whether `event` names cards `viewer` may not see: another's draw, a take they are
+    not party to (SW-S.4, SW-E.11, SW-E.15)."""
+    if event.kind == "draw":
+        return bool(event.args[1] != viewer)
+    if event.kind == "take":
+        return viewer not in event.args[1:3]
+    return False
+
+
+@pytest.mark.rule("SW-S.4")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_texts_told_together_name_no_card_the_viewer_may_not_see(players: int) -> None:
+    """Whatever the terminal tells together (a step's events, or a run of one player's steps),
+    each viewer's text is the same whatever the cards they may not see: checked by changing
+    those cards, not by reading the wording, which a run wording builds for itself."""
+    steps = _played(players, 7)
+    windows = [
+        [event for step in steps[start : start + length] for event in step.events]
+        for start in range(len(steps))
+        for length in (1, 3)
+    ]
+    changed_own = 0
+    for events in windows:
+        for viewer in [SPECTATOR, *range(players)]:
+            told = texts_told(events, viewer)
+            others = [_other_cards(e) if _hidden_from(e, viewer) else e for e in events]
+            assert texts_told(others, viewer) == told, told
+            own = [
+                _other_cards(e) if e.kind == "draw" and e.args[1] == viewer and e.args[2] else e
+                for e in events
+            ]
+            changed_own += texts_told(own, viewer) != told
+    assert changed_own > 50  # the check sees names: a viewer's own cards change their text
+
+
 def _runs(players: int, seed: int, *kinds: str) -> list[list[Event]]:
     """The events of each step of a seeded heuristic game, where they hold a run of two or more
     events of `kinds` in a row: the runs."""
@@ -283,8 +319,13 @@ def test_the_customers_a_rounds_end_annoys_or_loses_are_told_together_by_player(
             player = event.args[0]
             whole = (event.text_for(SPECTATOR) or "").split(" in P")[0].split(" walks out")[0]
             assert whole in told and told.count(f"P{player + 1} ") == 1
-            if event.kind == "leave":  # with what it cost
-                assert f"{whole} -{event.args[2]}" in told
+            if event.kind == "leave":  # with what it cost, nothing at 0 (SW-4.9), not "-0"
+                cost = f"-{event.args[2]}" if event.args[2] else "reputation stays at 0"
+                assert f"{whole} {cost}" in told
+    # the same walk-outs from shops at 0 reputation already: they lose none
+    at_zero = [Event((e.kind, (*e.args[:2], 0), e.words)) for e in left[0]]
+    (text,) = texts_told(at_zero, SPECTATOR)
+    assert " -0" not in text and text.count("reputation stays at 0") == len(at_zero)
 
 
 @pytest.mark.rule("SW-4.2")

@@ -48,8 +48,10 @@ class Event(tuple[Any, ...]):
 
 
 RunWords = Callable[[Sequence[Event], int], "str | None"]
-"""A game's wording of a run of events alike in one text: (the events, viewer). The text may
-hold line breaks, where it sets its own lines out."""
+"""A game's wording of a run of events alike in one text: (the events, viewer). It is given
+only the events the viewer is told of (`texts_told` leaves out the others first), and may
+name in them only what their own texts name for that viewer. The text may hold line breaks,
+where it sets its own lines out."""
 
 RUNS: dict[Words, RunWords] = {}
 """The event wordings whose runs a game tells in one text (`texts_told`), by the wording of one:
@@ -62,6 +64,7 @@ registers its own as its events module is loaded."""
 def texts_told(events: Sequence[Event], viewer: int) -> list[str]:
     """The texts of `events` for `viewer`, hidden ones left out, a run of two or more events
     alike (worded by one run wording of `RUNS`) told in one text."""
+    events = [event for event in events if event.text_for(viewer) is not None]
     texts: list[str | None] = []
     start = 0
     while start < len(events):

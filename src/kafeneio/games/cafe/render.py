@@ -94,7 +94,7 @@ def _status(obs: dict[str, Any], may_end: bool, may_place: bool = True) -> str:
     if obs["phase"] == "second":
         placed = ", ".join(f"{card}@{chair}" for card, chair in obs["placed_this_turn"])
         if may_end and not may_place:  # every second guest would break a table's rule
-            return f"P{player + 1} placed {placed}: no second guest may be placed now: end."
+            return f"P{player + 1} placed {placed}: no second guest may be placed now, so end."
         if may_end:
             return f"P{player + 1} placed {placed}: place a second guest, or end."
         # ending now would leave a table without an allowed group

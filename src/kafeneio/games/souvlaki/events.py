@@ -132,7 +132,7 @@ def discarded(args: Args, viewer: int) -> str:
 
 
 def supplies(events: Sequence[Event], viewer: int) -> str:
-    """A shop's operating cost, its purchase and the cards it draws (SW-1.1, SW-1.3, SW-1.5),
+    """A shop's operating cost, its purchase and the cards it draws (SW-1.1, SW-1.2, SW-1.3),
     told on a line for each player, named once: ``P3 pays the operating cost of 2: 21 money
     left (SW-1.1); draws 1 food card and 1 unforeseen card`` (three rows of a terminal's 24);
     a purchase with the draw it causes, ``P2 buys supplies for 2: draws 2 food cards (SW-1.3)``
@@ -387,10 +387,10 @@ def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
 
 def walked_out_customers(events: Sequence[Event], viewer: int) -> str:
     """Annoyed customers walking out (SW-4.8) told together, each with the reputation its
-    shop lost (0 for a shop at 0 already, SW-4.9): ``Walk out annoyed, reputation lost: P2 GS
-    3/1 -2, G 2/1 -1 (SW-4.8)``."""
+    shop lost (a shop at 0 already loses none, SW-4.9): ``Walk out annoyed, reputation lost:
+    P2 GS 3/1 -2, G 2/1 reputation stays at 0 (SW-4.8)``."""
     items = [
-        (player, f"{customer_text(*customer)} -{loss}")
+        (player, f"{customer_text(*customer)} {f'-{loss}' if loss else _lost(loss)}")
         for player, customer, loss in (event.args for event in events)
     ]
     return _by_player("Walk out annoyed, reputation lost: ", items, "SW-4.8")
