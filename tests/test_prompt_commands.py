@@ -211,8 +211,8 @@ def test_a_card_typed_without_its_target_is_told_the_targets_it_may_take() -> No
                     said = cli._close_moves(state, word.upper())  # typed in any case
                     told[word] = said
                     assert "Did you mean" not in said
-                    assert said.startswith(f". Legal now: {word.upper()} ")
-                    rest = said.removeprefix(f". Legal now: {word.upper()} ").split(", ")
+                    assert said.startswith(f". Legal now: {word} ")  # as written, not typed
+                    rest = said.removeprefix(f". Legal now: {word} ").split(", ")
                     assert [f"{word} {target}" for target in rest] == longer
         state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
                     else rng.choice(state.legal_actions()))  # fmt: skip

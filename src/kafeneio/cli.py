@@ -20,6 +20,7 @@ import math
 import os
 import random
 import re
+import shlex
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -449,8 +450,11 @@ def _play_loop(
     last_events: list[Event] = list(ended)
     last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
 
+    # A run of one player's decisions told together once it ends (`_run_wording_of`), with
+    # their heads. Told when it ends, so a bot's service appears at once rather than decision by
+    # decision: a search bot's 0.2 s a decision shows as a short wait before it.
     run: list[tuple[str, Step]] = []
-    """A run of one player's decisions told together once it ends (`_folded`), with heads."""
+    run_wording: list[RunWords | None] = [None]  # the run's `_run_wording_of`
 
     def tell_run() -> None:
         if run:
@@ -482,14 +486,15 @@ def _play_loop(
         last_mover[0] = step.player
         if quiet:
             return
-        folds = _folded(step)
-        if run and step.player == run[0][1].player and folds and folds is _folded(run[0][1]):
+        wording = _run_wording_of(step)
+        if run and step.player == run[0][1].player and wording and wording is run_wording[0]:
             run.append(("", step))
             return
         tell_run()
         head = _step_head(step, seats, again)
-        if folds and step.player != CHANCE:
+        if wording and step.player != CHANCE:
             run.append((head, step))
+            run_wording[0] = wording
         else:
             keyboard.say(_step_words(head, step))
 
@@ -511,7 +516,7 @@ def _play_loop(
 
 def _step_head(step: Step, seats: list[str], again: bool) -> str:
     """Who decided what: ``P2 (heuristic): serve``, or ``P2: serve`` where it follows a decision
-    of the same player's (`again`) that was not told with it (a run that `_folded` tells
+    of the same player's (`again`) that was not told with it (a run that `_run_wording_of` tells
     together is one head for all its decisions), so that each line fits beside its results;
     chance's decision, but not which card it took (only the players concerned may know
     that)."""
@@ -521,7 +526,7 @@ def _step_head(step: Step, seats: list[str], again: bool) -> str:
     return f"  {who}: {step.action}"
 
 
-def _folded(step: Step) -> RunWords | None:
+def _run_wording_of(step: Step) -> RunWords | None:
     """The wording of the run (`RUNS`) that tells every event a decision caused, if one does:
     a run of one player's decisions of that kind (a bot's service, a card played and a customer
     served at a time) is told together, as a run of the events alike is (`_run_words`)."""
@@ -533,7 +538,7 @@ def _folded(step: Step) -> RunWords | None:
 
 
 def _run_words(run: list[tuple[str, Step]]) -> Words:
-    """A run of one player's decisions, each of which `_folded` tells alike, in words: the
+    """A run of one player's decisions, each of which `_run_wording_of` tells alike, in words: the
     first one's head with the other decisions after it, and what they caused told together,
     beside it, broken at spaces into lines of `COLUMNS`: ``P3 (heuristic): play S, play GF,
     serve — P3 plays S, GF; serves phone order SF 1/2: +1 money, +2 reputation (SW-4.2,
@@ -667,15 +672,14 @@ def _close_moves(state: State, text: str) -> str:
     the opponent's customers: a Generous Tip offered for the other shop's queue.)"""
     legal = [action.notation for action in state.legal_actions()]
     typed = " ".join(text.split())
-    rest = [
-        move[len(typed) + 1 :] for move in legal if move.lower().startswith(f"{typed} ".lower())
-    ]
-    if rest:
+    longer = [move for move in legal if move.lower().startswith(f"{typed} ".lower())]
+    if longer:
+        rest = [move[len(typed) + 1 :] for move in longer]
         more = len(rest) - LONGER_MOVES_SHOWN
         listed = ", ".join(rest[:LONGER_MOVES_SHOWN]) + (
             f" and {more} more ('moves' lists them)" if more > 0 else ""
         )
-        return f". Legal now: {typed} {listed}"
+        return f". Legal now: {longer[0][: len(typed)]} {listed}"  # as written, not as typed
     close = difflib.get_close_matches(text.strip(), legal, n=3, cutoff=0.6)
     if close:
         return f". Did you mean {' or '.join(close)}?"
@@ -897,7 +901,7 @@ def replay(
         name = game.info.name
         console.print(
             f"Not over: the record stops before the game ends (kafeneio play {name} --from "
-            f"{file} goes on from here).",
+            f"{shlex.quote(str(file))} goes on from here).",
             markup=False,
         )
 

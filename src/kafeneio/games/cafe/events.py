@@ -85,10 +85,13 @@ def birthday(args: Args, viewer: int) -> str:
     return f"{seat(player)} chooses table {_table(table)} as the birthday table (CI-V.1)"
 
 
-for _words in (placed, danced, went_to_bar, swapped, drew, target_lowered, passed):
-    RUNS[_words] = said_together
-"""A turn's events told on a line for each player, the player named once (`said_together`):
-``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a terminal's 24 in one."""
+# A turn's events told on a line for each player, the player named once (`said_together`):
+# ``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a terminal's 24 in one.
+RUNS.update(
+    dict.fromkeys(
+        (placed, danced, went_to_bar, swapped, drew, target_lowered, passed), said_together
+    )
+)
 
 
 def penalty(args: Args, viewer: int) -> str:

@@ -204,8 +204,7 @@ def _drew_both(food: Args, unforeseen: Args, mine: bool) -> str:
     return f"draws {plural(len(foods), 'food card')} and {plural(len(kinds), 'unforeseen card')}"
 
 
-for _words in (operating_cost, bought, drew_food, drew_unforeseen):
-    RUNS[_words] = supplies
+RUNS.update(dict.fromkeys((operating_cost, bought, drew_food, drew_unforeseen), supplies))
 
 
 def picked(args: Args, viewer: int) -> str:
@@ -373,8 +372,7 @@ def service(events: Sequence[Event], viewer: int) -> str:
     )
 
 
-for _words in (played, served, sent_away, treat):
-    RUNS[_words] = service
+RUNS.update(dict.fromkeys((played, served, sent_away, treat), service))
 
 
 def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
