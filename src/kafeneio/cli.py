@@ -36,7 +36,7 @@ from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
-from kafeneio.core.events import RUNS, Event, RunWords, packed, texts_told
+from kafeneio.core.events import RUNS, Event, RunWords, packed, subject_of, texts_told
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
@@ -532,8 +532,7 @@ def _run_wording_of(step: Step) -> RunWords | None:
     served at a time) is told together, as a run of the events alike is (`_run_words`)."""
     told = [event for event in step.events if event.kind != "end"]
     runs = {RUNS.get(event.words) for event in told}
-    mover = f"P{step.player + 1} "
-    own = all((event.text_for(SPECTATOR) or "").startswith(mover) for event in told)
+    own = all(subject_of(event) == step.player for event in told)
     return runs.pop() if len(runs) == 1 and own else None  # not the next shop's maintenance
 
 

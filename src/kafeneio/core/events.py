@@ -80,26 +80,34 @@ def texts_told(events: Sequence[Event], viewer: int) -> list[str]:
     return [text for text in texts if text is not None]
 
 
+SUBJECTS: dict[Words, Callable[[tuple[Any, ...]], int]] = {}
+"""Who an event is about, read from its facts (`args`), by its wording: the player its text
+begins with (``P2 seats ...``). A game registers its own, for the wordings whose events may be
+told together (`RUNS`), so that a run is grouped by player without reading a text."""
+
+
+def subject_of(event: Event) -> int | None:
+    """The player `event` is about (`SUBJECTS`), or None where its game does not say."""
+    find = SUBJECTS.get(event.words)
+    return None if find is None else find(event.args)
+
+
 def said_together(events: Sequence[Event], viewer: int) -> str | None:
     """A run wording for any game (`RUNS`): the events' texts, a line for each player's in a
     row, the player named once and their texts after a semicolon: ``P2 seats FRm on chair 5: +3
-    points; draws ITm, CNm``. A text that does not begin with a seat (``P2 ``) is a line of its
-    own."""
+    points; draws ITm, CNm``. An event about no player (`subject_of`) is a line of its own."""
     lines: list[str] = []
-    whose = ""
+    whose: int | None = None
     for event in events:
         text = event.text_for(viewer)
         if text is None:
             continue
-        subject = text.split(" ", 1)[0] + " "
-        if not (subject[0] == "P" and subject[1:-1].isdigit()):
-            lines.append(text)
-            whose = ""
-        elif subject == whose:
-            lines[-1] += f"; {text.removeprefix(subject)}"
+        player = subject_of(event)
+        if player is not None and player == whose:
+            lines[-1] += f"; {text.removeprefix(seat(player) + ' ')}"
         else:
             lines.append(text)
-            whose = subject
+        whose = player
     return "\n".join(lines) if lines else None
 
 

@@ -11,9 +11,10 @@ somebody reads the log.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from kafeneio.core.events import RUNS, plural, said_together, seat, winners_text
+from kafeneio.core.events import RUNS, SUBJECTS, plural, said_together, seat, winners_text
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.games.cafe.board import load_board
 
@@ -87,11 +88,10 @@ def birthday(args: Args, viewer: int) -> str:
 
 # A turn's events told on a line for each player, the player named once (`said_together`):
 # ``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a terminal's 24 in one.
-RUNS.update(
-    dict.fromkeys(
-        (placed, danced, went_to_bar, swapped, drew, target_lowered, passed), said_together
-    )
-)
+# Each is about the player its facts name first.
+TURN = (placed, danced, went_to_bar, swapped, drew, target_lowered, passed)
+RUNS.update(dict.fromkeys(TURN, said_together))
+SUBJECTS.update(dict.fromkeys(TURN, itemgetter(0)))
 
 
 def penalty(args: Args, viewer: int) -> str:

@@ -14,9 +14,19 @@ viewer; the state emits them (`State.emit`), so nothing is formatted unless some
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
-from kafeneio.core.events import RUNS, Event, packed, plural, seat, winners_text
+from kafeneio.core.events import (
+    RUNS,
+    SUBJECTS,
+    Event,
+    packed,
+    plural,
+    seat,
+    subject_of,
+    winners_text,
+)
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.games.souvlaki.actions import Targets
 from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods
@@ -31,6 +41,13 @@ def customer_text(cards: CardSet, customer: Customer) -> str:
     if customer.big >= 0:
         return f"Big Phone Order {texts}"
     return f"phone order {texts}" if customer.phone else texts
+
+
+def _subject(event: Event) -> int:
+    """The player an event of a run is about (`SUBJECTS`, registered below with each run)."""
+    player = subject_of(event)
+    assert player is not None, event.kind  # every wording of `supplies` and `service` has one
+    return player
 
 
 def _cards_text(cards: CardSet, customer: Customer) -> str:
@@ -143,9 +160,9 @@ def supplies(events: Sequence[Event], viewer: int) -> str:
     i = 0
     while i < len(events):
         event, after = events[i], events[i + 1] if i + 1 < len(events) else None
-        player = _drawer(event)
+        player = _subject(event)
         mine = viewer == player
-        if after is not None and _drawer(after) == player and (both := _told_with(event, after)):
+        if after is not None and _subject(after) == player and (both := _told_with(event, after)):
             clause = both(event.args, after.args, mine)
             i += 2
         else:
@@ -161,12 +178,6 @@ def supplies(events: Sequence[Event], viewer: int) -> str:
         else:
             lines[-1] += f"; {clause}"
     return "\n".join(lines)
-
-
-def _drawer(event: Event) -> int:
-    """The player of an event of `supplies`: first in its facts, after the cards of a draw."""
-    player: int = event.args[1] if event.words in (drew_food, drew_unforeseen) else event.args[0]
-    return player
 
 
 def _clause(text: str, player: int) -> str:
@@ -205,6 +216,9 @@ def _drew_both(food: Args, unforeseen: Args, mine: bool) -> str:
 
 
 RUNS.update(dict.fromkeys((operating_cost, bought, drew_food, drew_unforeseen), supplies))
+# Who each is about: first in its facts, after the card set of a draw
+SUBJECTS.update({operating_cost: itemgetter(0), bought: itemgetter(0)})
+SUBJECTS.update(dict.fromkeys((drew_food, drew_unforeseen), itemgetter(1)))
 
 
 def picked(args: Args, viewer: int) -> str:
@@ -258,6 +272,7 @@ PHONE_WIDTH = 76
 decision caused."""
 
 RUNS[phone_order] = phone_orders
+SUBJECTS[phone_order] = itemgetter(0)
 
 
 def used(args: Args, viewer: int) -> str:
@@ -353,7 +368,7 @@ def service(events: Sequence[Event], viewer: int) -> str:
     player's decisions together: `kafeneio.cli`)."""
     lines: list[tuple[int, list[str], list[str]]] = []  # (player, clauses, rules)
     for event in events:
-        player = event.args[1] if event.words is played else event.args[0]
+        player = _subject(event)
         if not lines or lines[-1][0] != player:
             lines.append((player, [], []))
         _, clauses, rules = lines[-1]
@@ -373,6 +388,8 @@ def service(events: Sequence[Event], viewer: int) -> str:
 
 
 RUNS.update(dict.fromkeys((played, served, sent_away, treat), service))
+SUBJECTS.update({played: itemgetter(1), served: itemgetter(0)})
+SUBJECTS.update({sent_away: itemgetter(0), treat: itemgetter(0)})
 
 
 def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
