@@ -94,8 +94,9 @@ MAX_PORT = 65535
 MAX_BOT_PAUSE = 60.0
 """The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 FLAG = ""
-OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
 """The metavar of a flag: help shows no value after it."""
+OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
+"""The help of `-o`, the same for every command that takes rules options."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
