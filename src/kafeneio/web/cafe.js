@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, byKeyboard, el, fill, moveText, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
+import { api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
 
 // each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
@@ -84,8 +84,7 @@ function sinceLastTurn(view) {
   const chairs = new Map();
   if (view.viewer === null || view.replay || view.over || view.observation.out?.[view.viewer]) return { chairs, line: null };
   const log = view.log;
-  let end = log.length;  // on the viewer's turn, what they did so far in it is not news
-  while (view.your_turn && end > 0 && (log[end - 1].player === view.viewer || log[end - 1].player === null)) end -= 1;
+  const end = view.your_turn ? ownTurnStart(log, view.viewer) : log.length;
   let start = end;
   const turns = new Set();  // the players whose turn (their entries one after another) is taken
   let current = null;

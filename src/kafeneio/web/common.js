@@ -217,6 +217,17 @@ export function setLive(node, ...children) {
   node.querySelectorAll("button").forEach((button, i) => { button.disabled = now[i].disabled; });
 }
 
+// Where the news of the viewer's turn ends in their log: what they did so far in this turn is
+// not news (their trailing run of decisions, and the chance outcomes after its first), a chance
+// outcome before it is (a Souvlaki Ninja's steal is told on the entry that ends the others' turn)
+export function ownTurnStart(log, viewer) {
+  let end = log.length;
+  for (let at = log.length - 1; at >= 0 && (log[at].player === viewer || log[at].player === null); at -= 1) {
+    if (log[at].player === viewer) end = at;
+  }
+  return end;
+}
+
 // Over, or abandoned: played no more (the server's statuses are open, running, finished and
 // abandoned, in a game's view and in the lobby's summaries alike)
 export function hasEnded(game) {

@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { RULE_ID, el, fill, moveText, plural, seatName, youMark, yours } from "./common.js";
+import { RULE_ID, el, fill, moveText, ownTurnStart, plural, seatName, youMark, yours } from "./common.js";
 
 // The foods' letters, for the key under the hand and a customer's order (not moves: a move is
 // named in the game's own words, `words`, sent with each legal move to its mover)
@@ -225,13 +225,7 @@ const CITED = new RegExp(` \\(${RULE_ID.source}\\)$`);  // the log's rule ids: t
 function sinceLastTurn(view) {
   if (view.viewer === null || view.replay || view.over || !view.your_turn) return [];
   const log = view.log;
-  // What the viewer did so far in this turn is not news: their trailing run of decisions and
-  // the chance outcomes after its first. A chance outcome before it is: a Ninja's steal from
-  // their hand is told on the chance entry that ends the others' turn.
-  let end = log.length;
-  for (let at = log.length - 1; at >= 0 && (log[at].player === view.viewer || log[at].player === null); at -= 1) {
-    if (log[at].player === view.viewer) end = at;
-  }
+  const end = ownTurnStart(log, view.viewer);
   let start = end;
   while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
   return log.slice(start, end).flatMap((entry) => entry.events || []).map((text) => text.replace(CITED, ""));
