@@ -95,8 +95,6 @@ MAX_BOT_PAUSE = 60.0
 """The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 FLAG = ""
 """The metavar of a flag: help shows no value after it."""
-OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
-"""The help of `-o`, the same for every command that takes rules options."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -209,9 +207,7 @@ def play(
     seed: Annotated[
         int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
-    ] = None,
+    option: sim_commands.Options = None,
     record: Annotated[
         Path | None,
         typer.Option(help="Write the game record to this file (checked before play starts)."),
@@ -965,9 +961,7 @@ def bench_command(
     ] = None,
     players: Annotated[int, typer.Option(help="Number of players.")] = 2,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help=OPTION_HELP)
-    ] = None,
+    option: sim_commands.Options = None,
     quiet: Annotated[
         bool,
         typer.Option(

@@ -43,6 +43,7 @@ FILE_WIDTH = 200
 """The width of tables written to a file or a pipe, where Rich would cut them to 80 columns and
 a seat spec such as mcts:iterations=50 to 'mcts:iterations=…'."""
 OPTION_HELP = "A rules option (kafeneio games lists them); -o again for another."
+"""The help of `-o` (`Options`), the same for every command that takes rules options."""
 console = Console(
     highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else FILE_WIDTH
 )
