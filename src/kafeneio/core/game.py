@@ -138,12 +138,7 @@ class Game(ABC):
                 stacklevel=2,
             )
             return self.with_options(legacy[0] or {}).new_state(num_players, seed=seed, setup=setup)
-        info = self.info
-        if type(num_players) is not int or not info.min_players <= num_players <= info.max_players:
-            raise KafeneioError(
-                f"{info.title} takes {info.min_players} to {info.max_players} players, "
-                f"not {num_players!r}"
-            )
+        self.check_num_players(num_players)
         if seed is not None and setup is not None:
             raise KafeneioError("give a seed or a stacked setup, not both")
         if setup is not None and not isinstance(setup, Mapping):
@@ -153,6 +148,16 @@ class Game(ABC):
         if seed is not None:
             check_seed(seed)
         return self.make_state(num_players, seed, setup)
+
+    def check_num_players(self, num_players: object) -> None:
+        """Refuse a number of players this game never takes, naming the range (`new_state`
+        asks this, and so may a command before it plays anything)."""
+        info = self.info
+        if type(num_players) is not int or not info.min_players <= num_players <= info.max_players:
+            raise KafeneioError(
+                f"{info.title} takes {info.min_players} to {info.max_players} players, "
+                f"not {num_players!r}"
+            )
 
     @abstractmethod
     def make_state(

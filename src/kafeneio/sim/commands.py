@@ -119,16 +119,6 @@ def game_title_name(name: str) -> str:
     return get_game(name).info.name
 
 
-def check_players(game_name: str, players: int) -> None:
-    """`KafeneioError` for a number of players the game never takes, as ``play`` and
-    ``tournament`` say it ("--players 0" said "--seats names 1 bots for 0 players")."""
-    info = get_game(game_name).info
-    if not info.min_players <= players <= info.max_players:
-        raise KafeneioError(
-            f"{info.title} takes {info.min_players} to {info.max_players} players, not {players}"
-        )
-
-
 def check_workers(workers: int | None) -> None:
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise KafeneioError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
@@ -312,7 +302,7 @@ def simulate_command(
 
     def seated(names: list[str]) -> list[str]:
         if players is not None:  # a count the game never takes is the error, not the lineup
-            check_players(game_name, players)
+            get_game(game_name).check_num_players(players)
         return lineup(names, players if players is not None else max(len(names), 2))
 
     run = read_run(

@@ -87,7 +87,7 @@ def tournament(
     if len(names) < 2:
         raise KafeneioError("--bots names at least two different bots")
     check_different(names)
-    get_game(game_name).new_state(players)  # refuses a count the game never takes, by name
+    get_game(game_name).check_num_players(players)
     if players > len(names):
         raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
     backend = backend or Backend()
