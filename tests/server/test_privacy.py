@@ -8,17 +8,22 @@ import json
 import random
 from typing import Any
 
+import pytest
 import websockets
+from fastapi.testclient import TestClient
 
-from kafeneio.core import SPECTATOR
-from kafeneio.games import load_record
-from kafeneio.server.contract import HIDDEN_CHANCE
-from server.conftest import LiveServer, mentions, token_of
+from kafeneio.core import CHANCE, SPECTATOR, State
+from kafeneio.games import get_game, load_record
+from kafeneio.server import sessions
+from kafeneio.server.contract import HIDDEN_CHANCE, history_log
+from server.conftest import LiveServer, create, mentions, token_of, wait_for
 
 HUMANS = 2
 FIELDS = {"seat", "kind", "name", "bot", "budget", "joined", "connected"}
 FIELDS |= {"ply", "player", "text", "events", "notation", "words", "gain"}
 """The field names of a view's seats, log entries and legal moves."""
+REPLAY_SEED = 1
+"""A seed whose game of three heuristic bots has a chance outcome (a Ninja's or Rats')."""
 
 
 def leaves(data: Any) -> set[str]:
@@ -159,3 +164,50 @@ def test_no_payload_holds_what_its_viewer_may_not_see(live_server: LiveServer) -
     assert "GET /api/games" in log  # the access log is on...
     assert not any(token in log for token in tokens)  # ...and holds no join token
     assert {viewer for viewer, _, _ in payloads} == {0, 1, None}
+
+
+def souvlaki_with_a_chance_outcome() -> State:
+    """A finished seeded Souvlaki game of random moves in which chance took a food card."""
+    game = get_game("souvlaki")
+    for seed in range(40):
+        state = game.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        if CHANCE in (entry.player for entry in state.history_for(SPECTATOR)):
+            return state
+    raise AssertionError("no game of 40 had a chance outcome")
+
+
+def test_a_chance_outcome_is_named_in_the_log_once_the_game_is_played_no_more() -> None:
+    """Which food card chance took is in the full record, which anybody may download once the
+    game ended; before, every viewer's log line for it says only what it was."""
+    final = souvlaki_with_a_chance_outcome()
+    record = final.to_record()
+    last = max(e.ply for e in final.history_for(SPECTATOR) if e.player == CHANCE)
+    before = load_record({**record, "actions": record["actions"][: last + 1]})  # played on
+    for viewer in (None, 0, 1, 2):
+        for state, over in ((before, False), (before, True), (final, True)):
+            log = history_log(state, viewer, over=over)
+            chances = [entry for entry in log if entry["player"] is None]
+            assert chances
+            for entry in chances:
+                outcome = record["actions"][entry["ply"]]
+                assert outcome.startswith("random ")
+                assert entry["text"] == (outcome if over else "a random food card")
+
+
+def test_a_finished_game_s_replay_names_what_chance_took(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sessions.secrets, "randbelow", lambda _: REPLAY_SEED)
+    created = create(client, "souvlaki", ["heuristic", "heuristic", "heuristic"])
+    game_id = created["id"]
+    wait_for(lambda: client.get(f"/api/games/{game_id}").json()["over"], seconds=60)
+    actions = client.get(f"/api/games/{game_id}/record").json()["actions"]
+    chance_plies = [ply for ply, text in enumerate(actions) if text.startswith("random ")]
+    assert chance_plies  # the seed is one whose game has a chance outcome
+    for viewer in ("", "&viewer=0", "&viewer=2"):
+        step = client.get(f"/api/games/{game_id}/replay?ply={chance_plies[0] + 1}{viewer}").json()
+        assert step["ply"] < step["total"]  # a position before the end, of a game over
+        assert step["log"][chance_plies[0]]["text"] == actions[chance_plies[0]]

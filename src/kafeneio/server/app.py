@@ -666,6 +666,6 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
         status=session.status(),
         viewer=viewer,
         observation=observation(state, viewer),
-        log=history_log(state, viewer),  # type: ignore[arg-type]
+        log=history_log(state, viewer, over=session.ended),  # type: ignore[arg-type]
         result=result if final.is_terminal() else None,  # type: ignore[arg-type]
     )

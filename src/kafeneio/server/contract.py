@@ -36,29 +36,40 @@ class Step:
 
 
 def log_entry(state: State, ply: int, step: Step, viewer: Viewer) -> dict[str, Any]:
-    """Decision `ply` in words for `viewer`, as `state.history_for` would tell it."""
+    """Decision `ply` in words for `viewer`, as `state.history_for` would tell it (a game
+    played on: over once `state` is)."""
     seen = contract_viewer(viewer)
     words = [text for text in (e.text_for(seen) for e in step.events) if text is not None]
-    return _entry(
-        state, ply, step.mover, step.action, state.describe_action(step.action, seen), words
-    )
+    text = state.describe_action(step.action, seen)
+    return _entry(ply, step.mover, step.action, text, words, over=state.is_terminal())
 
 
-def history_log(state: State, viewer: Viewer) -> list[dict[str, Any]]:
-    """The whole log of `state` for `viewer`, from the contract's history (for replays)."""
+def history_log(state: State, viewer: Viewer, over: bool) -> list[dict[str, Any]]:
+    """The whole log of `state` for `viewer`, from the contract's history (for replays).
+    `over`: the game `state` is a position of is played no more (finished or abandoned),
+    though `state` itself may be a position before its end."""
     history = state.history_for(contract_viewer(viewer))
     return [
-        _entry(state, entry.ply, entry.player, action, entry.action, list(entry.events))
+        _entry(entry.ply, entry.player, action, entry.action, list(entry.events), over=over)
         for entry, action in zip(history, state.history, strict=True)
     ]
 
 
 def _entry(
-    state: State, ply: int, mover: int, action: Action, text: str, events: list[str]
+    ply: int, mover: int, action: Action, text: str, events: list[str], over: bool
 ) -> dict[str, Any]:
-    """A log entry. A chance outcome that the game shows in plain notation is shown only once
-    the game is over: a game that tells a private outcome to some viewers describes it for
-    them, so a bare notation before the end may be an outcome nobody has been told of."""
-    if mover == CHANCE and not state.is_terminal() and text == action.notation:
-        text = HIDDEN_CHANCE
+    """A log entry, its chance outcome told as `chance_text` says."""
+    if mover == CHANCE:
+        text = chance_text(action, text, over)
     return {"ply": ply, "player": mover if mover >= 0 else None, "text": text, "events": events}
+
+
+def chance_text(action: Action, described: str, over: bool) -> str:
+    """A chance outcome's line, from the game's description of it for the viewer. Once the
+    game is played no more it is told as its full record tells it (which anybody may then
+    download): the outcome itself, which card chance took. Before, only as the game describes
+    it for the viewer; a game that gives the bare notation there may not describe a private
+    outcome at all, so that is said as an outcome nobody is told of."""
+    if over:
+        return action.notation
+    return HIDDEN_CHANCE if described == action.notation else described
