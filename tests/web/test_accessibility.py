@@ -368,3 +368,59 @@ def test_the_chance_chart_steps_by_keyboard_as_a_slider(browser: Any, server: Li
     assert page.evaluate("document.activeElement.id") == "chance-chart"  # kept as it steps
     assert console.errors == []
     context.close()
+
+
+FINGER = 44
+"""The least width and height of a control to be pressed with a finger (WCAG 2.5.5)."""
+
+# Every control shown (a button, a select, a link drawn as a button) with its size; a chair of
+# Café's board and a rule id in the words of the log (a link in a line of text) are not such
+SIZES = """() => [...document.querySelectorAll("button, .button, select")]
+  .filter((e) => e.offsetParent && !e.matches(".chair, .rule-ref"))
+  .map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.outerHTML.slice(0, 80), r.width, r.height];
+  })"""
+
+# Whether a touch this far from a lit chair's centre (left, right, up, down) lands on it
+REACH = """(reach) => [...document.querySelectorAll(".chair.legal, .chair.swap")].map((chair) => {
+  const r = chair.getBoundingClientRect();
+  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+  return [[reach, 0], [-reach, 0], [0, reach], [0, -reach]].every(([dx, dy]) =>
+    document.elementFromPoint(x + dx, y + dy)?.closest(".chair") === chair);
+})"""
+
+
+def test_every_control_is_big_enough_for_a_finger_on_a_touch_screen(
+    browser: Any, server: LiveServer
+) -> None:
+    sizes = {}
+    for touch in (True, False):
+        context, page, console, _, _ = open_seat(browser, server, "souvlaki", 390, touch)
+        page.wait_for_selector("#my-hand button.foodcard")
+        sizes[touch] = page.evaluate(SIZES)
+        assert console.errors == []
+        context.close()
+    small = [(html, w, h) for html, w, h in sizes[True] if w < FINGER - 0.5 or h < FINGER - 0.5]
+    assert not small
+    assert any("foodcard" in html for html, _, _ in sizes[True])
+    # a mouse keeps the smaller controls of the layout as it was (a food card 36 px high)
+    assert any(h < FINGER - 0.5 for html, _, h in sizes[False] if "foodcard" in html)
+
+
+def test_a_lit_chair_answers_a_finger_within_22_px_of_its_centre(
+    browser: Any, server: LiveServer
+) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "cafe", 390, touch=True)
+    assert wait_turn_or_end(page)
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()
+        if page.locator(".chair.legal").count():
+            break
+    chair = page.locator(".chair.legal").first.bounding_box()
+    assert chair["width"] < FINGER and chair["height"] < FINGER  # drawn small: 13 to a row
+    reach = FINGER / 2 - 1
+    assert all(page.evaluate(REACH, reach))
+    assert console.errors == []
+    context.close()

@@ -12,8 +12,13 @@ from web.conftest import Console
 TURN_LIMIT = 400
 
 
-def new_page(browser: Any, width: int = 1280, height: int = 900) -> tuple[Any, Any, Console]:
-    context = browser.new_context(viewport={"width": width, "height": height})
+def new_page(
+    browser: Any, width: int = 1280, height: int = 900, touch: bool = False
+) -> tuple[Any, Any, Console]:
+    """A page of its own context; `touch`: a phone's touch screen (a coarse pointer)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+    )
     page = context.new_page()
     page.set_default_timeout(20_000)
     return context, page, Console(page)
@@ -369,9 +374,12 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     context.close()
 
 
-def open_seat(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
-    """A new game of this person (seat 1) against a bot, opened at its join link: the page,
-    its context and console, and the person's own view from the API."""
+def open_seat(
+    browser: Any, server: LiveServer, game: str, width: int = 1280, touch: bool = False
+) -> Any:
+    """A new game of this person (seat 1) against a bot, opened at its join link (`touch`: on
+    a touch screen): the page, its context and console, and the person's own view from the
+    API."""
     created = server.post(
         "/api/games",
         {
@@ -380,7 +388,7 @@ def open_seat(browser: Any, server: LiveServer, game: str, width: int = 1280) ->
         },
     )
     path = created["links"][0]["path"]
-    context, page, console = new_page(browser, width, 844)
+    context, page, console = new_page(browser, width, 844, touch)
     page.goto(server.base + path)
     page.wait_for_selector("body[data-ply]")
     return context, page, console, created["id"], path.split("token=", 1)[1]
