@@ -10,7 +10,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server.conftest import LiveServer, wait_for
-from web.test_browser import READY, cafe_turn, click_and_wait, new_page, wait_turn_or_end
+from web.test_browser import (
+    READY,
+    cafe_turn,
+    click_and_wait,
+    new_page,
+    open_seat,
+    souvlaki_turn,
+    wait_turn_or_end,
+)
 
 MOVES = "#board [data-action]"
 
@@ -860,5 +868,24 @@ def test_your_games_asks_the_server_in_lists_as_long_as_it_takes(
         page.wait_for_selector(f"#list-yours li[data-game='{game['id']}']")
     listings = [url.count("ids=") for url in asked if "ids=" in url]  # every 5 s: again
     assert sorted(listings[:2]) == [1, 2] and max(listings) == 2, listings
+    assert console.errors == []
+    context.close()
+
+
+def test_a_taken_draft_slot_keeps_its_number(browser: Any, server: LiveServer) -> None:
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki", 390)
+    taken = "#board .customer.taken"
+    for _ in range(12):  # the mulligan and the maintenance, then the draft's picks
+        assert wait_turn_or_end(page)
+        if page.locator(taken).count():
+            break
+        souvlaki_turn(page)
+    slots = page.locator("#board .customers .customer[data-slot]")
+    assert page.locator(taken).count()
+    for index in range(slots.count()):
+        slot = slots.nth(index)
+        number = slot.get_attribute("data-slot")
+        assert slot.locator(".number").inner_text() == f"{number}."
+    assert page.locator(taken).first.inner_text().replace("\n", " ").endswith(". taken")
     assert console.errors == []
     context.close()

@@ -70,12 +70,13 @@ function row(view, legal, ctx) {
   return el("div", { class: "panel" }, el("h3", {}, "Customers to draft"),
     obs.picking_order ? el("p", { class: "muted" }, `Picking order: ${obs.picking_order.map((p) => seatName(view.seats, p)).join(", ")}`) : null,
     el("div", { class: "customers" }, obs.row.map((text, i) => {
-      if (!text) return el("div", { class: "customer muted" }, "taken");
+      // a slot taken keeps its number: the players may still speak of "slot 3"
+      if (!text) return el("div", { class: "customer taken muted", "data-slot": i + 1 }, el("span", { class: "number" }, `${i + 1}.`), " taken");
       const [order, values] = text.split(" ");
       const pick = legal.get(`pick ${i + 1}`);
       const shown = text === BIG_ROW_CARD ? bigOrder(i + 1)
         : [el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : "")];
-      return el("div", { class: "customer" }, shown,
+      return el("div", { class: "customer", "data-slot": i + 1 }, shown,
         ctx.interactive && pick ? el("button", {
           type: "button", "data-action": `pick ${i + 1}`, title: moveText(pick), "aria-label": moveText(pick), onclick: () => ctx.send(`pick ${i + 1}`),
         }, "Pick") : null);
