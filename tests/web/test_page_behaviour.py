@@ -889,3 +889,40 @@ def test_a_taken_draft_slot_keeps_its_number(browser: Any, server: LiveServer) -
     assert page.locator(taken).first.inner_text().replace("\n", " ").endswith(". taken")
     assert console.errors == []
     context.close()
+
+
+def eight_lines_of_news(view: dict[str, Any]) -> None:
+    """A view whose log is eight lines of P2's, all since the viewer's last turn."""
+    if view["your_turn"] and view["log_from"] == 0:
+        view["log"] = [
+            {"ply": ply, "player": 1, "text": "pass", "events": [f"P2 line {ply + 1}"]}
+            for ply in range(8)
+        ]
+
+
+def test_souvlaki_news_folds_to_its_last_lines_on_a_phone(browser: Any, server: LiveServer) -> None:
+    seen = {}
+    for width in (390, 1280):
+        context, page, console, socket = open_game(browser, server, "souvlaki", width)
+        socket.edit = eight_lines_of_news
+        page.reload()
+        page.wait_for_selector(f"{READY}[data-your-turn=true] #since-last")
+        lines = "#since-last li"
+        shown = page.locator(lines).evaluate_all("ls => ls.filter((l) => l.offsetParent).length")
+        more = page.locator("#since-last button.news-more")
+        seen[width] = (shown, more.is_visible())
+        if width == 390:  # the move buttons on the first screen, under the last 3 lines
+            last = page.locator(MOVES).last.bounding_box()
+            assert last["y"] + last["height"] <= 844
+            assert more.inner_text() == "3 more" and more.get_attribute("aria-expanded") == "false"
+            more.click()
+            assert page.locator(f"{lines}:visible").count() == 6
+            assert page.is_visible("#since-last >> text=2 earlier lines under Moves")
+            assert more.get_attribute("aria-expanded") == "true"
+            page.eval_on_selector("#since-last", "box => { box.dataset.drawn = 'before'; }")
+            page.click("#hint-button")  # the board drawn again, with the hint: still open
+            page.wait_for_selector("#since-last:not([data-drawn])")
+            assert page.locator(f"{lines}:visible").count() == 6
+        assert console.errors == []
+        context.close()
+    assert seen == {390: (3, True), 1280: (6, False)}

@@ -247,12 +247,30 @@ export function news(view) {
   return `Since your last turn: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
 }
 
+// On a narrow screen the box shows its last NARROW_LINES lines, and "N more" the others, so that
+// the move buttons under it stay on the first screen; opened, it stays open for this news.
+const NARROW_LINES = 3;
+let newsOpened = null;  // the news whose box the viewer opened, one line a line
+
 function newsBox(view) {
   const { shown, earlier } = newsLines(view);
   if (!shown.length) return null;
-  return el("div", { class: "since-last", id: "since-last" }, el("strong", {}, "Since your last turn:"),
-    el("ul", {}, shown.map((line) => el("li", {}, line))),
-    earlier ? el("div", { class: "muted" }, EARLIER(earlier)) : null);
+  const said = shown.join("\n");
+  const folded = Math.max(0, shown.length - NARROW_LINES);
+  const box = el("div", { class: `since-last${newsOpened === said ? " open" : ""}`, id: "since-last" });
+  const more = folded ? el("button", {
+    type: "button", class: "quiet news-more", "aria-expanded": String(newsOpened === said), "aria-controls": "since-last",
+    onclick: () => {
+      newsOpened = newsOpened === said ? null : said;
+      box.classList.toggle("open", newsOpened === said);
+      more.setAttribute("aria-expanded", String(newsOpened === said));
+      more.textContent = newsOpened === said ? "fewer" : `${folded} more`;
+    },
+  }, newsOpened === said ? "fewer" : `${folded} more`) : null;
+  box.append(el("div", { class: "news-head" }, el("strong", {}, "Since your last turn:"), more),
+    el("ul", {}, shown.map((line, i) => el("li", { class: i < folded ? "folded" : null }, line))),
+    earlier ? el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier)) : null);
+  return box;
 }
 
 export function render(root, view, ctx) {
