@@ -926,3 +926,28 @@ def test_souvlaki_news_folds_to_its_last_lines_on_a_phone(browser: Any, server: 
         assert console.errors == []
         context.close()
     assert seen == {390: (3, True), 1280: (6, False)}
+
+
+def test_a_cafe_board_that_fails_to_load_is_said_and_the_turn_still_announced(
+    browser: Any, server: LiveServer
+) -> None:
+    created = server.post(
+        "/api/games",
+        {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]},
+    )
+    context, page, console = new_page(browser, 390, 844)
+    refused = {"error": "internal", "message": "the server broke"}
+    page.route("**/api/cafe/board", lambda route: route.fulfill(status=500, json=refused))
+    page.goto(server.base + created["links"][0]["path"])
+    page.wait_for_selector("#board-failure")
+    page.wait_for_function("document.getElementById('banner').textContent.startsWith('Your turn.')")
+    failure = page.inner_text("#board-failure")
+    assert "The board could not be drawn" in failure and "the server broke" in failure
+    assert failure in page.text_content("#banner")  # heard by a screen reader too
+    page.unroute("**/api/cafe/board")  # the server answers again: the next drawing has it
+    page.click("#hint-button")
+    page.wait_for_selector("#board .cafe-board")
+    assert page.locator("#board-failure").count() == 0
+    # the browser's own report of the answer refused above is the only error
+    assert [e for e in console.errors if not e.startswith("Failed to load resource")] == []
+    context.close()

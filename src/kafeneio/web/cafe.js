@@ -16,10 +16,19 @@ let nationOf = {};
 let selected = null;  // the guest chosen in the hand: { index, text } (two alike are two cards)
 let refocus = null;  // where keyboard focus goes after the next drawing (`placeFocus`)
 
+let boardFailure = null;  // why the board data could not be had, the last time it was asked for
+
+// The board data, asked for again at each drawing until it comes
 async function loadBoard() {
   if (board) return board;
-  board = await api("/api/cafe/board");
-  for (const table of board.tables) nationOf[table.id.slice(0, 2)] = table.nation;
+  try {
+    const data = await api("/api/cafe/board");
+    for (const table of data.tables) nationOf[table.id.slice(0, 2)] = table.nation;
+    board = data;
+    boardFailure = null;
+  } catch (error) {
+    boardFailure = `The board could not be drawn: its data did not load (${error.message}). Reload the page to try again.`;
+  }
   return board;
 }
 
@@ -330,7 +339,10 @@ function drawHands(view, ctx, players, heading) {
 }
 
 export async function render(root, view, ctx) {
-  await loadBoard();
+  if (!await loadBoard()) {  // said where the board goes; the banner still says whose turn it is
+    fill(root, el("p", { class: "message error", id: "board-failure" }, boardFailure));
+    return;
+  }
   const obs = view.observation;
   if (!ctx.interactive || (selected && obs.hands[view.viewer]?.[selected.index] !== selected.text)) selected = null;
   // the hinted move's guest and place, worked out once for the hand, the chairs and the bar
@@ -398,9 +410,11 @@ export function secondInstruction(legal) {
 }
 
 // What the others did since the viewer's last turn, in words (the banner says it on their turn);
-// undefined while the board data, which names the guests, is not known yet
+// undefined while the board data, which names the guests, is not known yet; if it failed to
+// load, that failure, for a screen reader, which is not told of what the board shows
 export function news(view) {
-  return board ? sinceLastTurn(view).line : undefined;
+  if (board) return sinceLastTurn(view).line;
+  return boardFailure ?? undefined;
 }
 
 // How far the game is, as the terminal says it: the round (a turn of each player, a player's
