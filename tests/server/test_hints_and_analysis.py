@@ -349,3 +349,38 @@ def test_a_kept_analysis_that_does_not_read_is_made_again(tmp_path: Path) -> Non
         assert client.get(analysis_url).json()["status"] == "none"
         client.post(analysis_url)
         analysis_in(client, game_id)
+
+
+def test_hints_searching_keep_no_game_s_bots_waiting(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hints of two games, searching until the test lets them go on (a long search): a
+    game of bots meanwhile plays on to its end."""
+    go_on = threading.Event()
+
+    def held(*args: Any) -> Any:
+        assert go_on.wait(60)
+        return analysis.hint(args[0], args[1], HINT_BUDGET)
+
+    monkeypatch.setattr(sessions, "hint", held)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    answers: list[int] = []
+    asking = []
+    for _ in range(2):  # Café: the person (seat 1) moves first
+        created = create(client, "cafe", ["human", "random"], **SHORT_CAFE)
+        game_id, token = created["id"], token_of(created, 0)
+
+        def asks(game_id: str = game_id, token: str = token) -> None:
+            answers.append(ask(client, game_id, token, 0).status_code)
+
+        asking.append((game_id, threading.Thread(target=asks)))
+        asking[-1][1].start()
+    wait_for(lambda: all(hub.get(game_id).kept_hints for game_id, _ in asking))
+    bots = create(client, "cafe", ["random", "random"], **SHORT_CAFE)
+    try:
+        assert wait_for(lambda: view(client, bots["id"])["over"], seconds=20)
+    finally:
+        go_on.set()
+        for _, thread in asking:
+            thread.join(60)
+    assert answers == [200, 200]

@@ -3,8 +3,9 @@
 The server holds the game. A client names the action and the ply it last saw; the action is
 checked against the rules on the true state, written to the store, and only then applied and
 announced. Everything runs on the event loop except bot thinking, which runs in a thread pool
-on a copy of the state. Chance outcomes and bot seeds are drawn from the game's seed and the
-ply, so that a restarted server replays and continues every game exactly as it would have.
+on a copy of the state, and the hints' and analyses' searches, each kind on a thread of its
+own. Chance outcomes and bot seeds are drawn from the game's seed and the ply, so that a
+restarted server replays and continues every game exactly as it would have.
 """
 
 from __future__ import annotations
@@ -433,6 +434,9 @@ class Hub:
         self.analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
         """One analysis at a time, beside the bots' threads."""
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        self.hinter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
+        """The hints' searches, one at a time, on a thread of their own: a second of search
+        each, which on the bots' threads would keep the bots of every game waiting."""
         self.card_sets = card_sets or {}
         self.sessions: dict[str, GameSession] = {}
         self.writer = ActionWriter(store)
@@ -604,9 +608,7 @@ class Hub:
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
-            pending = loop.run_in_executor(
-                self.executor, _worded_hint, copy, seed, self.hint_budget
-            )
+            pending = loop.run_in_executor(self.hinter, _worded_hint, copy, seed, self.hint_budget)
             kept = session.kept_hints[seat] = KeptHint(ply, pending)
         try:
             return await asyncio.shield(kept.search)
@@ -819,6 +821,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.hinter.shutdown(wait=False, cancel_futures=True)
         for job in self.analyses.values():
             job.stop.set()
         self.analyst.shutdown(wait=False, cancel_futures=True)
