@@ -951,3 +951,22 @@ def test_a_cafe_board_that_fails_to_load_is_said_and_the_turn_still_announced(
     # the browser's own report of the answer refused above is the only error
     assert [e for e in console.errors if not e.startswith("Failed to load resource")] == []
     context.close()
+
+
+def test_a_long_name_does_not_widen_a_phone_page(browser: Any, server: LiveServer) -> None:
+    # a name is one word of up to 40 letters: on a phone it breaks rather than making the
+    # lobby (which lists every game) and the game page scroll sideways for every player
+    name = "W" * 40
+    paths = ["/"]
+    for game in ("cafe", "souvlaki"):
+        seats = [{"kind": "human", "name": name}, {"kind": "bot", "bot": "heuristic"}]
+        created = server.post("/api/games", {"game": game, "seats": seats})
+        paths.append(created["links"][0]["path"])
+    context, page, console = new_page(browser, 390, 844, touch=True)
+    for path in paths:
+        page.goto(server.base + path)
+        page.wait_for_selector("ul.games li" if path == "/" else "body[data-ply]")
+        assert name in page.inner_text("body").replace("\n", "")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    assert console.errors == []
+    context.close()
