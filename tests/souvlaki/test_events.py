@@ -45,6 +45,8 @@ def test_a_card_drawn_or_taken_is_named_only_to_those_who_see_it(players: int) -
             if event.kind not in ("draw", "take"):
                 continue
             _, holder, *rest = event.args
+            if event.kind == "take" and rest[0] < 0:
+                continue  # Rats discard face up, for everyone to see: the test below
             sees = {holder} | ({rest[0]} if event.kind == "take" else set())
             for viewer in [SPECTATOR, *range(players)]:
                 if viewer not in sees:
@@ -203,12 +205,13 @@ def test_phone_orders_dealt_together_are_told_together_each_order_whole() -> Non
 
 
 def _hidden_from(event: Event, viewer: int) -> bool:
-    """Whether `event` names cards `viewer` may not see: another's draw, a take they are
-    not party to (SW-S.4, SW-E.11, SW-E.15)."""
+    """Whether `event` names cards `viewer` may not see: another's draw, a Ninja's take they
+    are not party to (SW-S.4, SW-E.11; Rats discard face up, SW-E.15)."""
     if event.kind == "draw":
         return bool(event.args[1] != viewer)
     if event.kind == "take":
-        return viewer not in event.args[1:3]
+        taker = event.args[2]
+        return taker >= 0 and viewer not in event.args[1:3]
     return False
 
 
@@ -350,3 +353,15 @@ def test_a_service_is_told_on_one_line_a_player_in_the_order_done() -> None:
     two = [events[0], Event(("play", (events[0].args[0], events[0].args[1], 2), events[0].words))]
     (text,) = texts_told(two, SPECTATOR)
     assert text.startswith(f"P{mover} plays SF, ") and text.endswith(" (SW-4.2)")
+
+
+@pytest.mark.rule("SW-E.15")
+def test_rats_name_the_card_they_discard_to_everyone_as_the_discard_pile_shows_it() -> None:
+    from kafeneio.games.souvlaki import events as words
+
+    cards = GAME.cards
+    event = Event(("take", (cards, 1, -1, 2), words.took))
+    card = cards.foods[2].text
+    for viewer in (SPECTATOR, 0, 1, 2):
+        assert f"Rats take {card} from" in (event.text_for(viewer) or "")
+    assert event.text_for(1) == f"Rats take {card} from your hand (SW-E.15)"

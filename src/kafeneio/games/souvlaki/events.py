@@ -1,8 +1,9 @@
 """Souvlaki Wars events in words, as each viewer may see them.
 
 Food and unforeseen hands are private (SW-S.4): a card drawn is named to its owner and counted
-to everyone else, and which card a Ninja or Rats took is told only to the players concerned
-(SW-E.11, SW-E.15). Everything else (money, reputation, queues, cards played) is public.
+to everyone else, and which card a Ninja took is told only to the players concerned
+(SW-E.11). Everything else (money, reputation, queues, cards played, and cards discarded,
+Rats' included, SW-E.15) is public.
 
 Each function is the wording of one kind of event, called with the event's facts and the
 viewer; the state emits them (`State.emit`), so nothing is formatted unless somebody reads it.
@@ -298,16 +299,16 @@ def reputation(args: Args, viewer: int) -> str:
 
 
 def took(args: Args, viewer: int) -> str:
-    """A random food card taken from `victim`: by `taker` (a Ninja) or discarded (Rats)."""
+    """A random food card taken from `victim`: by `taker` (a Ninja) or discarded (Rats). Rats'
+    card goes to the discard pile face up, for everyone to see (the observation's discards show
+    it too); a Ninja's is seen only by the two players concerned."""
     cards, victim, taker, kind = args
+    card = cards.foods[kind].text
+    if taker < 0:
+        return f"Rats take {card} from {_whose(victim, viewer)} hand (SW-E.15)"
     if viewer in (victim, taker):
-        card = cards.foods[kind].text
-        if taker < 0:
-            return f"Rats take {card} from {_whose(victim, viewer)} hand (SW-E.15)"
         steals = "You steal" if taker == viewer else f"{seat(taker)} steals"
         return f"{steals} {card} from {_whose(victim, viewer)} hand (SW-E.11)"
-    if taker < 0:
-        return f"Rats take a food card from {seat(victim)}'s hand (SW-E.15)"
     return f"{seat(taker)} steals a food card from {seat(victim)}'s hand (SW-E.11)"
 
 
