@@ -221,6 +221,32 @@ def test_a_seed_that_is_not_a_whole_number_is_refused(seed: object) -> None:
         make_bot("random", seed)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("bot", sorted(BOTS))
+@pytest.mark.parametrize("seed", ["7", 7.0, None])
+def test_a_bot_made_by_its_class_refuses_a_seed_that_is_not_a_whole_number(
+    bot: str, seed: object
+) -> None:
+    """`random.Random` took text and None without a word (None: play that differs each run)."""
+    with pytest.raises(KafeneioError, match="seed is a whole number"):
+        BOTS[bot](seed)
+
+
+@pytest.mark.parametrize(
+    ("parameter", "value", "message"),
+    [
+        ("iterations", True, "iterations must be a whole number >= 1, not True"),
+        ("seconds", True, "seconds must be a finite number > 0, not True"),
+        ("seconds", "1", "seconds must be a finite number > 0, not '1'"),
+        ("depth", False, "depth must be a whole number >= 0, not False"),
+        ("c", True, "c must be a finite number >= 0, not True"),
+    ],
+)
+def test_a_flag_is_no_number_of_a_search(parameter: str, value: object, message: str) -> None:
+    """True passed for an iteration budget of 1 (a flag is an int in Python)."""
+    with pytest.raises(KafeneioError, match=message):
+        make_bot("mcts", 0, **{parameter: value})  # type: ignore[arg-type]
+
+
 def test_a_parameter_in_the_spec_and_as_a_keyword_is_refused() -> None:
     with pytest.raises(KafeneioError, match="both give 'iterations': give it once"):
         make_bot("mcts:iterations=5", 1, iterations=10)

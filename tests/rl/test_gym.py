@@ -83,6 +83,32 @@ def test_bad_opponents_and_seats_are_refused() -> None:
         SingleAgentEnv("cafe", num_players=2, learner=2)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"num_players": "2"}, "takes 2 to 4 players, not '2'"),
+        ({"num_players": 2.0}, "takes 2 to 4 players, not 2.0"),
+        ({"learner": "0"}, "the learner is a seat from 0 to 1, not '0'"),
+        ({"learner": True}, "the learner is a seat from 0 to 1, not True"),
+        ({"illegal_reward": "-1"}, "illegal_reward is a finite number, not '-1'"),
+        ({"illegal_reward": float("nan")}, "illegal_reward is a finite number, not nan"),
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_refused_when_the_environment_is_made(
+    arguments: dict[str, object], message: str
+) -> None:
+    """Text for a number failed deep inside with a bare TypeError (or, for the reward, only at
+    the first illegal action): the error names the argument and what it takes."""
+    with pytest.raises(KafeneioError, match=message):
+        SingleAgentEnv("cafe", **arguments)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_a_player_count_and_a_seat() -> None:
+    gym = SingleAgentEnv("cafe", num_players=np.int64(3), learner=np.int64(2))  # type: ignore[arg-type]
+    assert (gym.setup.num_players, gym.learner) == (3, 2)
+    assert type(gym.setup.num_players) is int and type(gym.learner) is int
+
+
 def test_human_mode_prints_the_position_at_every_reset_and_step(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -170,6 +170,24 @@ def test_a_bot_that_cannot_analyse_is_refused_and_a_budget_must_be_positive() ->
         analyser_for("deep", Budget())
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seconds": "1"}, "a budget's seconds are a positive, finite number, not '1'"),
+        ({"seconds": True}, "a budget's seconds are a positive, finite number, not True"),
+        ({"iterations": "3"}, "a budget's iterations are a whole number >= 1, not '3'"),
+        ({"iterations": 2.5}, "a budget's iterations are a whole number >= 1, not 2.5"),
+        ({"iterations": 0}, "a budget's iterations are a whole number >= 1, not 0"),
+    ],
+)
+def test_a_budget_of_the_wrong_type_is_refused_naming_its_field(
+    arguments: dict[str, object], message: str
+) -> None:
+    """Text failed with a bare TypeError from a comparison; 2.5 iterations were taken."""
+    with pytest.raises(KafeneioError, match=message):
+        Budget(**arguments)  # type: ignore[arg-type]
+
+
 def recorded_game(tmp_path: Path, actions: int) -> Path:
     state = get_game("cafe").new_state(2, seed=9)
     bots = [make_seat_bot("heuristic", 1), make_seat_bot("random", 2)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from kafeneio.bots.base import ActionEstimate, Analysis, Bot
+from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
 from kafeneio.bots.greedy import GreedyBot
 from kafeneio.bots.heuristic import HeuristicBot
 from kafeneio.bots.mcts import MctsBot
@@ -34,8 +34,7 @@ def bot_parameters(name: str) -> list[str]:
 def make_bot(name: str, seed: int, **params: int | float | bool | str) -> Bot:
     """The bot written `name` (a name or a seat spec such as ``mcts:seconds=0.05``), seeded,
     with `params` added to those of the spec; `KafeneioError` naming the problem otherwise."""
-    if isinstance(seed, bool) or not isinstance(seed, int):  # Random would take text or a float
-        raise KafeneioError(f"a bot's seed is a whole number, not {seed!r}")
+    seeded_rng(seed)  # refused before the name is read: a bot entered in BOTS may not check it
     base, spec_params = parse_seat(name)
     if base not in BOTS:
         raise KafeneioError(f"unknown bot {base!r}; bots: {', '.join(sorted(BOTS))}")

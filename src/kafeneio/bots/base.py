@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from kafeneio.core import CHANCE, TERMINAL, Action, KafeneioError, State
+from kafeneio.core.errors import shown
+
+
+def seeded_rng(seed: object) -> random.Random:
+    """A bot's generator seeded by `seed`; `KafeneioError` unless it is a whole number (not a
+    flag): `random.Random` would take text, a float or None without a word, and None would make
+    the bot's play differ at every run."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise KafeneioError(f"a bot's seed is a whole number, not {shown(seed)}")
+    return random.Random(seed)
 
 
 class Bot(ABC):

@@ -9,9 +9,7 @@ random.
 
 from __future__ import annotations
 
-import random
-
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import Bot, seeded_rng
 from kafeneio.bots.knowledge import after, best_by, knowledge_for
 from kafeneio.core import Action, State
 
@@ -20,7 +18,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded_rng(seed)
 
     def decide(self, state: State) -> Action:
         legal = state.legal_actions()

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import Bot, seeded_rng
 from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.core import Action, State
 
@@ -13,7 +11,7 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded_rng(seed)
 
     def decide(self, state: State) -> Action:
         legal = state.legal_actions()

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from kafeneio.bots.base import ActionEstimate, Analysis, Bot
+from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
 from kafeneio.bots.knowledge import (
     Knowledge,
     LuckTally,
@@ -57,6 +57,7 @@ from kafeneio.bots.knowledge import (
     root_priors,
     routine_action,
 )
+from kafeneio.bots.spec import is_real, is_whole
 from kafeneio.core import CHANCE, JSON, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
@@ -284,16 +285,16 @@ class MctsBot(Bot):
         follow: bool | None = None,
         luck: bool | None = None,
     ) -> None:
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+        if iterations is not None and (not is_whole(iterations) or iterations < 1):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
         if seconds is not None and (
-            not isinstance(seconds, int | float) or not 0 < seconds < math.inf
+            not is_real(seconds) or not 0 < seconds < math.inf
         ):  # `not 0 < nan` holds too
             raise KafeneioError(f"mcts: seconds must be a finite number > 0, not {seconds!r}")
-        if depth is not None and (not isinstance(depth, int) or depth < 0):
+        if depth is not None and (not is_whole(depth) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")
         for label, count in (("width", width), ("focus", focus), ("branch", branch)):
-            if count is not None and (not isinstance(count, int) or count < 0):
+            if count is not None and (not is_whole(count) or count < 0):
                 raise KafeneioError(f"mcts: {label} must be a whole number >= 0, not {count!r}")
         flags = (
             ("paired", paired),
@@ -307,11 +308,9 @@ class MctsBot(Bot):
                 raise KafeneioError(f"mcts: {label} must be true or false, not {flag!r}")
         numbers = (("c", c), ("inner_c", inner_c), ("bias", bias), ("widen", widen))
         for label, number in (*numbers, ("guide", guide)):
-            if number is not None and (
-                not isinstance(number, int | float) or not 0 <= number < math.inf
-            ):
+            if number is not None and (not is_real(number) or not 0 <= number < math.inf):
                 raise KafeneioError(f"mcts: {label} must be a finite number >= 0, not {number!r}")
-        self.rng = random.Random(seed)
+        self.rng = seeded_rng(seed)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else DEFAULT_SECONDS
         self.given = {

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from kafeneio.bots.base import Bot
+from kafeneio.bots.base import Bot, seeded_rng
 from kafeneio.core import Action, State
 
 
@@ -12,7 +10,7 @@ class RandomBot(Bot):
     name = "random"
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded_rng(seed)
 
     def decide(self, state: State) -> Action:
         return self.rng.choice(state.legal_actions())

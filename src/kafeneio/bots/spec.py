@@ -13,6 +13,16 @@ from kafeneio.core import KafeneioError
 Params = dict[str, int | float | bool | str]
 
 
+def is_whole(value: object) -> bool:
+    """Whether `value` is a whole number, not a flag (True would pass for 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_real(value: object) -> bool:
+    """Whether `value` is a whole or decimal number, not a flag."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def parse_value(text: str) -> int | float | bool | str:
     lowered = text.lower()
     if lowered in ("true", "false"):

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kafeneio.core import CHANCE, SPECTATOR, Game, KafeneioError, State, sample_chance
+from kafeneio.core.notation import integer_value
 from kafeneio.core.tensor import Entries
 from kafeneio.games import get_game
 
@@ -56,7 +57,10 @@ class GameSetup:
         self.game_name = game_name
         self.options = dict(options)
         self.game: Game = get_game(game_name, self.options)
-        self.num_players = num_players
+        # a numpy integer is a player count too; text or a float is refused, naming the range
+        count = integer_value(num_players)
+        self.game.check_num_players(num_players if count is None else count)
+        self.num_players: int = num_players if count is None else count
         probe = self.new_state(0)
         self.observation_size = len(machine_view(probe).observation_tensor(0))
         self.num_actions = self.game.info.num_distinct_actions

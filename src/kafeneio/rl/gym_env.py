@@ -15,6 +15,7 @@ An illegal action (an agent that ignored the mask) ends the episode: reward `ill
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
@@ -24,9 +25,11 @@ import numpy as np
 from gymnasium import spaces
 
 from kafeneio.bots import make_bot
+from kafeneio.bots.spec import is_real
 from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
 from kafeneio.core.errors import shown
 from kafeneio.core.events import plural
+from kafeneio.core.notation import integer_value
 from kafeneio.core.play import Player
 from kafeneio.games import GAMES
 from kafeneio.rl.common import (
@@ -65,10 +68,17 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     ) -> None:
         check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
-            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
-        if not 0 <= learner < num_players:
-            raise KafeneioError(f"the learner is a seat from 0 to {num_players - 1}")
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {shown(illegal)}")
+        if not is_real(illegal_reward) or not math.isfinite(illegal_reward):
+            raise KafeneioError(f"illegal_reward is a finite number, not {shown(illegal_reward)}")
         self.setup = GameSetup(game_name, num_players, options)
+        num_players = self.setup.num_players
+        seat = integer_value(learner)
+        if seat is None or not 0 <= seat < num_players:
+            raise KafeneioError(
+                f"the learner is a seat from 0 to {num_players - 1}, not {shown(learner)}"
+            )
+        learner = seat
         others = num_players - 1
         if isinstance(opponents, str) or callable(opponents):
             self.opponents: list[Opponent] = [opponents] * others

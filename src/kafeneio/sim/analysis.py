@@ -24,8 +24,9 @@ from typing import Any, Protocol
 from kafeneio.bots import BOTS, bot_parameters
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.knowledge import knowledge_for, playout_bot
-from kafeneio.bots.spec import parse_seat
+from kafeneio.bots.spec import is_real, is_whole, parse_seat
 from kafeneio.core import CHANCE, Action, KafeneioError, State
+from kafeneio.core.errors import shown
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
 from kafeneio.games import load_record
@@ -79,12 +80,18 @@ class Budget:
     iterations: int | None = None
 
     def __post_init__(self) -> None:
-        if self.seconds is None and self.iterations is None:
+        seconds, iterations = self.seconds, self.iterations
+        # `not 0 < nan` holds too
+        if seconds is not None and not (is_real(seconds) and 0 < seconds < math.inf):
+            raise KafeneioError(
+                f"a budget's seconds are a positive, finite number, not {shown(seconds)}"
+            )
+        if iterations is not None and not (is_whole(iterations) and iterations >= 1):
+            raise KafeneioError(
+                f"a budget's iterations are a whole number >= 1, not {shown(iterations)}"
+            )
+        if seconds is None and iterations is None:
             object.__setattr__(self, "seconds", DEFAULT_SECONDS)  # (frozen: set once, here)
-        if (self.seconds is not None and not 0 < self.seconds < math.inf) or (
-            self.iterations is not None and self.iterations < 1
-        ):  # `not 0 < nan` holds too
-            raise KafeneioError("a budget must be a positive, finite number")
 
     def scaled(self, factor: float) -> Budget:
         """A share of this budget (at least one sample)."""
