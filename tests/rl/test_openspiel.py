@@ -223,6 +223,27 @@ def test_a_chance_outcome_not_of_the_node_is_refused_and_changes_nothing() -> No
     assert (state.history(), str(state)) == before
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_an_action_code_outside_the_space_is_refused_as_an_illegal_one(game_name: str) -> None:
+    """An in-range illegal code raised the engine's IllegalActionError; one past the space
+    raised the notation module's NotationError. Both are illegal actions, and change nothing."""
+    game = pyspiel.load_game(f"kafeneio_{game_name}", {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    legal = set(state.legal_actions())
+    before = (state.history(), state.serialize(), state.information_state_string(0))
+    illegal_in_range = next(
+        code for code in range(game.num_distinct_actions()) if code not in legal
+    )
+    with pytest.raises(IllegalActionError):
+        state.apply_action(illegal_in_range)
+    last = game.num_distinct_actions() - 1
+    for code in (game.num_distinct_actions(), 10**9, -2):
+        with pytest.raises(IllegalActionError, match=rf"action code {code} is outside 0\.\.{last}"):
+            state.apply_action(code)
+    assert (state.history(), state.serialize(), state.information_state_string(0)) == before
+
+
 def test_openspiel_rl_environment_plays_on_the_observation_tensors() -> None:
     game = pyspiel.load_game("kafeneio_cafe", {"players": 2})
     environment = rl_environment.Environment(game, seed=1)

@@ -34,6 +34,7 @@ from kafeneio.core import (
     Action,
     GameInfo,
     IllegalActionError,
+    NotationError,
     State,
 )
 from kafeneio.games import GAMES, get_game
@@ -217,9 +218,17 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
             state.apply(self._chance_action(int(action)))
             self._fold(mover, CHANCE_SEEN)
         else:
-            played = game.setup.game.decode_action(int(action))
+            played = self._player_action(int(action))
             state.apply(played)
             self._fold(mover, played.code)
+
+    def _player_action(self, code: int) -> Action:
+        """The game's action of code `code`; a code outside the game's space is refused as any
+        illegal action is, with `IllegalActionError` (not the notation's error), naming it."""
+        try:
+            return self._game().setup.game.decode_action(code)
+        except NotationError as err:
+            raise IllegalActionError(f"{err}: no action of the game has it") from None
 
     def _chance_action(self, outcome: int) -> Action:
         """The engine's chance action numbered `outcome`; `IllegalActionError` naming this
