@@ -36,7 +36,7 @@ from kafeneio.sim.analysis import (
 )
 from kafeneio.sim.runner import make_seat_bot
 
-from .toy import BETS, COIN, FLIP, GUESSES, DrawGame, ToyGame
+from .toy import BETS, COIN, FLIP, GUESSES, HEADS, DrawGame, ToyGame
 
 
 def test_flat_monte_carlo_finds_the_exact_win_chances_of_a_known_position() -> None:
@@ -139,7 +139,7 @@ def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision()
     assert replace(flat[0], seconds=0) == replace(flat[1], seconds=0)  # samples, not seconds
     assert {e.action for e in first.actions} == set(state.legal_actions())
     assert 0 <= first.win_chance <= 1 and first.best in state.legal_actions()
-    with pytest.raises(KeyError):
+    with pytest.raises(KafeneioError, match=rf"{GUESSES[0].notation} is not an action of the"):
         first.estimate(GUESSES[0])
     chance = ToyGame().new_state(2, seed=0)
     chance.apply(FLIP)
@@ -186,6 +186,25 @@ def test_a_budget_of_the_wrong_type_is_refused_naming_its_field(
     """Text failed with a bare TypeError from a comparison; 2.5 iterations were taken."""
     with pytest.raises(KafeneioError, match=message):
         Budget(**arguments)  # type: ignore[arg-type]
+
+
+def test_an_analysis_holds_its_actions_in_a_tuple_and_names_those_it_has() -> None:
+    """`actions` was a list inside a frozen analysis (anyone could change it), and a move not
+    analysed raised a bare KeyError."""
+    state = ToyGame().new_state(2, seed=0)
+    analysis = FlatMonteCarlo(3, Budget(iterations=12)).analyse(state)
+    assert isinstance(analysis.actions, tuple)
+    made = Analysis(0, 0.5, analysis.best, list(analysis.actions))  # type: ignore[arg-type]
+    assert made.actions == analysis.actions
+    written = ", ".join(entry.action.notation for entry in analysis.actions)
+    with pytest.raises(
+        KafeneioError,
+        match=rf"heads is not an action .*\(P1 to move\), whose analysis has {written}$",
+    ):
+        analysis.estimate(HEADS)
+    many = Analysis(0, 0.5, analysis.best, (analysis.actions[0],) * 10)
+    with pytest.raises(KafeneioError, match=r"and 2 more$"):
+        many.estimate(HEADS)
 
 
 def recorded_game(tmp_path: Path, actions: int) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kafeneio.core import CHANCE, TERMINAL, Action, KafeneioError, State
 from kafeneio.core.errors import shown
@@ -61,24 +61,40 @@ class ActionEstimate:
     (None: unknown; a win or a loss, at most a quarter)."""
 
 
+LISTED = 8
+"""How many of an analysis' actions an error names before it says how many more there are."""
+
+
 @dataclass(frozen=True)
 class Analysis:
     """A search bot's view of one decision, from the mover's own information only.
 
     `win_chance` is the mover's estimated chance to win (a shared win counts as a share) as the
-    search sees the position; `actions` gives every legal action with its estimate, best first;
-    `best` is the action the bot would play."""
+    search sees the position; `actions` gives every legal action with its estimate, best first
+    (a tuple: the analysis is a value, which nobody may change once made; a list given is
+    taken as a tuple); `best` is the action the bot would play."""
 
     player: int
     win_chance: float
     best: Action
-    actions: list[ActionEstimate] = field(default_factory=list)
+    actions: tuple[ActionEstimate, ...] = ()
     iterations: int = 0
     seconds: float = 0.0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "actions", tuple(self.actions))  # (frozen: set once, here)
+
     def estimate(self, action: Action) -> float:
-        """The mover's win chance after `action` (a legal action of the analysed position)."""
+        """The mover's win chance after `action` (a legal action of the analysed position);
+        `KafeneioError` naming the action and those the analysis has, for any other."""
         for entry in self.actions:
             if entry.action == action:
                 return entry.win_chance
-        raise KeyError(f"{action} is not a legal action of the analysed position")
+        written = [entry.action.notation for entry in self.actions]
+        listed = ", ".join(written[:LISTED])
+        more = f" and {len(written) - LISTED} more" if len(written) > LISTED else ""
+        asked = action.notation if isinstance(action, Action) else shown(action)
+        raise KafeneioError(
+            f"{asked} is not an action of the analysed position (P{self.player + 1} to move), "
+            f"whose analysis has {listed}{more}"
+        )

@@ -670,7 +670,7 @@ class MctsBot(Bot):
                 estimates.append(ActionEstimate(action, guess, 0))
         estimates.sort(key=lambda e: (e.visits, e.win_chance), reverse=True)
         best = estimates[0]
-        return Analysis(me, best.win_chance, best.action, estimates, iterations, seconds)
+        return Analysis(me, best.win_chance, best.action, tuple(estimates), iterations, seconds)
 
 
 def _apply(sample: State, action: Action, tally: LuckTally | None) -> None:

@@ -206,7 +206,7 @@ class FlatMonteCarlo:
             player=mover,
             win_chance=best.win_chance,
             best=best.action,
-            actions=estimates,
+            actions=tuple(estimates),
             iterations=sum(visits),
             seconds=round(seconds, 4),
         )
