@@ -3,6 +3,7 @@ clone (no links outside the repository)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 from kafeneio.games import get_game
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
 PAGES = {"cafe": "cafe-international.md", "souvlaki": "souvlaki-wars.md"}
 OPTION_ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| (.+?) \| ", re.M)
 """A row of a page's options table: the option name(s), then the default(s)."""
@@ -111,3 +113,52 @@ def test_the_game_pages_follow_one_template() -> None:
     shared = [heading for heading in cafe if heading in souvlaki]
     assert shared == [heading for heading in souvlaki if heading in cafe]
     assert len(shared) >= 15, shared
+
+
+PACKAGES = sorted(
+    ".".join(init.parent.relative_to(ROOT / "src").parts)
+    for init in (ROOT / "src" / "kafeneio").rglob("__init__.py")
+)
+"""Every package of kafeneio, by its dotted name."""
+USED_NAME = re.compile(
+    r"from (kafeneio(?:\.[a-z_]+)*) import ([A-Za-z_][A-Za-z_, ]*)"
+    r"|`(kafeneio(?:\.[a-z_]+)+)\.([A-Za-z_]+)"
+)
+"""A name the docs take from a module: ``from kafeneio.x import a, b`` or `kafeneio.x.a`."""
+API_PACKAGES = ["kafeneio.bots", "kafeneio.core", "kafeneio.games", "kafeneio.rl"]
+"""The packages whose names the Python API's users import (README, docs/)."""
+
+
+def names_the_docs_use() -> set[tuple[str, str]]:
+    """(package, name) for every name the README, docs and examples take from a package."""
+    texts = [ROOT / "README.md", *DOCS.glob("*.md"), *(ROOT / "examples").glob("*.py")]
+    used = set()
+    for path in texts:
+        for match in USED_NAME.finditer(path.read_text(encoding="utf-8")):
+            module = match[1] or match[3]
+            names = match[2].split(",") if match[1] else [match[4]]
+            for name in names:
+                used.add((module, name.split(" as ")[0].strip()))
+    return {(module, name) for module, name in used if module in PACKAGES}
+
+
+@pytest.mark.parametrize("package", API_PACKAGES)
+def test_a_public_package_declares_its_names_and_has_each_of_them(package: str) -> None:
+    module = importlib.import_module(package)
+    assert all(hasattr(module, name) for name in module.__all__)
+
+
+def test_every_name_the_docs_take_from_a_package_is_in_its_all() -> None:
+    """A name of a package's own (not one of its modules) that the docs use is public: it is in
+    the package's ``__all__``, so that a checker or ``import *`` sees what the docs promise."""
+    missing = []
+    for package, name in sorted(names_the_docs_use()):
+        if (
+            f"{package}.{name}" in PACKAGES
+            or (ROOT / "src" / Path(*package.split("."), f"{name}.py")).exists()
+        ):
+            continue  # a module of the package
+        if name not in getattr(importlib.import_module(package), "__all__", ()):
+            missing.append(f"{package}.{name}")
+    assert not missing
+    assert ("kafeneio.games", "load_record") in names_the_docs_use()

@@ -13,6 +13,10 @@ from kafeneio.core.record import not_an_object, replay
 
 Options = Mapping[str, Any]
 
+__all__ = ["GAMES", "get_game", "load_record"]
+"""What the docs use: the games by name, a game by its name and options, a record replayed.
+`title_of` and `game_from_parts` serve the server and records, not a user of the API."""
+
 
 def _cafe(options: Options, data: Options) -> Game:
     from kafeneio.games.cafe import CafeGame

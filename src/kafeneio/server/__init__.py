@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["DEFAULT_DATA", "database_url", "default_db_url", "serve"]
+
 DEFAULT_DATA = Path("kafeneio-data")
 
 
