@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from hash_seeds import outputs_under_hash_seeds
-from kafeneio.core import CHANCE, SPECTATOR, State, sample_chance
+from kafeneio.core import CHANCE, SPECTATOR, Game, State, sample_chance
 from kafeneio.core.conformance import check_state
 from kafeneio.core.errors import ViewerError
 from kafeneio.core.machine_checks import MachineObservationError, check_machine_observations
@@ -239,3 +239,16 @@ def test_the_harness_catches_a_tensor_that_shows_hidden_cards() -> None:
         type(state.game).observation_spec = spec
     check_machine_observations(state, random.Random(0))
     check_state(state, random.Random(0), replay_record=False)
+
+
+def test_the_harness_requires_the_spec_of_a_game_whose_states_have_a_tensor() -> None:
+    """A game with a tensor but no `observation_spec` of the contract's is caught (the spec was
+    each game's own method, and the harness skipped a game that lacked it)."""
+    state: Any = get_game("cafe").new_state(2, seed=5)
+    written = type(state.game)._observation_spec
+    type(state.game)._observation_spec = Game._observation_spec
+    try:
+        with pytest.raises(MachineObservationError, match="has an observation tensor, but"):
+            check_machine_observations(state, random.Random(0))
+    finally:
+        type(state.game)._observation_spec = written

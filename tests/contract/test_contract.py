@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import pickle
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,7 @@ from kafeneio.core import (
 from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
 from kafeneio.games import load_record
+from sim.toy import ToyGame
 
 from .conftest import finished_game, random_states
 
@@ -54,6 +57,30 @@ def test_every_attribute_of_a_state_is_a_declared_field(game: Game, players: int
         assert set(vars(state)) == type(state).declared
         for sample in (state.clone(), state.determinize(0, random.Random(0))):
             assert set(vars(sample)) == type(state).declared
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_observation_spec_is_the_contracts_and_shapes_every_tensor(
+    game: Game, players: int
+) -> None:
+    """`observation_spec` is part of the contract (the research interfaces read it there):
+    its pieces add up to every player's tensor, and a player count the game never takes is
+    refused as `new_state` refuses it."""
+    spec = game.observation_spec(players)
+    assert all(isinstance(name, str) and all(n > 0 for n in shape) for name, shape in spec.items())
+    size = sum(math.prod(shape) for shape in spec.values())
+    for state in random_states(game, players, seed=players, every=40):
+        view: Any = state
+        assert all(len(view.observation_tensor(p)) == size for p in range(players))
+    for bad in (game.info.max_players + 1, "2", True):
+        with pytest.raises(KafeneioError, match=f"takes .* players, not {bad!r}"):
+            game.observation_spec(bad)  # type: ignore[arg-type]
+
+
+def test_a_game_without_an_observation_spec_says_so() -> None:
+    """The base declares it: a game that writes none is told of, not an AttributeError."""
+    with pytest.raises(KafeneioError, match="Toy has no observation tensor"):
+        ToyGame().observation_spec(2)
 
 
 @pytest.mark.parametrize("bad", [None, "USm@16", 3, object(), True])

@@ -26,6 +26,7 @@ from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationErro
 from kafeneio.core.events import Event, EventLog, HistoryEntry, Words
 from kafeneio.core.notation import integer_value
 from kafeneio.core.options import RulesOptions
+from kafeneio.core.tensor import Spec
 
 CHANCE = -1
 """`current_player()` of a chance node: the next action is a chance outcome (OpenSpiel's -1)."""
@@ -196,6 +197,21 @@ class Game(ABC):
     def notation_help(self) -> str:
         """How a person writes this game's moves (and, where it helps, its phases)."""
         return ""
+
+    def observation_spec(self, num_players: int) -> Spec:
+        """The pieces of `State.observation_tensor` for `num_players` players, each by name
+        with its shape, in the order of the flat tensor (the game's page documents them): what
+        the research interfaces shape their observations by. `KafeneioError` for a player count
+        the game never takes, or for a game that has no tensor."""
+        self.check_num_players(num_players)
+        return self._observation_spec(num_players)
+
+    def _observation_spec(self, num_players: int) -> Spec:
+        """`observation_spec` once the player count is checked; a game with an observation
+        tensor writes it."""
+        raise KafeneioError(
+            f"{self.info.title} has no observation tensor: its game writes no observation_spec"
+        )
 
     def options_schema(self) -> JSON:
         """The rules options with the values this game is bound to."""

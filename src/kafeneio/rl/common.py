@@ -67,10 +67,7 @@ class GameSetup:
 
     def observation_spec(self) -> dict[str, tuple[int, ...]]:
         """The pieces of the observation tensor with their shapes, from the game."""
-        spec = getattr(self.game, "observation_spec", None)
-        if spec is None:
-            raise KafeneioError(f"{self.game.info.title} has no observation spec")
-        return dict(spec(self.num_players))
+        return dict(self.game.observation_spec(self.num_players))
 
     def new_state(self, seed: int) -> State:
         """A new game shuffled by `seed`; quiet (no events in words): agents read tensors."""

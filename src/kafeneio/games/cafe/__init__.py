@@ -73,7 +73,7 @@ class CafeGame(Game):
 
         return reference_text(state.observation(viewer))
 
-    def observation_spec(self, num_players: int) -> Spec:
+    def _observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""
         return observation_spec(self.board, num_players, len(self.options.bar_values))
 

@@ -157,7 +157,7 @@ class SouvlakiGame(Game):
         shops = [shop.id for shop in self.cards.shops]
         return self.with_options({self.role_option: rng.sample(shops, num_players)})
 
-    def observation_spec(self, num_players: int) -> Spec:
+    def _observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
         return observation_spec(self.cards, num_players)
 
