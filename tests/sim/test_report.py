@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -121,8 +122,12 @@ def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
     from kafeneio.sim.report import analysis
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(plots, "win_chance_over_game", lambda c, last: seen.update(c=c) or b"")
-    monkeypatch.setattr(plots, "losses", lambda p, last: seen.update(p=p, last=last) or b"")
+    monkeypatch.setattr(
+        plots, "win_chance_over_game", lambda c, last, counted: seen.update(c=c) or b""
+    )
+    monkeypatch.setattr(
+        plots, "losses", lambda p, last, counted: seen.update(p=p, last=last) or b""
+    )
 
     def decision(ply: int, player: int) -> Decision:
         return Decision(ply, player, "end", "end", "end", "end", 0.5, 0.5, 0.0, 0.0, 1, 1)
@@ -132,6 +137,35 @@ def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
     analysis(result, tmp_path, ["analyse"])
     assert seen["c"] == [("P1", [1, 4, 5], [0.5, 0.5, 1.0]), ("P2", [2, 5], [0.5, 0.0])]
     assert seen["p"] == [("P1", [1, 4], [0.0, 0.0]), ("P2", [2], [0.0])] and seen["last"] == 4
+
+
+def test_the_move_axis_says_chance_outcomes_count_only_where_the_numbers_skip_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The axis said 'chance outcomes count' for Café too, whose records number none."""
+    from kafeneio.sim import plots
+    from kafeneio.sim.analysis import Decision, GameAnalysis
+    from kafeneio.sim.report import analysis
+
+    labels: list[str] = []
+    drawn = plots.png
+
+    def label_kept(figure: Any) -> bytes:
+        labels.append(figure.axes[0].get_xlabel())
+        return drawn(figure)
+
+    monkeypatch.setattr(plots, "png", label_kept)
+
+    def decision(ply: int, player: int) -> Decision:
+        return Decision(ply, player, "end", "end", "end", "end", 0.5, 0.5, 0.0, 0.0, 1, 1)
+
+    for game, plies in (("cafe", [0, 1, 2]), ("souvlaki", [0, 1, 3])):  # 2: a draw
+        moves = [decision(ply, ply % 2) for ply in plies]
+        result = GameAnalysis(game, 2, None, [1, 0], [0], True, "mcts", moves)
+        analysis(result, tmp_path / game, ["analyse"])
+    chance = "chance outcomes count"
+    assert [chance in label for label in labels] == [False, False, True, True], labels
+    assert all(label.startswith("move (numbered from 1 as in the table") for label in labels)
 
 
 def test_a_run_time_reads_as_a_time_however_short(tmp_path: Path) -> None:

@@ -325,6 +325,13 @@ class GameAnalysis:
     decisions: list[Decision]
     seconds: float = 0.0
 
+    @property
+    def skips_chance_outcomes(self) -> bool:
+        """Whether the move numbers (a decision's ply + 1, as the game's log numbers it) skip
+        chance outcomes between decisions, as Souvlaki Wars' draws: then the tables and plots
+        say that chance outcomes count. Café's records number none."""
+        return bool(self.decisions) and self.decisions[-1].ply + 1 > len(self.decisions)
+
     def mistakes(self, player: int, count: int = 3) -> list[Decision]:
         """`player`'s clear mistakes (losses beyond their sampling margin) that lost the most
         win chance, worst first."""

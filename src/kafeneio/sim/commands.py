@@ -528,7 +528,7 @@ def print_analysis(result: GameAnalysis) -> None:
         console.print("The record has no decision to analyse.")
         return
     title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
-    if result.decisions[-1].ply + 1 > len(result.decisions):  # draws between them: gaps
+    if result.skips_chance_outcomes:
         title += " (moves numbered as in the game's log, where chance outcomes count too)"
     say(title)  # as the table's title, a terminal broke it mid-word ("wher" / "e chance")
     table = Table()

@@ -144,14 +144,24 @@ def ratings(
     return png(figure)
 
 
-MOVE_AXIS = "move (numbered from 1 as in the table; chance outcomes count)"
+MOVE_AXIS = "move (numbered from 1 as in the table)"
+CHANCE_COUNTED = "move (numbered from 1 as in the table; chance outcomes count)"
+"""The move axis where the move numbers skip the chance outcomes between decisions (Souvlaki
+Wars' draws, moves of its log that nobody decides); Café's records number no chance outcome."""
+
+
+def move_axis(chance_counted: bool) -> str:
+    return CHANCE_COUNTED if chance_counted else MOVE_AXIS
 
 
 def win_chance_over_game(
-    curves: Sequence[tuple[str, Sequence[int], Sequence[float]]], last: int
+    curves: Sequence[tuple[str, Sequence[int], Sequence[float]]],
+    last: int,
+    chance_counted: bool = False,
 ) -> bytes:
     """Each player's own estimate of their win chance at each of their decisions, by move
-    number (from 1; `last` is the last decision's)."""
+    number (from 1; `last` is the last decision's; `chance_counted`: the numbers skip chance
+    outcomes, and the axis says so)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8.4, 3.6))
     for index, (name, xs, ys) in enumerate(curves):
@@ -159,7 +169,7 @@ def win_chance_over_game(
         axis.step(xs, ys, where="post", label=name, color=colour, linewidth=1.6)
     axis.set_xlim(1, last + 1)
     axis.set_ylim(-0.02, 1.02)
-    axis.set_xlabel(MOVE_AXIS)
+    axis.set_xlabel(move_axis(chance_counted))
     whole_numbers_along(axis)
     axis.set_ylabel("win chance, as the mover sees it")
     axis.set_title("Win chance over the game")
@@ -168,14 +178,19 @@ def win_chance_over_game(
     return png(figure)
 
 
-def losses(points: Sequence[tuple[str, Sequence[int], Sequence[float]]], last: int) -> bytes:
-    """The win chance each decision lost, per player, by move number (from 1)."""
+def losses(
+    points: Sequence[tuple[str, Sequence[int], Sequence[float]]],
+    last: int,
+    chance_counted: bool = False,
+) -> bytes:
+    """The win chance each decision lost, per player, by move number (from 1; as in
+    `win_chance_over_game`)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(8.4, 2.8))
     for index, (name, xs, ys) in enumerate(points):
         axis.bar(xs, ys, width=1.0, label=name, color=COLOURS[index % len(COLOURS)], alpha=0.8)
     axis.set_xlim(0.5, last + 0.5)
-    axis.set_xlabel(MOVE_AXIS)
+    axis.set_xlabel(move_axis(chance_counted))
     whole_numbers_along(axis)
     axis.set_ylabel("win chance lost")
     axis.set_title("Win chance lost by each move")

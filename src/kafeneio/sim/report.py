@@ -268,8 +268,11 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         sections.append("<p>The record has no decision to analyse.</p>")
         return write(directory, title, "\n".join(sections), result.to_dict())
     sections += [
-        image(plots.win_chance_over_game(curves, last), "win chance over the game"),
-        image(plots.losses(lost, last), "win chance lost"),
+        image(
+            plots.win_chance_over_game(curves, last, result.skips_chance_outcomes),
+            "win chance over the game",
+        ),
+        image(plots.losses(lost, last, result.skips_chance_outcomes), "win chance lost"),
         "<h2>Biggest mistakes</h2>",
         "<p>A move's loss is the preferred move's win chance less the played one's; a mistake "
         "is listed when its loss is beyond the 95% sampling margin of that difference.</p>",
