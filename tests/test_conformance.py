@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from kafeneio.core import SPECTATOR
 from kafeneio.core.conformance import ConformanceError, check_random_games, check_state
 from kafeneio.games import get_game
 
@@ -60,6 +61,26 @@ def test_the_harness_catches_a_cafe_sample_that_loses_a_card() -> None:
     type(state).determinize = losing  # type: ignore[method-assign,assignment]
     try:
         with pytest.raises(ConformanceError, match=r"a sample for P1 holds \{'guests': 9"):
+            check_state(state, random.Random(0), replay_record=False)
+    finally:
+        type(state).determinize = honest  # type: ignore[method-assign]
+
+
+def test_the_harness_catches_a_spectators_sample_that_loses_a_card() -> None:
+    """The spectator's samples are checked too (the players' only were, and a Souvlaki
+    spectator's impossible worlds went unseen): one that loses a card is caught."""
+    state = get_game("cafe").new_state(2, seed=1)
+    honest = type(state).determinize
+
+    def losing_for_the_spectator(self: object, player: int, rng: random.Random) -> object:
+        sample = honest(self, player, rng)  # type: ignore[arg-type]
+        if player == SPECTATOR:
+            sample._bag.pop()  # type: ignore[attr-defined]
+        return sample
+
+    type(state).determinize = losing_for_the_spectator  # type: ignore[method-assign,assignment]
+    try:
+        with pytest.raises(ConformanceError, match=r"a sample for the spectator holds"):
             check_state(state, random.Random(0), replay_record=False)
     finally:
         type(state).determinize = honest  # type: ignore[method-assign]

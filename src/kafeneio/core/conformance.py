@@ -22,10 +22,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
 from kafeneio.core.events import seat
-from kafeneio.core.game import CHANCE, TERMINAL, Game, State
+from kafeneio.core.game import CHANCE, SPECTATOR, TERMINAL, Game, State
 from kafeneio.core.machine_checks import check_machine_observations
 from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
+
+SAMPLES = 2
+"""Samples checked for each player at every state (each with a sample of it for another)."""
 
 
 class ConformanceError(AssertionError):
@@ -84,6 +87,10 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
     _expect(state == before, "refusing an illegal action changes nothing")
     for viewer in range(state.num_players):
         _check_determinize(state, viewer, rng)
+    # One sample for the spectator (a Souvlaki spectator's samples were impossible worlds once,
+    # unseen here), from a generator of its own: the games played and checked stay the ones
+    # the shared generator has always made.
+    _check_determinize(state, SPECTATOR, random.Random(state.ply), samples=1)
     check_machine_observations(state, rng)
     if replay_record:
         _expect(replay(game, state.to_record()) == state, "the record replays to an equal state")
@@ -149,11 +156,15 @@ def _check_illegal_is_refused(state: State, legal: set[int], rng: random.Random)
         raise ConformanceError(f"the illegal action {action} was accepted")
 
 
-def _check_determinize(state: State, player: int, rng: random.Random) -> None:
+def _check_determinize(
+    state: State, player: int, rng: random.Random, samples: int = SAMPLES
+) -> None:
+    """`samples` samples for `player` (a player or `SPECTATOR`), and in each a sample for a
+    player drawn at random, are possible worlds that keep what their viewer sees."""
     seen = state.observation(player)
-    for _ in range(2):
+    for _ in range(samples):
         sample = state.determinize(player, rng)
-        _check_sample(state, sample, player, f"a sample for {seat(player)}")
+        _check_sample(state, sample, player, f"a sample for {_viewer(player)}")
         _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
         try:
             sample.to_record()
@@ -163,15 +174,20 @@ def _check_determinize(state: State, player: int, rng: random.Random) -> None:
             raise ConformanceError(
                 "a determinized sample has a record that would rebuild the truth"
             )
-        _expect(sample.observation(player) == seen, f"determinize keeps {seat(player)}'s view")
+        _expect(sample.observation(player) == seen, f"determinize keeps {_viewer(player)}'s view")
         if player == state.current_player():
             _check_same_words(state, sample, f"a sample for {seat(player)}")
         # Search determinizes again inside a sample, for another player's turn.
         other = rng.randrange(state.num_players)
         nested = sample.determinize(other, rng)
-        where = f"a sample for {seat(other)} of a sample for {seat(player)}"
+        where = f"a sample for {seat(other)} of a sample for {_viewer(player)}"
         _check_sample(sample, nested, other, where)
         _expect(nested.observation(other) == sample.observation(other), f"{where} keeps the view")
+
+
+def _viewer(viewer: int) -> str:
+    """A viewer as messages name it: P1-P4, or the spectator."""
+    return "the spectator" if viewer == SPECTATOR else seat(viewer)
 
 
 def _check_same_words(truth: State, sample: State, where: str) -> None:
@@ -203,7 +219,7 @@ def _check_sample(truth: State, sample: State, player: int, where: str) -> None:
             _expect(
                 not beyond,
                 f"in {where}, {seat(viewer)} knows {beyond[0] if beyond else ''} "
-                f"which {seat(player)} does not",
+                f"which {_viewer(player)} does not",
             )
 
 
