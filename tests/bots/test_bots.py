@@ -10,11 +10,12 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from kafeneio.bots import BOTS, Analysis, make_bot, mcts, parse_seat
+from kafeneio.bots import BOTS, Analysis, make_bot, mcts, parse_seat, run_time_bots
+from kafeneio.bots.base import Bot
 from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.bots.mcts import WALL_FACTOR, MctsBot
 from kafeneio.cli import app
-from kafeneio.core import CHANCE, KafeneioError, State, sample_chance
+from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
 
 FAST = {
@@ -296,3 +297,21 @@ def test_play_accepts_a_seat_spec_and_refuses_a_bad_one() -> None:
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["play", "cafe", "--seats", "mcts:budget=2,random", "--quiet"])
     assert result.exit_code == 2 and "no parameter 'budget'" in result.output
+
+
+def test_the_bots_entered_at_run_time_are_told_from_those_shipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a back end's fresh process must be given to know every bot of this one."""
+    assert run_time_bots() == {}
+    monkeypatch.setitem(BOTS, "mine", FirstLegal)
+    monkeypatch.setitem(BOTS, "random", FirstLegal)  # a shipped name, another bot
+    assert run_time_bots() == {"mine": FirstLegal, "random": FirstLegal}
+
+
+class FirstLegal(Bot):
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def decide(self, state: State) -> Action:
+        return state.legal_actions()[0]

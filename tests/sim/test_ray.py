@@ -178,3 +178,27 @@ def test_an_analysis_on_ray_is_the_analysis_on_local_processes() -> None:
     local = analyse_game(record, budget=Budget(None, 6), seed=3)
     on_ray = analyse_game(record, budget=Budget(None, 6), seed=3, backend=Backend("ray", 2))
     assert len(on_ray.decisions) == 6 and on_ray.decisions == local.decisions
+
+
+@needs_ray
+def test_a_bot_entered_at_run_time_plays_on_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's workers import the package anew, without the entries a script made in `BOTS`:
+    its games failed there as an unknown bot's. They now go with the tasks."""
+    from kafeneio.bots import BOTS
+    from kafeneio.bots.base import Bot, seeded_rng
+    from kafeneio.core import Action, State
+
+    class LowestCode(Bot):  # defined here, as in a script: no worker can import it
+        name = "lowest"
+
+        def __init__(self, seed: int) -> None:
+            self.rng = seeded_rng(seed)
+
+        def decide(self, state: State) -> Action:
+            return min(state.legal_actions(), key=lambda action: action.code)
+
+    monkeypatch.setitem(BOTS, "lowest", LowestCode)
+    seats = ["lowest", "random"]
+    local = simulate("cafe", seats, 4, seed=5, backend=Backend("local", workers=1))
+    on_ray = simulate("cafe", seats, 4, seed=5, backend=Backend("ray", workers=2))
+    assert on_ray.outcome() == local.outcome()

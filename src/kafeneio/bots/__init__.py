@@ -6,7 +6,7 @@ through `kafeneio.bots.knowledge`."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
 from kafeneio.bots.greedy import GreedyBot
@@ -23,6 +23,20 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "mcts": MctsBot,
 }
 """Every bot by name: each takes a seed and the keyword parameters of its constructor."""
+SHIPPED_BOTS: dict[str, Callable[..., Bot]] = dict(BOTS)
+"""The entries of `BOTS` as the package ships them: every process that imports it has these."""
+
+
+def run_time_bots() -> dict[str, Callable[..., Bot]]:
+    """The entries of `BOTS` made or replaced since the package was imported (``BOTS["mine"]
+    = MyBot``): what a process of a back end must be given to know them."""
+    return {name: bot for name, bot in BOTS.items() if SHIPPED_BOTS.get(name) is not bot}
+
+
+def enter_bots(bots: Mapping[str, Callable[..., Bot]]) -> None:
+    """Enter `bots` in this process's `BOTS`: a back end's process given the `run_time_bots`
+    of the one that planned the run."""
+    BOTS.update(bots)
 
 
 def bot_parameters(name: str) -> list[str]:
@@ -63,6 +77,8 @@ __all__ = [
     "Bot",
     "bot_parameters",
     "check_seat",
+    "enter_bots",
     "make_bot",
     "parse_seat",
+    "run_time_bots",
 ]

@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kafeneio.bots import check_seat, make_bot
+from kafeneio.bots import check_seat, enter_bots, make_bot, run_time_bots
 from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
 from kafeneio.core.events import plural
@@ -269,10 +269,30 @@ def run_items(
     if backend.name == "ray":
         from kafeneio.sim.ray_backend import run_on_ray
 
+        # Ray's workers import the package anew: bots entered at run time go with the tasks
+        # (the local back end forks its workers, which have them already).
+        work = with_bots(run_time_bots(), work)
         return run_on_ray(work, items, backend.address, backend.workers)
     if backend.parallelism() == 1:
         return (work(item) for item in items)
     return on_processes(work, items, backend.parallelism())
+
+
+def with_bots(
+    bots: Mapping[str, Callable[..., Bot]], work: Callable[[Item], Result]
+) -> Callable[[Item], Result]:
+    """`work`, entering `bots` in the process's `BOTS` first; `work` itself where there are
+    none. A closure, which Ray pickles by value with the bots' classes, wherever they were
+    defined (a script, a notebook); `enter_bots` by reference, so that it enters them in the
+    worker's own `BOTS`, not in a copy pickled with the closure."""
+    if not bots:
+        return work
+
+    def entering_bots(item: Item) -> Result:
+        enter_bots(bots)
+        return work(item)
+
+    return entering_bots
 
 
 def on_processes(
