@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
+from kafeneio.sim.runner import GameResult
+from kafeneio.sim.simulate import tallies
 from kafeneio.sim.stats import Spread, bradley_terry, rate, wilson
 
 
@@ -68,3 +71,34 @@ def test_a_clean_sweep_is_bounded_below_and_not_above() -> None:
     assert winner.low <= winner.elo <= winner.high and loser.low <= loser.elo <= loser.high
     assert winner.elo - winner.low > 50 and winner.high - winner.elo > 200
     assert winner.low > 0 > loser.high  # better, surely
+
+
+def game_won_by(index: int, winner: int) -> GameResult:
+    """A game of three seats, the bot 'a' in two of them and 'b' in the third (seat 2)."""
+    returns = tuple(1.0 if seat == winner else 0.0 for seat in range(3))
+    return GameResult(index, ("a", "a", "b"), (0, 0, 0), returns, None, 1, 1, 1)
+
+
+def test_a_bot_in_several_seats_of_a_game_gets_the_interval_of_its_games() -> None:
+    """Its seats' results in one game are no independent trials (one of them wins at most): the
+    interval of the seat-games, taking them for such, was too wide. Now it is that of its share
+    of each game's win, shared among its seats: it says of the games what its rival's says, it
+    keeps to 95% of the time, and a bot in every seat gets its exact 1/players."""
+    rng = random.Random(4)
+    covered = narrower = 0
+    trials = 400
+    for _ in range(trials):  # b wins a game with chance 0.4: a's seats 0.3 each
+        results = [game_won_by(g, 2 if rng.random() < 0.4 else rng.randrange(2)) for g in range(20)]
+        a, b = tallies(results, lambda r, seat: r.seats[seat])
+        assert (a.low, a.high) == pytest.approx(((1 - b.high) / 2, (1 - b.low) / 2))
+        covered += a.low <= 0.3 <= a.high
+        seat_games = wilson(a.wins, a.games)
+        narrower += a.high - a.low < seat_games.high - seat_games.low
+    assert covered / trials >= 0.93 and narrower == trials
+    everywhere = [
+        GameResult(g, ("h",) * 4, (0,) * 4, (0.0, 1.0, 0.0, 0.0), None, 1, 1, 1) for g in range(8)
+    ]
+    (h,) = tallies(everywhere, lambda r, seat: r.seats[seat])
+    assert (h.win_rate, h.low, h.high) == (0.25, 0.25, 0.25)  # the seat-games' was [0.13, 0.42]
+    seat_games = wilson(h.wins, h.games)
+    assert (round(seat_games.low, 2), round(seat_games.high, 2)) == (0.13, 0.42)

@@ -10,7 +10,7 @@ from typing import Any
 
 from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run
 from kafeneio.sim.stamp import stamp
-from kafeneio.sim.stats import Spread, wilson
+from kafeneio.sim.stats import Interval, Spread, seat_win_interval, wilson
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Tally:
     win_rate: float
     low: float
     high: float
-    """The Wilson 95% interval of `win_rate`."""
+    """The 95% interval of `win_rate` (`win_interval`: Wilson's, of the games where one name
+    fills several seats of each)."""
     mean_score: float
     score_sd: float | None
     """None for a single game: one score has no spread."""
@@ -143,18 +144,24 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
     """One `Tally` per value of `key(result, seat)` (None: not counted), in `order` or sorted."""
     wins: dict[str, float] = {}
     scores: dict[str, list[float]] = {}
+    fills: dict[str, set[tuple[int, int]]] = {}
+    """Each name's (seats it filled, seats of the game), over its games."""
     for result in results:
+        filled: dict[str, int] = {}
         for seat, share in enumerate(result.returns):
             name = key(result, seat)
             if name is None:
                 continue
             wins[name] = wins.get(name, 0.0) + share
             scores.setdefault(name, []).append(result.scores[seat])
+            filled[name] = filled.get(name, 0) + 1
+        for name, seats in filled.items():
+            fills.setdefault(name, set()).add((seats, len(result.returns)))
     names = [name for name in order if name in scores] if order else sorted(scores)
     table = []
     for name in names:
         count = len(scores[name])
-        interval = wilson(wins[name], count)
+        interval = win_interval(wins[name], count, fills[name])
         spread = Spread.of(scores[name])
         table.append(
             Tally(
@@ -169,3 +176,14 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
             )
         )
     return table
+
+
+def win_interval(wins: float, seat_games: int, fills: set[tuple[int, int]]) -> Interval:
+    """The 95% interval of a win rate over `seat_games`, by how many seats of how many it
+    filled in its games (`fills`): `seat_win_interval` where that never changed (so it is in
+    a simulation's lineup, rotated), else the Wilson interval of the seat-games, which takes
+    them for independent trials and is too wide, never too narrow, where a game held several."""
+    if len(fills) == 1:
+        (seats, players) = next(iter(fills))
+        return seat_win_interval(wins, seat_games, seats, players)
+    return wilson(wins, seat_games)

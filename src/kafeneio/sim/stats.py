@@ -34,6 +34,21 @@ def wilson(wins: float, games: int, z: float = Z95) -> Interval:
     return Interval(low, high)
 
 
+def seat_win_interval(wins: float, seat_games: int, seats: int, players: int) -> Interval:
+    """The 95% interval of the win rate of a bot that fills `seats` of the `players` seats of
+    every game, over `seat_games` seat-games, its seats' shares of the wins summing to `wins`.
+
+    Its seats' results in one game are no independent trials (at most one of them wins, so
+    they move against each other): the trials are the games, each the bot's share of the win
+    (in [0, 1], summed over its seats), and the interval is their Wilson interval shared among
+    its seats. With one seat a game it is the Wilson interval of the seat-games, as before; a
+    bot in every seat takes every win, exactly 1/players a seat."""
+    if seats == players:
+        return Interval(1 / players, 1 / players)
+    shares = wilson(wins, seat_games // seats)
+    return Interval(shares.low / seats, shares.high / seats)
+
+
 @dataclass(frozen=True)
 class Spread:
     """Mean, standard deviation (of the sample), least and greatest of some numbers."""
