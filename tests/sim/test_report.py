@@ -250,8 +250,10 @@ def test_an_unfinished_or_empty_record_is_reported_as_what_it_is(
     from kafeneio.sim.report import analysis
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(plots, "win_chance_over_game", lambda c, last: seen.update(c=c) or b"")
-    monkeypatch.setattr(plots, "losses", lambda p, last: b"")
+    monkeypatch.setattr(
+        plots, "win_chance_over_game", lambda c, last, counted: seen.update(c=c) or b""
+    )
+    monkeypatch.setattr(plots, "losses", lambda p, last, counted: b"")
 
     def decision(ply: int, player: int, before: float) -> Decision:
         return Decision(ply, player, "end", "end", "end", "end", before, before, 0.0, 0.0, 1, 1)
