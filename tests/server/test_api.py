@@ -292,6 +292,20 @@ def test_refused_actions_change_nothing(client: TestClient) -> None:
     assert act(client, game_id, first, 0, legal).json()["error"] == "stale"
 
 
+def test_a_stale_move_is_told_in_the_logs_numbering(client: TestClient) -> None:
+    """The log numbers moves from 1 (its first entry is move 1): a refusal says the position
+    the client saw and the current one as the log's entries lead to them, not in plies."""
+    created = create(client, "cafe", ["human", "human"])
+    game_id, first = created["id"], token_of(created, 0)
+    legal = view(client, game_id, first)["legal"][0]["notation"]
+    assert act(client, game_id, first, 0, legal).status_code == 200
+    refused = act(client, game_id, first, 0, legal).json()
+    assert refused["message"] == (
+        "the game has moved on (you saw it at the start, before move 1; it is now after move 1)"
+    )
+    assert len(refused["view"]["log"]) == 1  # the log's move 1: the position "after move 1"
+
+
 @pytest.mark.parametrize(
     ("body", "kind", "words"),
     [

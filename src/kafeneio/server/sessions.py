@@ -194,11 +194,20 @@ def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
 
 
 def _refuse_stale(session: GameSession, ply: int) -> None:
-    """Refuse a request made at `ply` once the game has moved past it."""
+    """Refuse a request made at `ply` once the game has moved past it, saying both positions
+    as the log numbers its moves (from 1; the API's plies count the moves made, from 0)."""
     if ply != session.ply:
         raise ActionRefused(
-            "stale", f"the game has moved on (you saw move {ply}, it is at {session.ply})"
+            "stale",
+            f"the game has moved on (you saw it {position_words(ply)}; "
+            f"it is now {position_words(session.ply)})",
         )
+
+
+def position_words(ply: int) -> str:
+    """The position after `ply` moves, in the log's numbering: "after move 10" is the position
+    the log's tenth entry leads to."""
+    return "at the start, before move 1" if ply == 0 else f"after move {ply}"
 
 
 def derived_seed(seed: int, *parts: object) -> int:
