@@ -488,6 +488,32 @@ def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> No
     assert rematch.status_code == 200  # a new game, the same seats: "play again"
 
 
+def test_a_rematch_is_shown_at_once_to_every_page_of_the_old_game(client: TestClient) -> None:
+    """Each page of the old game is sent the rematch: a seat its own new link, a spectator
+    none; then the old game's view with the rematch in it, so that no page still offers to ask
+    for one (asking again would be refused, and its refusal would hide the link just sent)."""
+    created = create(client, "cafe", ["human", "greedy"])
+    game_id, token = created["id"], token_of(created, 0)
+    assert client.post(f"/api/games/{game_id}/abandon", headers={"X-Seat-Token": token}).is_success
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}") as seat,
+        client.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
+        seat.send_json({"type": "hello", "token": token})
+        spectator.send_json({"type": "hello"})
+        assert spectator.receive_json()["seats"][0]["connected"]  # both are in
+        made = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+        new = made.json()
+        for socket, viewer in ((seat, 0), (spectator, None)):
+            while (told := socket.receive_json())["type"] == "state":
+                assert told["rematch"] is None  # the views of before the rematch
+            own = token_of(new, viewer) if viewer is not None else None
+            assert told == {"type": "rematch", "game": new["id"], "token": own}
+            shown = socket.receive_json()
+            assert shown["type"] == "state" and shown["viewer"] == viewer
+            assert shown["rematch"] == new["id"] and token_of(new, 0) not in json.dumps(shown)
+
+
 def test_a_rematch_of_a_bot_the_server_no_longer_has_is_refused(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -744,6 +744,29 @@ def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
     context.close()
 
 
+def test_a_rematch_asked_by_one_player_is_offered_at_once_on_the_others_page(
+    browser: Any, server: LiveServer
+) -> None:
+    """Bo's page, open when Ada asks for the rematch, offers him his seat in it at once: no
+    Rematch button is left, whose press would only be refused and hide the link just sent."""
+    created = finished_between_people(server)
+    pages = []
+    for link in created["links"]:
+        context, page, console = new_page(browser)
+        page.goto(server.base + link["path"])
+        page.wait_for_selector("#rematch")
+        pages.append((context, page, console))
+    ada, bo = pages[0][1], pages[1][1]
+    ada.click("#rematch")
+    bo.wait_for_selector("#play-rematch")
+    assert bo.locator("#rematch").count() == 0
+    assert "#seat=" in bo.get_attribute("#play-rematch", "href")
+    assert bo.locator("#rematch-link").count() == 1  # the news said once, in the message
+    for context, _, console in pages:
+        assert console.errors == []
+        context.close()
+
+
 def test_a_game_over_is_seen_from_the_seat_this_browser_opened(
     browser: Any, server: LiveServer
 ) -> None:

@@ -513,8 +513,9 @@ class Hub:
 
     async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
         """A new game with the same seats and options; each connected seat of the old game
-        is sent its own new link over its own websocket. Refused while the game is played:
-        its players would be sent to a new game in the middle of this one."""
+        is sent its own new link over its own websocket, then every watcher the old game's view
+        with the rematch (their pages offer it at once, not the Rematch button). Refused while
+        the game is played: its players would be sent to a new game in the middle of this one."""
         if not session.ended:
             raise ActionRefused("not-over", "a rematch is for a game over (or abandoned)")
         if session.stored.rematch is not None:
@@ -534,6 +535,7 @@ class Hub:
         for watcher in session.watchers:
             token = tokens.get(watcher.viewer) if watcher.viewer is not None else None
             watcher.push({"type": "rematch", "game": new.id, "token": token})
+        self.broadcast(session)
         return new, tokens
 
     def get(self, game_id: str) -> GameSession:

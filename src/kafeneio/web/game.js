@@ -147,6 +147,10 @@ function receive(message) {
     const seat = view ? view.viewer : null;
     const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
+    if (view) {  // asked by another: the result offers the rematch now, not to ask for one
+      view.rematch = message.game;
+      renderResult(RENDERERS[view.game]);
+    }
     if (askingRematch || message.game === ownRematch) return;  // this page asked: its answer says more
     setMessage(["A rematch is ready: ", el("a", { href: path, id: "rematch-link" }, message.token ? "play it" : "watch it")], "info");
   }
