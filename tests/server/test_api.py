@@ -206,6 +206,37 @@ def test_create_refuses_bad_requests(client: TestClient, body: Any, words: str) 
     assert client.get("/api/games").json() == []
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Bo\u202eeno ot P", "U+202E RIGHT-TO-LEFT OVERRIDE"),  # would read "P to one Bo"
+        ("Bo\nBo", "U+000A"),  # a control character has no Unicode name
+        ("Bo\tBo", "U+0009"),
+        ("A\u200bda", "U+200B ZERO WIDTH SPACE"),  # "Ada" to the eye
+        ("Bo\u2066x", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+        ("Bo\u2028Bo", "U+2028 LINE SEPARATOR"),
+        ("Bo\u2029Bo", "U+2029 PARAGRAPH SEPARATOR"),
+        ("Bo\x7f", "U+007F"),
+    ],
+)
+def test_a_name_that_would_change_how_the_others_see_it_is_refused(
+    client: TestClient, name: str, said: str
+) -> None:
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": name}]
+    response = client.post("/api/games", json={"game": "cafe", "seats": seats})
+    assert response.status_code == 422 and response.json()["error"] == "bad-request"
+    assert response.json()["message"].startswith(f"seat 2's name holds {said}: a control or")
+    assert client.get("/api/games").json() == []
+
+
+def test_names_in_any_script_are_taken_as_written(client: TestClient) -> None:
+    names = ["\u0639\u0644\u064a", "\u05d3\u05e0\u05d4", "Zoë 2", "\u674e\u96f7"]
+    seats = [{"kind": "human", "name": name} for name in names]
+    created = client.post("/api/games", json={"game": "cafe", "seats": seats})
+    assert created.status_code == 201
+    assert [seat["name"] for seat in view(client, created.json()["id"])["seats"]] == names
+
+
 def test_a_blank_name_is_the_seat_s_own(client: TestClient) -> None:
     seats = [{"kind": "human", "name": "  "}, {"kind": "bot", "bot": "random", "name": " Rob "}]
     created = client.post("/api/games", json={"game": "cafe", "seats": seats}).json()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -12,11 +13,34 @@ thread, as long as a hint thinks. The bots of every game share two threads, so a
 100 000 iterations (a minute or more) would hold the bots of all the other games waiting."""
 
 
+UNSHOWN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""The Unicode categories a seat's name may not hold: control characters (a newline, a tab),
+format characters (the right-to-left override, zero-width spaces and joiners) and the line and
+paragraph separators. Each is shown to every other player as nothing, or changes how the text
+around it is shown: a name holding one could garble the others' pages or pass for another."""
+
+
+def unshown_character(name: str) -> str | None:
+    """The first character of `name` in `UNSHOWN_CATEGORIES`, or None."""
+    return next((c for c in name if unicodedata.category(c) in UNSHOWN_CATEGORIES), None)
+
+
+def character_words(character: str) -> str:
+    """A character as a person can look it up: "U+202E RIGHT-TO-LEFT OVERRIDE"."""
+    name = unicodedata.name(character, "")
+    return f"U+{ord(character):04X}{' ' + name if name else ''}"
+
+
 class SeatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"]
-    name: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(
+        default=None,
+        max_length=40,
+        description="shown to every player; no control or format characters (a newline, "
+        "a right-to-left override, a zero-width space)",
+    )
     bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
     budget: int | None = Field(
         default=None, ge=1, le=MAX_BUDGET, description="a search bot's iterations per move"
