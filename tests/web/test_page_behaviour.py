@@ -713,9 +713,9 @@ def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: Live
     context.close()
 
 
-def finished_between_people(server: LiveServer) -> dict[str, Any]:
+def finished_between_people(server: LiveServer, names: tuple[str, str] = ("Ada", "Bo")) -> Any:
     """A short Café game between two people, played to its end through the API."""
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    seats = [{"kind": "human", "name": name} for name in names]
     options = {"hand_size": 2, "end_bag": 90}
     created = server.post("/api/games", {"game": "cafe", "seats": seats, "options": options})
     tokens = [link["path"].split("token=", 1)[1] for link in created["links"]]
@@ -765,6 +765,39 @@ def test_a_rematch_asked_by_one_player_is_offered_at_once_on_the_others_page(
     for context, _, console in pages:
         assert console.errors == []
         context.close()
+
+
+RIGHT_OF_NAME = """([name, after]) => {
+    const spans = [...document.querySelectorAll(".scoreline span")];
+    const text = spans.find((span) => span.textContent.includes(name)).firstChild;
+    const rect = (word) => {
+        const range = document.createRange();
+        const at = text.data.indexOf(word);
+        range.setStart(text, at);
+        range.setEnd(text, at + word.length);
+        return range.getBoundingClientRect();
+    };
+    return rect(after).left >= rect(name).right;
+}"""
+
+
+def test_a_right_to_left_name_does_not_reorder_the_text_around_it(
+    browser: Any, server: LiveServer
+) -> None:
+    """An Arabic name, then its score: "P2 علي: 12 points" is shown in that order, the score
+    right of the name; not isolated, the score's digits would join the name's right-to-left run
+    and be shown before it."""
+    name = "\u0639\u0644\u064a"
+    created = finished_between_people(server, ("Ada", name))
+    context, page, console = new_page(browser)
+    page.goto(server.base + created["links"][0]["path"])
+    page.wait_for_selector("#result:not(.hidden)")
+    score = re.search(r": -?(\d+) point", page.inner_text(f".scoreline span:has-text('{name}')"))
+    assert score is not None and page.evaluate(RIGHT_OF_NAME, [name, score.group(1)])
+    assert f"P2 \u2068{name}\u2069" in page.inner_text("#seats")
+    assert "P1 Ada" in page.inner_text("#seats")  # a name in Latin letters is left as typed
+    assert console.errors == []
+    context.close()
 
 
 def test_a_game_over_is_seen_from_the_seat_this_browser_opened(

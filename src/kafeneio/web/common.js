@@ -54,7 +54,20 @@ export function seatName(seats, index) {
   if (index === null || index === undefined) return "chance";
   const seat = seats[index];
   if (!seat) return `P${index + 1}`;
-  return `P${index + 1} ${seat.name}`;
+  return `P${index + 1} ${isolated(seat.name)}`;
+}
+
+// Right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko... and their presentation forms)
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+
+// A player's name set apart from the text around it (between U+2068 FIRST STRONG ISOLATE and
+// U+2069 POP DIRECTIONAL ISOLATE, as <bdi> does) when it holds right-to-left letters: else
+// "P2 علي: 12 points" would be shown with the score moved before the name. Isolates work in
+// any text (a title, a message), where <bdi> is an element; a name in Latin letters needs none
+// and is given none, so that its text is the name as typed. (The server refuses the characters
+// that could change the text around a name: this is for the letters it takes.)
+export function isolated(name) {
+  return RIGHT_TO_LEFT.test(name) ? `\u2068${name}\u2069` : name;
 }
 
 // How a page names the viewer's own things: "your" in play; in a replay seen by a seat, that

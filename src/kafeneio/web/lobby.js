@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, hasEnded, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
+import { api, createdLinksKey, el, hasEnded, isolated, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -111,7 +111,7 @@ function showCreated(created) {
   const box = document.getElementById("created");
   keepCreated(created);
   const links = created.links.map((link) => el("li", {},
-    el("strong", {}, `P${link.seat + 1} ${link.name}: `),
+    el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}: `),
     el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
     el("code", {}, absolute(link.path))));
   box.replaceChildren(
@@ -154,7 +154,7 @@ async function create() {
 }
 
 function gameRow(game) {
-  const seats = game.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.name)).join(", ");
+  const seats = game.seats.map((s) => (s.kind === "bot" ? `${isolated(s.name)} (bot)` : isolated(s.name))).join(", ");
   // the seat this browser opened: a game over is seen from it too, which offers its rematch
   const seat = keptSeat(game.id);
   const abandoned = game.status === "abandoned";  // left by its player: seen where it stopped
@@ -204,7 +204,7 @@ function madeLinks(game, links) {
     el("ul", {}, links.map((link) => {
       const seat = game.seats[link.seat];
       const opened = seat && seat.joined ? " (opened)" : " (not opened yet)";
-      return el("li", {}, el("strong", {}, `P${link.seat + 1} ${link.name}`), el("span", { class: "muted" }, opened), ": ",
+      return el("li", {}, el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}`), el("span", { class: "muted" }, opened), ": ",
         el("a", { href: link.path, class: "made-link" }, "open this seat"), " — send privately: ", el("code", {}, absolute(link.path)));
     })));
   box.addEventListener("toggle", () => { if (box.open) openLinks.add(game.id); else openLinks.delete(game.id); });
