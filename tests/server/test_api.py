@@ -426,7 +426,10 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     rematch = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
     assert rematch.status_code == 200
     new = rematch.json()
-    assert new["id"] != game_id and [link["seat"] for link in new["links"]] == [0]
+    assert new["id"] != game_id
+    # everyone moves one seat on: the bot starts the rematch, the person is P2
+    assert [(link["seat"], link["previous_seat"]) for link in new["links"]] == [(1, 0)]
+    assert [seat["kind"] for seat in view(client, new["id"])["seats"]] == ["bot", "human"]
     assert view(client, new["id"])["options"] == final["options"]
     assert view(client, game_id)["rematch"] == new["id"]
     again = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
@@ -535,14 +538,55 @@ def test_a_rematch_is_shown_at_once_to_every_page_of_the_old_game(client: TestCl
         assert spectator.receive_json()["seats"][0]["connected"]  # both are in
         made = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
         new = made.json()
-        for socket, viewer in ((seat, 0), (spectator, None)):
+        for socket, viewer, theirs in ((seat, 0, 1), (spectator, None, None)):
             while (told := socket.receive_json())["type"] == "state":
                 assert told["rematch"] is None  # the views of before the rematch
-            own = token_of(new, viewer) if viewer is not None else None
-            assert told == {"type": "rematch", "game": new["id"], "token": own}
+            own = token_of(new, theirs) if theirs is not None else None
+            assert told == {"type": "rematch", "game": new["id"], "seat": theirs, "token": own}
             shown = socket.receive_json()
             assert shown["type"] == "state" and shown["viewer"] == viewer
-            assert shown["rematch"] == new["id"] and token_of(new, 0) not in json.dumps(shown)
+            assert shown["rematch"] == new["id"] and shown["rematch_seat"] == theirs
+            assert token_of(new, 1) not in json.dumps(shown)
+
+
+def played_by_people(client: TestClient, names: list[str]) -> tuple[str, list[str]]:
+    """A short Café game between people named `names`, played to its end: its id and tokens."""
+    seats = [{"kind": "human", "name": name} for name in names]
+    body = {"game": "cafe", "seats": seats, "options": SHORT_CAFE}
+    created = client.post("/api/games", json=body).json()
+    tokens = [token_of(created, seat) for seat in range(len(names))]
+    while not (table := view(client, created["id"]))["over"]:
+        token = tokens[table["to_move"]]
+        move = view(client, created["id"], token)["legal"][0]["notation"]
+        assert act(client, created["id"], token, table["ply"], move).is_success
+    return created["id"], tokens
+
+
+def test_a_rematch_moves_everyone_one_seat_on_and_old_links_open_their_own_seat(
+    db_url: str,
+) -> None:
+    """Ada started the game (P1); in the rematch Bo is P1 and starts, Ada the last. Each old
+    link opens its person's seat of the rematch, and no other: a player away when it was made
+    finds their seat from the link they have, though the server keeps no token to give again."""
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:
+        game_id, old = played_by_people(client, ["Ada", "Bo", "Cy"])
+        made = client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": old[0]})
+        new = made.json()
+        links = [(link["seat"], link["name"], link["previous_seat"]) for link in new["links"]]
+        assert links == [(0, "Bo", 1), (1, "Cy", 2), (2, "Ada", 0)]
+        table = view(client, new["id"])
+        assert [seat["name"] for seat in table["seats"]] == ["Bo", "Cy", "Ada"]
+        assert table["to_move"] == 0  # Bo starts
+        assert [view(client, game_id, token)["rematch_seat"] for token in old] == [2, 0, 1]
+        assert view(client, game_id)["rematch_seat"] is None  # a spectator has no seat there
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:  # after a restart too
+        assert [view(client, new["id"], token)["viewer"] for token in old] == [2, 0, 1]
+        move = view(client, new["id"], old[1])["legal"][0]["notation"]
+        assert act(client, new["id"], old[1], 0, move).is_success  # Bo plays from his old link
+        _, others = played_by_people(client, ["Dee", "Eve"])
+        for token in others:  # a link of another game opens no seat of this one
+            refused = client.get(f"/api/games/{new['id']}", headers={"X-Seat-Token": token})
+            assert refused.status_code == 403 and refused.json()["error"] == "bad-token"
 
 
 def test_a_rematch_of_a_bot_the_server_no_longer_has_is_refused(

@@ -800,6 +800,42 @@ def test_a_right_to_left_name_does_not_reorder_the_text_around_it(
     context.close()
 
 
+def test_a_player_away_when_the_rematch_was_made_still_finds_their_seat(
+    browser: Any, server: LiveServer
+) -> None:
+    """Bo has closed his page; Ada asks for the rematch and goes to her seat. Her lobby keeps
+    Bo's new link under "Links you created", and Bo's old link offers him his own seat of the
+    rematch (P1 there: everyone moves one seat on), not a spectator's view."""
+    created = finished_between_people(server)
+    context, ada, console = new_page(browser)
+    ada.goto(server.base + created["links"][0]["path"])
+    assert "P2 Bo becomes P1" in ada.inner_text("#rematch-seats")
+    ada.click("#rematch")
+    ada.wait_for_selector("#rematch-link")
+    assert "P2 Bo: http" in ada.inner_text("#message")
+    ada.click("#rematch-link")
+    ada.wait_for_selector("body[data-ply]")
+    assert ada.inner_text("#game-title").endswith("you are P2 Ada")
+    rematch_id = ada.url.split("/game/")[1].split("#")[0]
+    ada.goto(server.base + "/")
+    row = ada.locator(f"#list-open li:has(a[href^='/game/{rematch_id}'])")
+    row.locator("details.made-links summary").click()
+    made = row.locator("details.made-links").inner_text()
+    assert "P1 Bo (not opened yet)" in made and "P2 Ada (opened)" in made
+    bo_context, bo, bo_console = new_page(browser)
+    old_token = created["links"][1]["path"].split("token=", 1)[1]
+    bo.goto(server.base + created["links"][1]["path"])
+    bo.wait_for_selector("#play-rematch")
+    link = bo.get_attribute("#play-rematch", "href")
+    assert link == f"/game/{rematch_id}#seat=0&token={old_token}"
+    bo.click("#play-rematch")
+    bo.wait_for_selector("body[data-your-turn=true]")  # Bo starts the rematch
+    assert bo.inner_text("#game-title").endswith("you are P1 Bo")
+    assert console.errors == [] and bo_console.errors == []
+    context.close()
+    bo_context.close()
+
+
 def test_a_game_over_is_seen_from_the_seat_this_browser_opened(
     browser: Any, server: LiveServer
 ) -> None:

@@ -64,6 +64,7 @@ from kafeneio.server.sessions import (
     WordedHint,
     check_bot,
     is_idle,
+    rematch_order,
     seat_infos,
     takes_budget,
 )
@@ -433,15 +434,17 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
     async def rematch(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Created:
-        """A new game with the same seats and options. A game with people in it takes a
-        player's token; each connected player is sent their own new link."""
+        """A new game with the same people and options, each moved one seat on (P2 becomes P1,
+        P1 the last), so that another starts. A game with people in it takes a player's token;
+        each connected player is sent their own new link, and each person's link to this game
+        opens their seat of the rematch too."""
         hub = hub_of(request)
         session = hub.get(game_id)
         humans = any(seat.kind == "human" for seat in session.stored.seats)
         if humans and session.seat_of(x_seat_token) is None:
             raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
         new, tokens = await hub.rematch(session)
-        return _created(new, tokens)
+        return _created(new, tokens, rematch_order(new.stored.players))
 
 
 def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
@@ -616,7 +619,10 @@ def _summary(hub: Hub, listed: Listed, at: datetime) -> GameSummary:
     )
 
 
-def _created(session: GameSession, tokens: dict[int, str]) -> Created:
+def _created(
+    session: GameSession, tokens: dict[int, str], previous: list[int] | None = None
+) -> Created:
+    """The links of a new game; of a rematch, with each person's seat before (`previous`)."""
     return Created(
         id=session.id,
         spectator=f"/game/{session.id}",
@@ -625,6 +631,7 @@ def _created(session: GameSession, tokens: dict[int, str]) -> Created:
                 seat=seat,
                 name=session.stored.seats[seat].name,
                 path=f"/game/{session.id}#seat={seat}&token={token}",
+                previous_seat=previous[seat] if previous is not None else None,
             )
             for seat, token in sorted(tokens.items())
         ],

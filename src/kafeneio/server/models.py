@@ -62,6 +62,11 @@ class SeatLink(BaseModel):
     seat: int
     name: str
     path: str = Field(description="the private join link: keep it secret, one per seat")
+    previous_seat: int | None = Field(
+        default=None,
+        description="a rematch: this person's seat in the game before (everyone moves one "
+        "seat on); null for a new game",
+    )
 
 
 class Created(BaseModel):
@@ -174,6 +179,10 @@ class GameView(BaseModel):
     result: Result | None
     options: dict[str, Any]
     rematch: str | None
+    rematch_seat: int | None = Field(
+        description="this viewer's seat in the rematch, which their link to this game opens "
+        "too (everyone moves one seat on); null for a spectator or without a rematch"
+    )
     rematch_of: str | None
 
 

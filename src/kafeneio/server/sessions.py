@@ -252,6 +252,13 @@ def build_bot(name: str, seed: int, budget: int | None) -> Bot:
     return make_bot(name, seed)
 
 
+def rematch_order(players: int) -> list[int]:
+    """The old seat of each seat of a rematch: everyone moves one seat on (P2 becomes P1, P1
+    the last), so that the start player (Café's P1; Souvlaki Wars' first to act when
+    reputations tie, SW-R.2) changes from one rematch to the next."""
+    return [(seat + 1) % players for seat in range(players)]
+
+
 def seat_infos(seats: list[SeatSpec], connected: Callable[[int], bool]) -> list[dict[str, Any]]:
     """The seats as every viewer sees them: who plays, who has joined, who is connected."""
     return [
@@ -307,10 +314,13 @@ class GameSession:
         return self.state.ply
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token this is, compared in constant time; None if none."""
+        """The seat whose token this is, compared in constant time; None if none. A rematch's
+        seat is opened by its own token and by the token of the same person's seat in the game
+        before (`SeatSpec.previous_digest`)."""
         found = None
         for index, seat in enumerate(self.stored.seats):
-            if token_matches(token, seat.token_digest):
+            own = token_matches(token, seat.token_digest)
+            if token_matches(token, seat.previous_digest) or own:
                 found = index
         return found
 
@@ -512,31 +522,57 @@ class Hub:
         return session, tokens
 
     async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
-        """A new game with the same seats and options; each connected seat of the old game
-        is sent its own new link over its own websocket, then every watcher the old game's view
-        with the rematch (their pages offer it at once, not the Rematch button). Refused while
-        the game is played: its players would be sent to a new game in the middle of this one."""
+        """A new game with the same people and options, each moved one seat on
+        (`rematch_order`), so that the start player changes from one rematch to the next;
+        each person's seat there is also opened by their link to this game. Each connected
+        seat of the old game is sent its own new link over its own websocket, then every
+        watcher the old game's view with the rematch (their pages offer it at once, not the
+        Rematch button). Refused while the game is played: its players would be sent to a new
+        game in the middle of this one."""
         if not session.ended:
             raise ActionRefused("not-over", "a rematch is for a game over (or abandoned)")
         if session.stored.rematch is not None:
             raise ActionRefused("rematch-exists", "this game already has a rematch")
-        seats = [
-            SeatSpec(kind=s.kind, name=s.name, bot=s.bot, budget=played_budget(s.budget))
-            for s in session.stored.seats
-        ]
-        for index, seat in enumerate(seats):  # a bot this server no longer has would stall it
+        old = session.stored.seats
+        for index, seat in enumerate(old):  # a bot this server no longer has would stall it
             if seat.kind == "bot":
                 check_bot(index, seat.bot)
+        seats = [
+            SeatSpec(
+                kind=old[was].kind,
+                name=old[was].name,
+                bot=old[was].bot,
+                budget=played_budget(old[was].budget),
+                previous_digest=old[was].token_digest,
+            )
+            for was in rematch_order(len(old))
+        ]
         stored = session.stored
         game = game_from_parts(stored.game, stored.options, stored.record_data)
         new, tokens = await self.create(game, seats, rematch_of=session.id)
         session.stored.rematch = new.id
         self.store.set_rematch(session.id, new.id)
         for watcher in session.watchers:
-            token = tokens.get(watcher.viewer) if watcher.viewer is not None else None
-            watcher.push({"type": "rematch", "game": new.id, "token": token})
+            theirs = self.rematch_seat(session, watcher.viewer)
+            token = tokens.get(theirs) if theirs is not None else None
+            watcher.push({"type": "rematch", "game": new.id, "seat": theirs, "token": token})
         self.broadcast(session)
         return new, tokens
+
+    def rematch_seat(self, session: GameSession, viewer: Viewer) -> int | None:
+        """The seat of `viewer`'s person in the game's rematch (their old link opens it too);
+        None for a spectator, a bot's seat, a game without a rematch, or a rematch made before
+        seats kept the digest of the old link (it is not known which seat is whose)."""
+        if viewer is None or session.stored.rematch is None:
+            return None
+        digest = session.stored.seats[viewer].token_digest
+        if digest is None:
+            return None
+        rematch = self.get(session.stored.rematch)
+        return next(
+            (i for i, seat in enumerate(rematch.stored.seats) if seat.previous_digest == digest),
+            None,
+        )
 
     def get(self, game_id: str) -> GameSession:
         """The game `game_id`; a finished one is rebuilt from the store when first asked for."""
@@ -779,6 +815,7 @@ class Hub:
             "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,
+            "rematch_seat": self.rematch_seat(session, viewer),
             "rematch_of": session.stored.rematch_of,
         }
 

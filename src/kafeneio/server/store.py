@@ -74,6 +74,7 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(default=False)
+    previous_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -116,6 +117,9 @@ class SeatSpec:
     budget: int | None = None
     token_digest: str | None = None
     joined: bool = False
+    previous_digest: str | None = None
+    """A rematch's seat: the digest of the token of the same person's seat in the game before,
+    whose link opens this seat too (and no other: each token opens one seat of a game)."""
 
 
 @dataclass
@@ -281,7 +285,7 @@ GAME_FIELDS = (
     "id", "game", "players", "options", "seed", "status", "created", "rematch_of", "rematch",
     "engine", "record_data",
 )  # fmt: skip
-SEAT_FIELDS = ("kind", "name", "bot", "budget", "token_digest", "joined")
+SEAT_FIELDS = ("kind", "name", "bot", "budget", "token_digest", "joined", "previous_digest")
 """The fields a stored game and its rows share, copied one way to write and the other to read."""
 
 

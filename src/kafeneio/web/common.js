@@ -91,6 +91,15 @@ export function createdLinksKey(gameId) {
   return `kafeneio.created.${gameId}`;
 }
 
+// The seat links of a game this browser created (in the lobby, or by asking for a rematch),
+// kept in it (on this device only, as the seat links it opened are): the lobby offers them
+// again on the game's row until the game ends.
+export function keepCreated(created) {
+  if (!created.links.length) return;
+  const links = created.links.map(({ seat, name, path }) => ({ seat, name, path }));
+  try { localStorage.setItem(createdLinksKey(created.id), JSON.stringify(links)); } catch { /* private mode: shown once */ }
+}
+
 export function gameIdFromPath() {
   const part = location.pathname.split("/").filter(Boolean).pop();
   try {

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -143,9 +143,8 @@ function receive(message) {
     pending = null;  // refused: the page may send another move
     refused(message.message, message.error);
     if (view) render();
-  } else if (message.type === "rematch") {
-    const seat = view ? view.viewer : null;
-    const path = message.token ? `/game/${message.game}#seat=${seat}&token=${message.token}` : `/game/${message.game}`;
+  } else if (message.type === "rematch") {  // this person's seat there (everyone moves one on)
+    const path = message.token ? `/game/${message.game}#seat=${message.seat}&token=${message.token}` : `/game/${message.game}`;
     if (message.token) keepRematch(path);
     if (view) {  // asked by another: the result offers the rematch now, not to ask for one
       view.rematch = message.game;
@@ -386,11 +385,13 @@ function renderResult(renderer) {
   const abandoned = view.status === "abandoned";
   if (!hasEnded(view)) { box.classList.add("hidden"); wasLive = true; return; }
   const buttons = [el("a", { class: "button quiet", href: `/replay/${view.id}` }, "Replay")];  // abandoned: as far as it went
-  const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) : null;
+  const seatLink = view.rematch && view.viewer !== null ? keptRematch(view.rematch) || oldLinkToRematch() : null;
   if (seatLink) buttons.push(el("a", { class: "button", id: "play-rematch", href: seatLink }, "Play the rematch"));
   else if (view.rematch) buttons.push(el("a", { class: "button quiet", href: `/game/${view.rematch}` }, "Watch the rematch"));
   else if (view.viewer !== null || view.seats.every((s) => s.kind === "bot")) {
     buttons.push(el("button", { type: "button", id: "rematch", onclick: rematch }, abandoned ? "Play again" : "Rematch"));
+    // who starts changes from one rematch to the next (Café's P1 starts every game)
+    if (view.seats.length > 1) buttons.push(el("span", { class: "muted", id: "rematch-seats" }, `A rematch moves everyone one seat on: ${seatName(view.seats, 1)} becomes P1.`));
   }
   if (abandoned) {
     box.replaceChildren(el("h2", {}, "Game abandoned"),
@@ -427,7 +428,13 @@ function keepRematch(path) {
 function keptRematch(rematchId) {
   let path = null;
   try { path = localStorage.getItem(rematchKey()); } catch { /* none */ }
-  return path && path.startsWith(`/game/${rematchId}#seat=${view.viewer}&`) ? path : null;
+  return path && path.startsWith(`/game/${rematchId}#seat=`) ? path : null;
+}
+
+// This page's seat link opens the same person's seat of the rematch too (view.rematch_seat):
+// a player away when it was made, whose new link was shown only to the one who asked, finds it.
+function oldLinkToRematch() {
+  return view.rematch_seat !== null && token ? `/game/${view.rematch}#seat=${view.rematch_seat}&token=${token}` : null;
 }
 
 // One rematch a game, asked once: a second click (of a double click, or once it is made) would
@@ -438,18 +445,22 @@ async function rematch() {
   try {
     const created = await api(`/api/games/${gameId}/rematch`, { method: "POST", token });
     ownRematch = created.id;
-    const mine = created.links.find((link) => link.seat === view.viewer);
+    // each person's seat there is another (everyone moves one on): found by their seat here
+    const mine = created.links.find((link) => link.previous_seat === view.viewer);
     if (mine) keepRematch(mine.path);
+    keepCreated(created);  // the lobby's "Links you created" offers them again, as for a new game
     view.rematch = created.id;  // the result offers it now ("Play the rematch"), not another
     renderResult(RENDERERS[view.game]);
-    const others = created.links.filter((link) => link.seat !== view.viewer);
+    const others = created.links.filter((link) => link !== mine);
     if (mine && !others.length) { location.href = mine.path; return; }
     // a connected player's page was sent their link; the others need it from you
-    const away = others.filter((link) => !view.seats[link.seat].connected);
-    const sent = others.filter((link) => view.seats[link.seat].connected);
+    const here = (link) => view.seats[link.previous_seat].connected;
+    const away = others.filter((link) => !here(link));
+    const sent = others.filter(here);
+    const named = (link) => seatName(view.seats, link.previous_seat);
     setMessage([el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
-      sent.length ? el("div", {}, `${sent.map((l) => seatName(view.seats, l.seat)).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
-      away.length ? el("div", {}, "Players who are not connected need their new link: ", away.map((l) => el("div", {}, `${seatName(view.seats, l.seat)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null].filter(Boolean), "info");
+      sent.length ? el("div", {}, `${sent.map(named).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
+      away.length ? el("div", {}, "Players who are not connected need their new link (the lobby keeps it in this browser, under Links you created; their old link opens it too): ", away.map((l) => el("div", {}, `${named(l)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null].filter(Boolean), "info");
   } catch (error) { showMessage(error.message); } finally { askingRematch = false; }
 }
 

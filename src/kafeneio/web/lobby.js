@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, hasEnded, isolated, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
+import { api, createdLinksKey, el, hasEnded, isolated, keepCreated, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -178,14 +178,6 @@ function gameRow(game) {
 
 function keptSeat(gameId) {
   try { return localStorage.getItem(seatLinkKey(gameId)); } catch { return null; }
-}
-
-// The seat links of a game this browser created, kept in it (on this device only, as the seat
-// links it opened are): offered again on the game's row until the game ends.
-function keepCreated(created) {
-  if (!created.links.length) return;
-  const links = created.links.map(({ seat, name, path }) => ({ seat, name, path }));
-  try { localStorage.setItem(createdLinksKey(created.id), JSON.stringify(links)); } catch { /* private mode: shown once */ }
 }
 
 function createdLinks(gameId) {
