@@ -254,7 +254,21 @@ def test_lists_by_status_and_joining(client: TestClient) -> None:
     assert listed("open") == [game_id]  # watching is not joining
     seat = view(client, game_id, token_of(created, 0))
     assert seat["viewer"] == 0 and seat["your_turn"] and seat["legal"]
+    assert listed("open") == [game_id]  # nor is reading the seat's view (a script, a preview)
+    with client.websocket_connect(f"/ws/games/{game_id}") as page:  # the seat's page opens it
+        page.send_json({"type": "hello", "token": token_of(created, 0)})
+        assert page.receive_json()["seats"][0]["joined"]
     assert listed("running") == [game_id] and listed("open") == []
+
+
+def test_a_seat_played_through_the_api_alone_is_opened(client: TestClient) -> None:
+    created = create(client, "cafe", ["human", "human"])
+    game_id, first = created["id"], token_of(created, 0)
+    legal = view(client, game_id, first)["legal"][0]["notation"]
+    assert act(client, game_id, first, 5, legal).json()["error"] == "stale"
+    assert not view(client, game_id)["seats"][0]["joined"]  # refused: nothing changes
+    assert act(client, game_id, first, 0, legal).is_success
+    assert [seat["joined"] for seat in view(client, game_id)["seats"]] == [True, False]
 
 
 def test_games_listed_by_id_say_who_is_to_move(db_url: str) -> None:
@@ -290,7 +304,6 @@ def test_unknown_game_and_bad_token(client: TestClient) -> None:
 def test_refused_actions_change_nothing(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "human"])
     game_id, first, second = created["id"], token_of(created, 0), token_of(created, 1)
-    view(client, game_id, second)  # both have joined: the game is running
     before = view(client, game_id, first)
     legal = before["legal"][0]["notation"]
     cases = [

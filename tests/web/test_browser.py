@@ -519,7 +519,7 @@ def test_the_lobby_lists_a_game_nobody_moved_in_for_days_as_idle(
         {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]},
     )
     game_id, token = created["id"], created["links"][0]["path"].split("token=", 1)[1]
-    mine = server.get(f"/api/games/{game_id}", token)  # joined: running
+    mine = server.get(f"/api/games/{game_id}", token)  # the move below opens the seat
     server.post(
         f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
     )

@@ -484,6 +484,7 @@ def _add_websocket(app: FastAPI) -> None:
             token = _hello_token(await _next_text(websocket))
             session = hub.get(game_id)
             viewer = hub.join(session, token)
+            hub.open_seat(session, viewer)  # the seat's page is open: its person is here
         except ActionRefused as err:
             await websocket.send_json({"type": "error", "error": err.code, "message": str(err)})
             await websocket.close(code=4403)

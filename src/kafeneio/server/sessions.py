@@ -585,18 +585,30 @@ class Hub:
         return session
 
     def join(self, session: GameSession, token: str | None) -> Viewer:
-        """The viewer a token makes (None: a spectator); a wrong token is refused."""
+        """The viewer a token makes (None: a spectator); a wrong token is refused. Asking with
+        a token opens no seat (`open_seat`): a script reading the view, or a record, is not the
+        seat's person at the table."""
         if token is None or token == "":
             return None
         seat = session.seat_of(token)
         if seat is None:
             raise ActionRefused("bad-token", "this join link is not valid for this game")
-        if not session.stored.seats[seat].joined:
-            session.stored.seats[seat].joined = True
-            self.store.mark_joined(session.id, seat)
+        return seat
+
+    def open_seat(self, session: GameSession, seat: Viewer) -> None:
+        """`seat` is opened: its page connected, or it made a move. The game is open until
+        every person's seat is, and the lobby says which links were opened."""
+        if seat is not None and self._mark_joined(session, seat):
             self._store_status(session)
             self.broadcast(session)
-        return seat
+
+    def _mark_joined(self, session: GameSession, seat: int) -> bool:
+        """Mark `seat` opened; whether it was not before."""
+        if session.stored.seats[seat].joined:
+            return False
+        session.stored.seats[seat].joined = True
+        self.store.mark_joined(session.id, seat)
+        return True
 
     # --- actions ----------------------------------------------------------------------------
     async def act(self, session: GameSession, seat: Viewer, ply: int, text: str) -> None:
@@ -606,6 +618,7 @@ class Hub:
             action = self._check(session, seat, ply, text)
             assert seat is not None  # a spectator's action was refused
             await self._commit(session, action.notation, seat)
+            self._mark_joined(session, seat)  # played: opened, through the API alone too
             await self._resolve_chance(session)
         self._after_change(session)
 
