@@ -836,6 +836,29 @@ def test_a_player_away_when_the_rematch_was_made_still_finds_their_seat(
     bo_context.close()
 
 
+def test_opening_another_seat_s_link_keeps_this_browser_s_own_seat(
+    browser: Any, server: LiveServer
+) -> None:
+    """Ada plays P1; in the same browser she opens Bo's link (to check it before sending it).
+    Her lobby still lists the game as hers, P1 Ada, and its "your seat" is still her seat."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    context, page, console = new_page(browser)
+    for link in created[
+        "links"
+    ]:  # hers, then Bo's (each page loaded anew: not a fragment's change)
+        page.goto(server.base + "/")
+        page.goto(server.base + link["path"])
+        page.wait_for_selector("body[data-ply]")
+    page.goto(server.base + "/")
+    row = page.locator(f"#list-yours li[data-game='{created['id']}']")
+    row.wait_for()
+    assert "you are P1 Ada" in row.inner_text() and "your turn" in row.inner_text()
+    assert row.locator("a.resume").get_attribute("href") == created["links"][0]["path"]
+    assert console.errors == []
+    context.close()
+
+
 def test_a_game_over_is_seen_from_the_seat_this_browser_opened(
     browser: Any, server: LiveServer
 ) -> None:

@@ -473,8 +473,13 @@ async function downloadRecord() {
 
 // The seat's own link, kept in this browser, so that the lobby can offer it again (a closed tab
 // would lose the seat otherwise): the token stays on this device only, never sent elsewhere.
+// One seat a game: the first this browser opened, the one its person plays. Another seat's link
+// opened here later (the one who made the game checking a friend's link before sending it) does
+// not take its place: the lobby's "your seat" and "you are" stay this person's.
 if (token) {
-  try { localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash); } catch { /* private mode */ }
+  try {
+    if (localStorage.getItem(seatLinkKey(gameId)) === null) localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash);
+  } catch { /* private mode */ }
 }
 
 document.getElementById("download").addEventListener("click", downloadRecord);
