@@ -230,11 +230,16 @@ def test_a_name_that_would_change_how_the_others_see_it_is_refused(
 
 
 def test_names_in_any_script_are_taken_as_written(client: TestClient) -> None:
-    names = ["\u0639\u0644\u064a", "\u05d3\u05e0\u05d4", "Zoë 2", "\u674e\u96f7"]
-    seats = [{"kind": "human", "name": name} for name in names]
-    created = client.post("/api/games", json={"game": "cafe", "seats": seats})
-    assert created.status_code == 201
-    assert [seat["name"] for seat in view(client, created.json()["id"])["seats"]] == names
+    persian = "\u0645\u062d\u0645\u062f\u200c\u0639\u0644\u06cc"  # with its non-joiner
+    family = "Bo \U0001f468\u200d\U0001f469\u200d\U0001f467"  # an emoji of joined emoji
+    for names in (
+        ["\u0639\u0644\u064a", "\u05d3\u05e0\u05d4", "Zoë 2", "\u674e\u96f7"],
+        [persian, family],  # zero-width joiners reorder nothing: taken
+    ):
+        seats = [{"kind": "human", "name": name} for name in names]
+        created = client.post("/api/games", json={"game": "cafe", "seats": seats})
+        assert created.status_code == 201
+        assert [seat["name"] for seat in view(client, created.json()["id"])["seats"]] == names
 
 
 def test_a_blank_name_is_the_seat_s_own(client: TestClient) -> None:

@@ -19,10 +19,18 @@ format characters (the right-to-left override, zero-width spaces and joiners) an
 paragraph separators. Each is shown to every other player as nothing, or changes how the text
 around it is shown: a name holding one could garble the others' pages or pass for another."""
 
+JOINERS = frozenset({"\u200c", "\u200d"})
+"""The zero-width non-joiner and joiner (format characters) are taken: Persian and the Indic
+scripts write names with them, and emoji are built with the joiner; neither moves the text
+around it."""
+
 
 def unshown_character(name: str) -> str | None:
-    """The first character of `name` in `UNSHOWN_CATEGORIES`, or None."""
-    return next((c for c in name if unicodedata.category(c) in UNSHOWN_CATEGORIES), None)
+    """The first character of `name` in `UNSHOWN_CATEGORIES` but for `JOINERS`, or None."""
+    return next(
+        (c for c in name if unicodedata.category(c) in UNSHOWN_CATEGORIES and c not in JOINERS),
+        None,
+    )
 
 
 def character_words(character: str) -> str:
