@@ -83,7 +83,13 @@ def test_kill_9_and_restart_resumes_every_game_exactly(live_server: LiveServer) 
     for game_id, ack in acknowledged.items():
         assert server.get(f"/api/games/{game_id}")["ply"] >= ack["ply"]
     final = wait_for(lambda: (v := server.get(f"/api/games/{bots_game['id']}"))["over"] and v, 120)
-    assert final["log"][: bots_seen["ply"]] == bots_seen["log"]
+    told, seen = final["log"][: bots_seen["ply"]], bots_seen["log"]
+    # the same log, but that the end tells what chance took ("random GF"), hidden before
+    chance_untold = lambda log: [{**e, "text": None} if e["player"] is None else e for e in log]  # noqa: E731
+    assert chance_untold(told) == chance_untold(seen)
+    for before, after in zip(seen, told, strict=True):
+        if before["player"] is None and before["text"] != after["text"]:
+            assert before["text"] == "a random food card" and after["text"].startswith("random ")
     record = server.get(f"/api/games/{bots_game['id']}/record")
     names = {0: "heuristic", 1: "random", 2: "heuristic"}
     assert record["actions"] == uninterrupted(record, names, len(record["actions"]))
