@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import textwrap
@@ -16,8 +17,10 @@ from kafeneio.cli import app
 from kafeneio.core import CHANCE, SPECTATOR, State, sample_chance
 from kafeneio.core.notation import notation_text
 from kafeneio.core.rulebook import rulebook_of
-from kafeneio.games import get_game
+from kafeneio.games import get_game, load_record
 from kafeneio.games.souvlaki import SouvlakiGame
+from kafeneio.games.souvlaki.events import customer_text
+from kafeneio.games.souvlaki.state import SouvlakiState
 from kafeneio.sim.analysis import Analysis, Budget, hint
 
 runner = CliRunner()
@@ -298,3 +301,50 @@ def test_a_hint_asked_again_at_the_same_position_is_shown_again_not_searched_aga
     assert len(answers) == 3 and output.count("As before (the same position") == 1
     said = [answer.split("\nP1> ")[0] for answer in answers]
     assert said[1] == said[0] and "As before" in output.split("hint: ")[1]
+
+
+def _service_with_three_customers(tmp_path: Path) -> Path:
+    """A record of a two-player game stopped where P1, serving, may serve a first customer
+    and has three: a serve moves the queue up under the numbers P1 read."""
+    state = get_game("souvlaki").new_state(2, seed=0)
+    assert isinstance(state, SouvlakiState)
+    rng = random.Random(0)
+    while not (
+        state.current_player() == 0
+        and len(state.queue(0)) >= 3
+        and "serve" in [action.notation for action in state.legal_actions()]
+    ):
+        assert not state.is_terminal()
+        state.apply(sample_chance(state, rng) if state.current_player() == CHANCE
+                    else rng.choice(state.legal_actions()))  # fmt: skip
+    path = tmp_path / "service.json"
+    path.write_text(json.dumps(state.to_record()))
+    return path
+
+
+def test_a_number_read_before_the_queue_moved_up_is_asked_about_before_it_is_played(
+    tmp_path: Path,
+) -> None:
+    """After a ``serve``, ``send 2`` sends away the customer that was third when the player
+    read the queue: the terminal names both and plays it only if the player says so, and asks
+    no more once they have (they read the numbers as they are)."""
+    path = _service_with_three_customers(tmp_path)
+    before = load_record(json.loads(path.read_text()))
+    assert isinstance(before, SouvlakiState)
+    third = before.queue(0)[2]
+    args = ["play", "souvlaki", "--from", str(path), "--seats", "human,random"]
+    typed = "serve\nsend 2\nn\nsend 2\ny\nquit\ny\n"
+    output = runner.invoke(app, args, input=typed).output
+    words = " ".join(output.split())
+    assert output.count(f"Play send 2{cli.ALL_THE_SAME}") == 2
+    assert "send 2 now means customer 2, " in words and "(then: customer 2, " in words
+    assert "Not played: the board shows the numbers as they are now." in output
+    sent = re.findall(r"P1 sends (.+?) away", words)
+    assert sent == [customer_text(before.cards, third)]  # the first answer, no, sent nobody
+
+
+def test_a_number_that_names_what_it_named_is_played_unasked(tmp_path: Path) -> None:
+    path = _service_with_three_customers(tmp_path)
+    args = ["play", "souvlaki", "--from", str(path), "--seats", "human,random"]
+    output = runner.invoke(app, args, input="send 3\nquit\ny\n").output
+    assert cli.ALL_THE_SAME not in output and "P1 sends " in output

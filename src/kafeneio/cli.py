@@ -76,6 +76,8 @@ REFERENCE_HELP = "  cards    what the board leaves out, to look up now and then"
 """The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
+ALL_THE_SAME = " all the same? [y/N] "
+"""How the question ends that asks whether a move whose numbers have moved is meant."""
 COLUMNS = 80
 """A terminal's width: the log of the moves keeps to it where the game's words allow."""
 LONGER_MOVES_SHOWN = 8
@@ -458,9 +460,13 @@ def _play_loop(
             keyboard.say(_run_words(run))
             run.clear()
 
+    numbers = _ReadNumbers(state)
+
     def human(player: int) -> Player:
         def choose(state: State) -> Action:
             tell_run()  # the run before this prompt, on the screen of who has had it
+            if last_mover[0] != player:  # the first of their run of decisions: a new board
+                numbers.read(state)
             if keyboard.seen_by != player:
                 if not keyboard.hand_to(player):
                     raise _Quit
@@ -470,7 +476,7 @@ def _play_loop(
                 # fit 24 rows (the board's first line sets it off from the log)
                 console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player, recorded, hints)
+            action = _human_turn(game, state, player, recorded, hints, numbers)
             if action is None:
                 raise _Quit
             return action
@@ -588,10 +594,11 @@ def _within_columns(lines: list[str]) -> list[str]:
 
 
 def _human_turn(
-    game: Game, state: State, player: int, recorded: bool, hints: _Hints
+    game: Game, state: State, player: int, recorded: bool, hints: _Hints, numbers: _ReadNumbers
 ) -> Action | None:
     """Read one legal decision; None when the player quits (and, the game not `recorded`,
-    says so again) or their input ends."""
+    says so again) or their input ends. A move whose numbers name another thing than where
+    the player read them is played only once they say they mean it (`_ReadNumbers`)."""
     while True:
         try:
             text = ask(f"P{player + 1}> ").strip()
@@ -617,11 +624,49 @@ def _human_turn(
             console.print(game.render(state, player), markup=False)
         elif text:
             try:
-                return state.parse_legal(text)
+                action = state.parse_legal(text)
             except NotationError as err:  # not read as a move at all
                 _refuse(f"Not understood: {err}{_close_moves(state, text)}")
             except KafeneioError as err:
                 _refuse(f"Not allowed: {err}")
+            else:
+                if numbers.meant(state, action):
+                    return action
+
+
+class _ReadNumbers:
+    """Where the human to move read the numbers they type (`State.numbered_words`): at the
+    first of their run of decisions, or where they last said they meant a move whose numbers
+    had moved. A queue moves up under a plan of ``send 1``, ``send 2`` made at the first: the
+    second would send away the customer read as 3, so it is asked about first."""
+
+    def __init__(self, state: State) -> None:
+        self.at = state.clone()
+
+    def read(self, state: State) -> None:
+        self.at = state.clone()
+
+    def meant(self, state: State, action: Action) -> bool:
+        """Whether the player plays `action`: asked where its numbers name another thing now
+        than where they were read (no by default, and at the end of input)."""
+        now = state.numbered_words(action)
+        then = self.at.numbered_words(action)
+        if now is None or now == then:
+            return True
+        _refuse(
+            f"The numbers have moved since your turn began: {action.notation} now means {now} "
+            f"(then: {then or 'nobody'})."
+        )
+        try:
+            answer = ask(f"Play {action.notation}{ALL_THE_SAME}").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return False
+        if answer not in {"y", "yes"}:
+            console.print("Not played: the board shows the numbers as they are now.", markup=False)
+            return False
+        self.read(state)  # they have read the numbers as they are now
+        return True
 
 
 def _refuse(words: str) -> None:

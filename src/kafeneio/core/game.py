@@ -462,6 +462,15 @@ class State(ABC):
         """`action_words` of a legal action; a game without words gives the notation."""
         return action.notation
 
+    def numbered_words(self, action: Action) -> str | None:
+        """What the numbers of `action`'s notation name in this position, in words, where they
+        number things that a decision may number again (a queue's customers, which move up
+        when one leaves): a front end compares them with what they named where the player read
+        them, so that a number read before a queue moved up does not silently reach another
+        customer. None where they name nothing such (a chair, a slot of a row keeps its
+        number), or nothing here."""
+        return None
+
     # --- outcome ----------------------------------------------------------------------------
     @abstractmethod
     def is_terminal(self) -> bool: ...

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError
 from kafeneio.core.events import seat
 from kafeneio.core.game import CHANCE
@@ -29,7 +30,13 @@ from kafeneio.games.souvlaki.actions import (
 )
 from kafeneio.games.souvlaki.cards import foods_of_code, foods_text
 from kafeneio.games.souvlaki.effects import customer_misfit
-from kafeneio.games.souvlaki.events import customer_words, foods_words, order_words, targets_words
+from kafeneio.games.souvlaki.events import (
+    customer_text,
+    customer_words,
+    foods_words,
+    order_words,
+    targets_words,
+)
 from kafeneio.games.souvlaki.legality import pick_refusal, send_refusal, serve_refusal
 
 if TYPE_CHECKING:
@@ -76,6 +83,30 @@ def action_words(state: SouvlakiState, action: SouvlakiAction) -> str:
     if kind == USE:
         return _use_words(state, action)
     return PLAIN_WORDS[kind]
+
+
+def queue_numbers_words(state: SouvlakiState, action: Action) -> str | None:
+    """The customers a move's queue positions name (``send 2``, ``use queue-jump p2.3``), as
+    events name them: ``customer 2, phone order GSD 4/2``, ``P2's customer 3, GF 2/2``; None
+    for a move that names no position, or one past a queue's end. A queue's numbers change
+    when a customer leaves it (`State.numbered_words`)."""
+    if not isinstance(action, SouvlakiAction):
+        return None
+    if action.kind == SEND:
+        reached = [(state.current_player(), action.slot)]
+    elif action.kind == USE and len(action.targets) >= 2:  # a player, (p,), has no number
+        reached = list(zip(action.targets[::2], action.targets[1::2], strict=True))
+    else:
+        return None
+    named = []
+    for owner, position in reached:
+        queue = state.queue(owner)
+        if not 0 <= position < len(queue):
+            return None
+        whose = "" if action.kind == SEND else f"{seat(owner)}'s "
+        customer = customer_text(state.cards, queue[position])
+        named.append(f"{whose}customer {position + 1}, {customer}")
+    return " and ".join(named)
 
 
 def _use_words(state: SouvlakiState, action: SouvlakiAction) -> str:

@@ -47,7 +47,12 @@ from kafeneio.games.souvlaki.customer import (
     waiting_big_order,
 )
 from kafeneio.games.souvlaki.effects import UnforeseenEffects
-from kafeneio.games.souvlaki.explain import action_words, pick_error, why_illegal
+from kafeneio.games.souvlaki.explain import (
+    action_words,
+    pick_error,
+    queue_numbers_words,
+    why_illegal,
+)
 from kafeneio.games.souvlaki.legality import (
     Refusal,
     advertise_refusal,
@@ -347,6 +352,9 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
 
     def _words(self, action: Any) -> str:
         return action_words(self, action)
+
+    def numbered_words(self, action: Action) -> str | None:
+        return queue_numbers_words(self, action)
 
     def scores(self) -> list[int]:
         """Money plus reputation: the sum that breaks ties (SW-5.3), money net of loans (SW-1.6)
