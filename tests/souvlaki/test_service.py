@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import IllegalActionError
+from kafeneio.core import SPECTATOR, IllegalActionError
 from kafeneio.core.play import play as play_loop
 from kafeneio.core.play import random_player
 from kafeneio.games.souvlaki import SouvlakiGame, SouvlakiState
@@ -200,6 +200,20 @@ def test_the_treat_is_one_reputation_in_all() -> None:
     )
     play(state, "play GF", "serve", "play SD", "serve", "finish")  # fries and a drink left
     assert state.reputation(0) == 9 + 1 + 1 + 1
+
+
+@pytest.mark.rule("SW-4.4")
+def test_the_treat_of_an_emptied_queue_says_nobody_is_left_to_treat() -> None:
+    """The treat is earned with no customer left waiting, and was told as treating the queue
+    all the same."""
+    told = {}
+    for queue in (["G 2/1"], ["G 2/1", "SS 3/2"]):
+        state = position(queues=[queue, []], food_hands=[["GF"], []], reputation=[9, 5])
+        play(state, "play GF", "serve")
+        (treat,) = [e for e in state.apply(state.parse_legal("finish")) if e.kind == "treat"]
+        told[len(queue) - 1] = treat.text_for(SPECTATOR)
+    assert told[0] == "P1 has food left over and nobody left to treat: +1 reputation (SW-4.4)"
+    assert told[1] == "P1 treats the queue with the food left over: +1 reputation (SW-4.4)"
 
 
 @pytest.mark.rule("SW-4.4")

@@ -336,7 +336,11 @@ def sent_away(args: Args, viewer: int) -> str:
 
 
 def treat(args: Args, viewer: int) -> str:
-    (player,) = args
+    """SW-4.4: the treat is earned by a service that served someone and left food over, with
+    or without customers still waiting to be treated."""
+    player, waiting = args
+    if not waiting:
+        return f"{seat(player)} has food left over and nobody left to treat: +1 reputation (SW-4.4)"
     return f"{seat(player)} treats the queue with the food left over: +1 reputation (SW-4.4)"
 
 

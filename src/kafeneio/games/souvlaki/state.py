@@ -1002,7 +1002,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         player = self._to_move
         if self._served and max(self._pool) > 0:
             self.change_reputation(player, 1)
-            self.emit("treat", ev.treat, player)
+            self.emit("treat", ev.treat, player, len(self._queues[player]))
         discard = self._discards[FOOD]
         for kind, count in enumerate(self._played):
             discard[kind] += count
