@@ -194,6 +194,15 @@ def test_a_generous_tip_pays_whoever_serves_the_customer_this_round() -> None:
     assert state.money(1) == 2 + 2  # the tip went with the customer to P2
 
 
+@pytest.mark.rule("SW-E.2")
+def test_the_board_says_what_a_dirty_shops_customers_give_as_a_player_says_it() -> None:
+    """It read "customers give -1 reputation"."""
+    state = unforeseen(["dirty-shop"])
+    play(state, "use dirty-shop p2")
+    board = " ".join(state.game.render(state, 0).split())
+    assert "unforeseen; each customer served gives 1 less reputation" in board
+
+
 @pytest.mark.rule("SW-E.5")
 def test_a_tip_expires_at_the_end_of_the_round() -> None:
     state = unforeseen(["generous-tip"], queues=[["GG 3/2"], []])

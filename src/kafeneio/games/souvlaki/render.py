@@ -154,14 +154,21 @@ def _shop(player: dict[str, Any], first_game: bool, known: list[str]) -> list[st
         items.append(f"{player['unforeseen_cards']} unforeseen")
     changed = []
     if player["served_reputation"]:
-        changed.append(f"customers give {player['served_reputation']:+d} reputation")
+        changed.append(
+            f"each customer served gives {_more(player['served_reputation'])} reputation"
+        )
     if player["served_money"]:
-        changed.append(f"customers pay {player['served_money']:+d}")
+        changed.append(f"each customer served pays {_more(player['served_money'])} money")
     said = _with_commas(items)
     for item in changed:
         said[-1] += ";"
         said.append(item)
     return said
+
+
+def _more(change: int) -> str:
+    """A change to what a customer gives, as a player says it: "1 more", "2 less"."""
+    return f"{abs(change)} {'more' if change > 0 else 'less'}"
 
 
 def _customer(customer: dict[str, Any]) -> str:
