@@ -203,6 +203,18 @@ def test_the_board_says_what_a_dirty_shops_customers_give_as_a_player_says_it() 
     assert "unforeseen; each customer served gives 1 less reputation" in board
 
 
+@pytest.mark.rule("SW-3.4")
+def test_the_board_says_a_paid_tip_waits_for_the_discard_not_that_it_is_in_play() -> None:
+    """A Generous Tip whose customer was served stayed listed as "In play this round", as if
+    it still acted: the card waits for the round's end (SW-3.3), doing nothing more."""
+    state = unforeseen(["generous-tip"], queues=[["G 2/1"], []], food_hands=[["G"], []])
+    play(state, "use generous-tip p1.1", "pass", "play G", "serve")
+    board = state.game.render(state, 0)
+    assert "queue: empty" in board.split("P2 ")[0]  # the tipped customer is served
+    assert "Played this round, discarded at its end: generous-tip" in board
+    assert "In play" not in board and "In play" not in state.game.reference(state, 0)
+
+
 @pytest.mark.rule("SW-E.5")
 def test_a_tip_expires_at_the_end_of_the_round() -> None:
     state = unforeseen(["generous-tip"], queues=[["GG 3/2"], []])

@@ -41,6 +41,11 @@ MARKS = (
     "tip +N, it pays N more money if served this round; a card's id, an unforeseen card on it."
 )
 """What the marks after a customer (`_customer`) say, for the reference."""
+PLAYED_THIS_ROUND = "Played this round, discarded at its end"
+"""The cards whose effect may last the round (SW-3.3), which wait for the discard until it ends
+(SW-3.4) whether or not they still act: a Generous Tip paid out, a Change of Plans that has
+cancelled its card. What one still does is shown where it acts: a customer's tip, what a shop's
+customers give, the cancels to come."""
 QUEUE = "   queue: "
 """The label of a shop's queue, under the shop's line."""
 EMPTY = "; no customers"
@@ -189,11 +194,12 @@ def _customer(customer: dict[str, Any]) -> str:
 
 
 def _effects(obs: dict[str, Any]) -> list[str]:
-    """Unforeseen cards whose effect lasts: in play to the end of the round, cancels to come."""
+    """Unforeseen cards played this round that wait for its end (`PLAYED_THIS_ROUND`), and
+    the cancels to come."""
     lines = []
     in_play = [counted(card, count) for card, count in obs["in_play"].items()]
     if in_play:
-        lines.extend(packed("In play this round: ", _with_commas(in_play), " "))
+        lines.extend(packed(f"{PLAYED_THIS_ROUND}: ", _with_commas(in_play), " "))
     cancels = obs["cancels_pending"]
     if cancels:
         cards = f"{cancels} unforeseen cards" if cancels > 1 else "unforeseen card"
@@ -240,7 +246,7 @@ def reference_text(obs: dict[str, Any], cards: CardSet) -> str:
     lines = []
     if obs["hand"] is not None:
         lines.extend(_card_texts("Your unforeseen cards", obs["hand"]["unforeseen"], texts))
-    lines.extend(_card_texts("In play this round", list(obs["in_play"]), texts))
+    lines.extend(_card_texts(PLAYED_THIS_ROUND, list(obs["in_play"]), texts))
     on_customers = [card for queue in obs["queues"] for c in queue for card in c["attached"]]
     lines.extend(_card_texts("On customers", on_customers, texts))
     lines.extend(_known_hands(obs))
