@@ -46,6 +46,27 @@ def test_help_explains_the_notation_of_the_game_being_played(game: str, notation
     assert max(len(line) for line in output[start:].splitlines()[:40]) <= 80  # a terminal's
 
 
+@pytest.mark.parametrize("game", ["cafe", "souvlaki"])
+def test_help_fits_24_rows_and_help_all_and_help_command_tell_the_rest(game: str) -> None:
+    """help ran to 27-34 rows, its head off a 24-row screen: it gives the notation and the
+    commands' names; help all gives every command with what it does, and the whole notation
+    (Souvlaki's round too); help COMMAND what one command does."""
+    output = _session(game, "help\nhelp all\nhelp hint\nhelp rule\nhelp nosuch\nquit\n")
+    short, full, hint_, rule, unknown = output.split("P1> ")[1:6]
+    assert len(short.splitlines()) + 1 <= 24 and max(map(len, short.splitlines())) <= 80
+    notation = get_game(game).notation_help()
+    assert notation in full and get_game(game).notation_table() in short
+    assert ("A round (SW-R.1)" in full) == (game == "souvlaki")
+    assert "A round" not in short
+    for name, text in cli.COMMANDS.items():
+        assert name in short
+        assert f"  {name}" in full and text.split()[-1] in full
+    assert hint_.strip() == f"hint: {cli.COMMANDS['hint']}"
+    assert rule.splitlines() == [f"rule ID: {cli.COMMANDS['rule ID']}",
+                                 f"rule WORDS: {cli.COMMANDS['rule WORDS']}"]  # fmt: skip
+    assert "No command 'nosuch': the commands are moves," in unknown
+
+
 def test_a_notation_row_written_over_two_lines_reads_as_one() -> None:
     """The docstring's row for ``draw fewer`` goes on under itself; help broke it after
     "(CI-D.2," and set the rest on a line of its own, as if it were another row."""
@@ -89,13 +110,14 @@ def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out
     assert "Your unforeseen cards:\n  " in cards and "Decks: food " in cards
     assert "Shops (identity cards, SW-0.4):" in cards and "D soft drink" in cards
     assert max(len(line) for line in cards.splitlines()) <= 80
-    assert cli.REFERENCE_HELP in output
+    assert "rule WORDS, quit. help COMMAND" in " ".join(output.split())  # `cards` among them
     # Café's board leaves out who sits at the bar, and the bag's contents (public, CI-S.1)
     cafe = _session("cafe", "cards\nhelp\nquit\n")
     start, cards = cafe.split("P1> ")[:2]
     assert "Bar: nobody yet" in cards and "In the bag (90 cards, order unknown): AFf×" in cards
     assert max(len(line) for line in cards.splitlines()) <= 80
-    assert cli.REFERENCE_HELP in cafe and "cards," in start.splitlines()[1]
+    assert "Or a command: moves, hint, board, cards, rule ID" in cafe
+    assert "cards," in start.splitlines()[1]
 
 
 def test_cafe_cards_names_the_bars_guests_seat_by_seat() -> None:

@@ -67,13 +67,18 @@ console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 HUMAN = "human"
-HELP_TEXT = """Type a move in the game's notation, or:
-  moves    the legal moves, what each scores     board   show the board again
-  hint     the search bot's suggestion for you   help    this text
-  rule ID  what a rule says (refusals name one)  quit    stop; --record keeps it
-  rule WORDS  the rules that use those words (a card's name, a mark on screen)"""
-REFERENCE_HELP = "  cards    what the board leaves out, to look up now and then"
-"""The help's line for `cards`, in a game whose board leaves things to look up (`reference`)."""
+COMMANDS = {
+    "moves": "the legal moves, what each scores",
+    "hint": "the search bot's suggestion for you",
+    "board": "show the board again",
+    "cards": "what the board leaves out, to look up now and then",
+    "rule ID": "what a rule says (a refusal names the rule it cites)",
+    "rule WORDS": "the rules that use those words (a card's name, a mark on screen)",
+    "help": "the notation and the commands; help all: in full; help COMMAND: one command",
+    "quit": "stop the game (--record keeps it)",
+}
+"""The prompt's commands and what each does; `cards` only in a game whose board leaves things
+to look up (`Game.reference`)."""
 QUIT = {"quit", "exit"}
 SURE_TO_QUIT = "Not recorded (--record FILE keeps a game): quit and lose this one? [y/N] "
 ALL_THE_SAME = " all the same? [y/N] "
@@ -610,8 +615,8 @@ def _human_turn(
             if recorded or _sure_to_quit():
                 return None
             continue
-        if command in {"help", "?"}:
-            console.print(_help(game, state, player), markup=False)
+        if command in {"help", "?"} or command.startswith("help "):
+            console.print(_help(game, state, player, command[4:].strip()), markup=False)
         elif command == "cards":
             console.print(_reference(game, state, player), markup=False)
         elif command == "rule" or command.startswith("rule "):
@@ -681,13 +686,33 @@ def _commands(game: Game, state: State) -> str:
     return f"At the prompt: a move, or help, moves, hint, board,{cards} rule ID, quit."
 
 
-def _help(game: Game, state: State, player: int) -> str:
-    """The prompt's commands (`cards` where the game's board leaves things to look up), then
-    how the game's moves are written."""
-    commands = HELP_TEXT
-    if game.reference(state, player):
-        commands += "\n" + REFERENCE_HELP
-    return f"{commands}\n\n{game.notation_help()}"
+def _help(game: Game, state: State, player: int, asked: str = "") -> str:
+    """What `help` answers: how the game's moves are written and the commands' names, within
+    24 rows with the prompt (help ran to 27-34); with ``all``, every command and what it does,
+    then the game's notation in full; with a command's name, what it does."""
+    commands = {
+        name: text
+        for name, text in COMMANDS.items()
+        if name != "cards" or game.reference(state, player)
+    }
+    if asked == "all":
+        width = max(map(len, commands)) + 4
+        under = " " * width  # a long description goes on under itself
+        listed = ["Type a move in the game's notation, or a command:"]
+        for name, text in commands.items():
+            line = f"  {name.ljust(width - 2)}{text}"
+            listed += textwrap.wrap(line, COLUMNS, subsequent_indent=under)
+        return "\n".join([*listed, "", game.notation_help()])
+    if asked:
+        found = [f"{name}: {text}" for name, text in commands.items() if name.startswith(asked)]
+        if not found:
+            found = [f"No command {asked!r}: the commands are {', '.join(commands)}."]
+        return "\n".join(_within_columns(found))
+    named = ", ".join(name for name in commands if name != "help")
+    more = (
+        f"Or a command: {named}. help COMMAND says what one does; help all says all of it in full."
+    )
+    return "\n".join([game.notation_table(), "", *_within_columns([more])])
 
 
 def _reference(game: Game, state: State, player: int) -> str:

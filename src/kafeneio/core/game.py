@@ -195,7 +195,13 @@ class Game(ABC):
         return ""
 
     def notation_help(self) -> str:
-        """How a person writes this game's moves (and, where it helps, its phases)."""
+        """How a person writes this game's moves (`notation_table`) and, where it helps, how
+        its rounds go."""
+        return self.notation_table()
+
+    def notation_table(self) -> str:
+        """How a person writes this game's moves: the conventions, then a row for each kind of
+        move; short enough to share a terminal's 24 rows with a line of the commands."""
         return ""
 
     def observation_spec(self, num_players: int) -> Spec:

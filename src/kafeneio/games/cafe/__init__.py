@@ -56,7 +56,7 @@ class CafeGame(Game):
     def decode_action(self, code: int) -> CafeAction:
         return action_space().decode(code)
 
-    def notation_help(self) -> str:
+    def notation_table(self) -> str:
         from kafeneio.games.cafe import actions
 
         return notation_text(actions.__doc__ or "")

@@ -134,11 +134,13 @@ class SouvlakiGame(Game):
     def decode_action(self, code: int) -> SouvlakiAction:
         return self.space.decode(code)
 
-    def notation_help(self) -> str:
+    def notation_table(self) -> str:
         from kafeneio.games.souvlaki import actions
 
-        table = notation_text(actions.__doc__ or "", hidden=("random ",))  # chance's, not typed
-        return f"{table}\n\n{textwrap.fill(' '.join(PHASES.split()), 80)}"
+        return notation_text(actions.__doc__ or "", hidden=("random ",))  # chance's, not typed
+
+    def notation_help(self) -> str:
+        return f"{self.notation_table()}\n\n{textwrap.fill(' '.join(PHASES.split()), 80)}"
 
     def _render(self, state: State, viewer: int) -> str:
         assert isinstance(state, SouvlakiState)
