@@ -22,6 +22,7 @@ from kafeneio.core.events import (
     RUNS,
     SUBJECTS,
     Event,
+    Words,
     packed,
     plural,
     seat,
@@ -317,31 +318,48 @@ def _whose(player: int, viewer: int) -> str:
 
 
 def played(args: Args, viewer: int) -> str:
-    cards, player, kind = args
-    return f"{seat(player)} plays {cards.foods[kind].text} (SW-4.2)"
+    return _service_text(played, args)
 
 
 def served(args: Args, viewer: int) -> str:
-    player, customer, paid, gain = args
-    return (
-        f"{seat(player)} serves {customer_text(*customer)}: {_signed(paid, 'money')}, "
-        f"{_signed(gain, 'reputation')} (SW-4.3)"
-    )
+    return _service_text(served, args)
 
 
 def sent_away(args: Args, viewer: int) -> str:
-    player, customer, loss = args
-    text = customer_text(*customer)
-    return f"{seat(player)} sends {text} away: {_lost(loss)} (SW-4.6)"
+    return _service_text(sent_away, args)
 
 
 def treat(args: Args, viewer: int) -> str:
+    return _service_text(treat, args)
+
+
+def _food_played(args: Args) -> str:
+    cards, _, kind = args
+    return cards.foods[kind].text  # type: ignore[no-any-return]
+
+
+def _plays(args: Args) -> str:
+    return f"plays {_food_played(args)}"
+
+
+def _serves(args: Args) -> str:
+    _, customer, paid, gain = args
+    gained = f"{_signed(paid, 'money')}, {_signed(gain, 'reputation')}"
+    return f"serves {customer_text(*customer)}: {gained}"
+
+
+def _sends_away(args: Args) -> str:
+    _, customer, loss = args
+    return f"sends {customer_text(*customer)} away: {_lost(loss)}"
+
+
+def _treats(args: Args) -> str:
     """SW-4.4: the treat is earned by a service that served someone and left food over, with
     or without customers still waiting to be treated."""
-    player, waiting = args
+    _, waiting = args
     if not waiting:
-        return f"{seat(player)} has food left over and nobody left to treat: +1 reputation (SW-4.4)"
-    return f"{seat(player)} treats the queue with the food left over: +1 reputation (SW-4.4)"
+        return "has food left over and nobody left to treat: +1 reputation"
+    return "treats the queue with the food left over: +1 reputation"
 
 
 def annoyed(args: Args, viewer: int) -> str:
@@ -370,28 +388,44 @@ def service(events: Sequence[Event], viewer: int) -> str:
     S, GF; serves phone order SF 1/2: +1 money, +2 reputation; plays SD; treats the queue with
     the food left over: +1 reputation (SW-4.2, SW-4.3, SW-4.4)``. A bot's service took a row of
     the terminal's 24 for each card and each customer (a front end may tell a run of one
-    player's decisions together: `kafeneio.cli`)."""
+    player's decisions together: `kafeneio.cli`). Each clause and rule is read from the
+    event's facts (`SERVICE_CLAUSES`), as its own text is."""
     lines: list[tuple[int, list[str], list[str]]] = []  # (player, clauses, rules)
+    after: Words | None = None  # the wording of the line's last event
     for event in events:
         player = _subject(event)
         if not lines or lines[-1][0] != player:
             lines.append((player, [], []))
+            after = None
         _, clauses, rules = lines[-1]
-        text = event.text_for(viewer) or ""
-        rule = text[text.rindex("(") + 1 : -1]
-        clause = text[: text.rindex("(")].rstrip().removeprefix(f"{seat(player)} ")
+        clause, rule = SERVICE_CLAUSES[event.words]
         if rule not in rules:
             rules.append(rule)
-        if event.words is played and clauses and clauses[-1].startswith("plays "):
-            clauses[-1] += f", {clause.removeprefix('plays ')}"
+        if event.words is played and after is played:
+            clauses[-1] += f", {_food_played(event.args)}"
         else:
-            clauses.append(clause)
+            clauses.append(clause(event.args))
+        after = event.words
     return "\n".join(
         f"{seat(player)} {'; '.join(clauses)} ({', '.join(rules)})"
         for player, clauses, rules in lines
     )
 
 
+def _service_text(words: Words, args: Args) -> str:
+    """One event of a service (`SERVICE_CLAUSES`) on its own: ``P2 plays GF (SW-4.2)``."""
+    clause, rule = SERVICE_CLAUSES[words]
+    return f"{seat(SUBJECTS[words](args))} {clause(args)} ({rule})"
+
+
+SERVICE_CLAUSES: dict[Words, tuple[Callable[[Args], str], str]] = {
+    played: (_plays, "SW-4.2"),
+    served: (_serves, "SW-4.3"),
+    sent_away: (_sends_away, "SW-4.6"),
+    treat: (_treats, "SW-4.4"),
+}
+"""What each wording of a service's events says after the player (from the event's facts),
+and the rule it cites."""
 RUNS.update(dict.fromkeys((played, served, sent_away, treat), service))
 SUBJECTS.update({played: itemgetter(1), served: itemgetter(0)})
 SUBJECTS.update({sent_away: itemgetter(0), treat: itemgetter(0)})
