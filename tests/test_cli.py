@@ -505,8 +505,8 @@ def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
     """A bot's service is many decisions in a row: the log names the seat on the first
     (``P2 (greedy): play GF``), then the player alone (``P2: serve``), so that a decision and
     its result share a line of 80 columns where the full name would push the result below. A
-    run of cards played and customers served is told together, beside its decisions
-    (``P2 (greedy): play GF, serve — P2 plays GF; serves ...``)."""
+    run of cards played and customers served is told together after who decided, its clauses
+    naming each decision (``P2 (greedy): plays GF; serves ...``)."""
     result = runner.invoke(app, ["play", "souvlaki", "--seats", "heuristic,greedy", "--seed", "3"])
     assert result.exit_code == 0, result.output
     seats = {"P1": "heuristic", "P2": "greedy"}
@@ -523,9 +523,9 @@ def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
             assert mover == before, line
             named_again += 1
         before = mover
-    # a run of cards played and customers served, told together beside its decisions
+    # a run of cards played and customers served, told together after who decided
     told = " ".join(result.output.split())  # the lines broken at spaces, joined again
-    served_on_one_line = len(re.findall(r"\): [^—]*\bserve\b[^—]* — P\d (plays|serves)", told))
+    served_on_one_line = len(re.findall(r"P\d \(\w+\): plays [\w, ]+; serves ", told))
     assert named_again > 50 and served_on_one_line > 10
 
 

@@ -132,9 +132,9 @@ def play_at(keyboard: Keyboard, args: list[str], monkeypatch: pytest.MonkeyPatch
         keyboard.state = args[1]
         real_loop(*args)
 
-    def spy_words(head: str, step: Step, wrap: bool = False) -> cli.Words:
+    def spy_words(head: str, step: Step, folded: str | None = None) -> cli.Words:
         keyboard.told.append(list(step.events))
-        return real_words(head, step, wrap)
+        return real_words(head, step, folded)
 
     console = Console(file=keyboard.printed, width=120, highlight=False, soft_wrap=True)
     monkeypatch.setattr(cli, "console", console)

@@ -455,7 +455,7 @@ def _play_loop(
     last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
 
     # A run of one player's decisions told together once it ends (`_run_wording_of`), with
-    # their heads. Told when it ends, so a bot's service appears at once rather than decision by
+    # who decided. Told when it ends, so a bot's service appears at once rather than decision by
     # decision: a search bot's 0.2 s a decision shows as a short wait before it.
     run: list[tuple[str, Step]] = []
     run_wording: list[RunWords | None] = [None]  # the run's `_run_wording_of`
@@ -499,12 +499,11 @@ def _play_loop(
             run.append(("", step))
             return
         tell_run()
-        head = _step_head(step, seats, again)
         if wording and step.player != CHANCE:
-            run.append((head, step))
+            run.append((_step_who(step, seats, again), step))
             run_wording[0] = wording
         else:
-            keyboard.say(_step_words(head, step))
+            keyboard.say(_step_words(_step_head(step, seats, again), step))
 
     players: dict[int, Player] = {p: human(p) for p in keyboard.humans}
     players.update(bots)
@@ -530,8 +529,13 @@ def _step_head(step: Step, seats: list[str], again: bool) -> str:
     that)."""
     if step.player == CHANCE:
         return "  chance decides"
-    who = f"P{step.player + 1}" if again else f"P{step.player + 1} ({seats[step.player]})"
-    return f"  {who}: {step.action}"
+    return f"{_step_who(step, seats, again)}: {step.action}"
+
+
+def _step_who(step: Step, seats: list[str], again: bool) -> str:
+    """Who made a player's decision, as `_step_head` names them: ``  P2 (heuristic)``, or
+    ``  P2`` `again`."""
+    return f"  P{step.player + 1}" if again else f"  P{step.player + 1} ({seats[step.player]})"
 
 
 def _run_wording_of(step: Step) -> RunWords | None:
@@ -545,25 +549,28 @@ def _run_wording_of(step: Step) -> RunWords | None:
 
 
 def _run_words(run: list[tuple[str, Step]]) -> Words:
-    """A run of one player's decisions, each of which `_run_wording_of` tells alike, in words: the
-    first one's head with the other decisions after it, and what they caused told together,
-    beside it, broken at spaces into lines of `COLUMNS`: ``P3 (heuristic): play S, play GF,
-    serve — P3 plays S, GF; serves phone order SF 1/2: +1 money, +2 reputation (SW-4.2,
-    SW-4.3)``, where a row for each decision ran a bot's service past 24 rows."""
-    head, first = run[0]
+    """A run of one player's decisions (who made them, each step), each of which
+    `_run_wording_of` tells alike, in words: who decided, and what they caused told together,
+    whose clauses name each decision, broken at spaces into lines of `COLUMNS`: ``P3
+    (heuristic): plays S, GF; serves phone order SF 1/2: +1 money, +2 reputation (SW-4.2,
+    SW-4.3)``, where a row for each decision ran a bot's service past 24 rows (and a head of
+    the decisions said each again: ``play S, play GF, serve — P3 plays S, GF; serves ...``)."""
+    who, first = run[0]
+    head = f"{who}: {', '.join(str(step.action) for _, step in run)}"
     if len(run) == 1:
         return _step_words(head, first)
-    head += "".join(f", {step.action}" for _, step in run[1:])
     events = [event for _, step in run for event in step.events]
-    return _step_words(head, dataclasses.replace(first, events=events), wrap=True)
+    return _step_words(head, dataclasses.replace(first, events=events), folded=who)
 
 
-def _step_words(head: str, step: Step, wrap: bool = False) -> Words:
+def _step_words(head: str, step: Step, folded: str | None = None) -> Words:
     """A step in words for each viewer: `head` (who did what), and what it caused indented
     below, the first on the head's own line where that line holds it and it is the mover's own
-    doing (so that a Café turn and the board fit 24 rows). The human who typed the move sees
-    only what it caused. Why the game ended is left to the final scores (`_print_result`),
-    which tell it once."""
+    doing (so that a Café turn and the board fit 24 rows). A run's decisions `folded` into one
+    step: who made them (`_step_who`), with what they caused after it, its first text's player
+    left out, where that text begins with the mover (its clauses name each decision), broken
+    at spaces; else below the head. The human who typed the move sees only what it caused.
+    Why the game ended is left to the final scores (`_print_result`), which tell it once."""
     told = [event for event in step.events if event.kind != "end"]
     mover = f"P{step.player + 1} "
 
@@ -575,8 +582,9 @@ def _step_words(head: str, step: Step, wrap: bool = False) -> Words:
             # beside the decision, another's doing reads as its result: `done — P2 pays` (the
             # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
             own = step.player == CHANCE or (said and said[0].startswith(mover))
-            fits = wrap or len(joined) <= COLUMNS
-            if said and own and fits and "\n" not in joined:
+            if said and own and folded is not None:
+                lines[0] = f"{folded}: {lines[0].strip().removeprefix(mover)}"
+            elif said and own and len(joined) <= COLUMNS and "\n" not in joined:
                 lines[0] = joined
             else:
                 lines.insert(0, head)
