@@ -613,3 +613,51 @@ def test_a_record_of_another_engine_version_replays_with_a_note(tmp_path: Path) 
         same["engine_note"] is None
         and "Note:" not in runner.invoke(app, ["replay", str(path)]).output
     )
+
+
+def _bots_souvlaki(monkeypatch: pytest.MonkeyPatch, p2: Any) -> tuple[str, State]:
+    """A seeded two-player Souvlaki game of heuristic bots, P2's decisions made by `p2(state,
+    heuristic's choice)`, played by the terminal's loop: what it printed, and the state."""
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=screen, width=80, soft_wrap=True))
+    game = get_game("souvlaki")
+    state = game.new_state(2, seed=1)
+    heuristic = make_bot("heuristic", 2)
+    bots: dict[int, Any] = {0: make_bot("heuristic", 1), 1: lambda s: p2(s, heuristic(s))}
+    seats = ["heuristic", "heuristic"]
+    cli._play_loop(game, state, bots, seats, False, True, random.Random(1))
+    return screen.getvalue(), state
+
+
+def test_ctrl_c_while_a_bot_thinks_mid_run_tells_what_it_decided_and_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of a bot's decisions is told when it ends: Ctrl-C while the bot thought on lost
+    the cards it had played (and ended in a traceback)."""
+
+    def interrupted(state: Any, choice: Any) -> Any:
+        """P2's choice, but Ctrl-C once it has just played two cards in a row."""
+        last = [action.notation for action in state.history[-2:]]
+        if state.phase == "service" and all(move.startswith("play ") for move in last):
+            raise KeyboardInterrupt
+        return choice
+
+    try:
+        printed, state = _bots_souvlaki(monkeypatch, interrupted)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C went through the play loop, telling nothing of the bot's run")
+    last = printed.rstrip().splitlines()
+    assert last[-1] == "Stopped." and not state.is_terminal()
+    played = [action.notation.split()[1] for action in state.history[-2:]]
+    told = " ".join(" ".join(last[-4:-1]).split())
+    assert f"P2 (heuristic): plays {played[0]}, {played[1]} (SW-4.2)" in told
+
+
+def test_a_bots_run_longer_in_coming_than_run_told_after_is_told_in_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli, "RUN_TOLD_AFTER", 0.0)  # every second decision: told at once
+    printed, state = _bots_souvlaki(monkeypatch, lambda state, choice: choice)
+    assert state.is_terminal()
+    parts = re.findall(r"^  P2: (?:plays|serves) ", printed, re.MULTILINE)
+    assert len(parts) > 5  # a service goes on in a new part, its seat named alone

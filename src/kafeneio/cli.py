@@ -23,6 +23,7 @@ import re
 import shlex
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -100,6 +101,9 @@ MAX_WORKERS = 64
 MAX_PORT = 65535
 MAX_BOT_PAUSE = 60.0
 """The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
+RUN_TOLD_AFTER = 2.0
+"""Seconds a run of one player's decisions told together may keep the screen waiting: a
+search bot's service, at 0.2 s and more a decision, is told in parts as it thinks."""
 FLAG = ""
 """The metavar of a flag: help shows no value after it."""
 
@@ -456,9 +460,12 @@ def _play_loop(
 
     # A run of one player's decisions told together once it ends (`_run_wording_of`), with
     # who decided. Told when it ends, so a bot's service appears at once rather than decision by
-    # decision: a search bot's 0.2 s a decision shows as a short wait before it.
+    # decision: a search bot's 0.2 s a decision shows as a short wait before it. A run longer in
+    # coming than `RUN_TOLD_AFTER` is told as it stands and goes on in a new one, and a stop
+    # (quit, Ctrl-C while a bot thinks) tells what was decided.
     run: list[tuple[str, Step]] = []
     run_wording: list[RunWords | None] = [None]  # the run's `_run_wording_of`
+    run_since = [0.0]  # when the run's first decision was told
 
     def tell_run() -> None:
         if run:
@@ -497,11 +504,14 @@ def _play_loop(
         wording = _run_wording_of(step)
         if run and step.player == run[0][1].player and wording and wording is run_wording[0]:
             run.append(("", step))
+            if time.monotonic() - run_since[0] >= RUN_TOLD_AFTER:
+                tell_run()  # a bot that thinks long: what it decided so far, while it goes on
             return
         tell_run()
         if wording and step.player != CHANCE:
             run.append((_step_who(step, seats, again), step))
             run_wording[0] = wording
+            run_since[0] = time.monotonic()
         else:
             keyboard.say(_step_words(_step_head(step, seats, again), step))
 
@@ -509,7 +519,7 @@ def _play_loop(
     players.update(bots)
     try:
         play_game(state, players, chance, on_step=tell)
-    except _Quit:
+    except (_Quit, KeyboardInterrupt):  # Ctrl-C at a prompt quits there; while a bot thinks, here
         tell_run()
         console.print("Stopped.")
         return
