@@ -526,7 +526,7 @@ def test_a_run_of_one_players_decisions_names_their_seat_once() -> None:
     # a run of cards played and customers served, told together after who decided
     told = " ".join(result.output.split())  # the lines broken at spaces, joined again
     served_on_one_line = len(re.findall(r"P\d \(\w+\): plays [\w, ]+; serves ", told))
-    assert named_again > 50 and served_on_one_line > 10
+    assert named_again > 30 and served_on_one_line > 10
 
 
 def test_a_decision_shares_its_line_only_with_what_it_did_itself() -> None:
@@ -544,7 +544,8 @@ def test_a_decision_shares_its_line_only_with_what_it_did_itself() -> None:
             assert caused.startswith(f"{mover} "), line
             joined += 1
     assert joined > 20
-    assert "  P3: done\n    P1 pays the operating cost" in result.output  # seed 5: P1 next
+    # seed 5: P1 next, its cost below P3's run, which ends in its done
+    assert re.search(r"; done\n    P1 pays the operating cost", result.output)
 
 
 def test_a_souvlaki_queue_wraps_at_80_columns() -> None:

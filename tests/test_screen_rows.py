@@ -16,7 +16,7 @@ BOUNDS = {2: ROWS, 3: ROWS, 4: 30}
 Souvlaki, 22 and 24 for Café (19, 26; 23, 27 before runs were told together). At 4 players the
 board alone takes 19 or 20 rows with the prompt (a shop a line and its queue below; in Café the
 13 rows of the grid and a line a player), so what three opponents did does not fit beside it
-every time: 30 keeps it from growing (29 for Souvlaki, 28 for Café; 35 and 31 before)."""
+every time: 30 keeps it from growing (28 for Souvlaki, 28 for Café; 35 and 31 before)."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -47,8 +47,22 @@ def test_a_bots_service_is_told_together_each_decision_once() -> None:
 def test_a_purchase_and_its_draw_are_one_line_and_so_are_two_draws() -> None:
     printed = [line for lines in screens("souvlaki", 3, 2) for line in lines]
     text = "\n".join(printed)
-    assert re.search(r"P\d buys supplies for \d: draws \d food cards? \(SW-1\.3\)", text)
+    assert re.search(r"(P\d|\):|\);) buys supplies for \d: draws \d food cards? \(SW-1\.3\)", text)
     assert re.search(r"buys supplies for \d: you draw [A-Z]", text)  # the human's own cards
     assert re.search(r"draws 1 food card\s+and 1 unforeseen card", text)
     assert not re.search(r"supplies for \d: \d food cards? \(SW-1\.3\)\n", text)  # said once
     assert not re.search(r"\(SW-1\.1\)\n +P\d draws", text)  # the cost's draws: its line
+
+
+def test_a_bots_shop_maintenance_is_one_text_ending_in_its_done() -> None:
+    """At 4 players a round's end printed a row for each bot's advertising, purchases,
+    discard and ``done`` (``P2 (heuristic): advertise — ...``, ``P2: buy, buy — ...``, ``P2:
+    done``): they are one text, the ``done`` last, the next shop's maintenance below it."""
+    printed = [line for seed in (1, 2) for lines in screens("souvlaki", 4, seed) for line in lines]
+    assert not [line for line in printed if re.fullmatch(r"  P\d: (done|buy.*|advertise.*)", line)]
+    text = "\n".join(printed)
+    joined = " ".join(text.split())
+    assert re.search(
+        r"P\d \(heuristic\): advertises for \d: \+\d reputation \(SW-1\.3\); buys", joined
+    )
+    assert re.search(r"\(SW-1\.3\); done\n    P\d pays the operating cost", text)

@@ -502,11 +502,19 @@ def _play_loop(
         if quiet:
             return
         wording = _run_wording_of(step)
-        if run and step.player == run[0][1].player and wording and wording is run_wording[0]:
-            run.append(("", step))
-            if time.monotonic() - run_since[0] >= RUN_TOLD_AFTER:
-                tell_run()  # a bot that thinks long: what it decided so far, while it goes on
-            return
+        if run and step.player == run[0][1].player:
+            if wording and wording is run_wording[0]:
+                run.append(("", step))
+                if time.monotonic() - run_since[0] >= RUN_TOLD_AFTER:
+                    tell_run()  # a bot that thinks long: what it decided so far, as it goes on
+                return
+            if not any(subject_of(event) == step.player for event in _caused(step)):
+                # `done`, `finish`: said last in the run, what they caused (the next shop's
+                # maintenance, the round's end) below it, as another's doing
+                run.append(("", dataclasses.replace(step, events=[])))
+                tell_run()
+                keyboard.say(_step_words("", step))
+                return
         tell_run()
         if wording and step.player != CHANCE:
             run.append((_step_who(step, seats, again), step))
@@ -552,7 +560,7 @@ def _run_wording_of(step: Step) -> RunWords | None:
     """The wording of the run (`RUNS`) that tells every event a decision caused, if one does:
     a run of one player's decisions of that kind (a bot's service, a card played and a customer
     served at a time) is told together, as a run of the events alike is (`_run_words`)."""
-    told = [event for event in step.events if event.kind != "end"]
+    told = _caused(step)
     runs = {RUNS.get(event.words) for event in told}
     own = all(subject_of(event) == step.player for event in told)
     return runs.pop() if len(runs) == 1 and own else None  # not the next shop's maintenance
@@ -570,30 +578,40 @@ def _run_words(run: list[tuple[str, Step]]) -> Words:
     if len(run) == 1:
         return _step_words(head, first)
     events = [event for _, step in run for event in step.events]
-    return _step_words(head, dataclasses.replace(first, events=events), folded=who)
+    then = ", ".join(str(step.action) for _, step in run[1:] if not step.events)
+    return _step_words(head, dataclasses.replace(first, events=events), folded=(who, then))
 
 
-def _step_words(head: str, step: Step, folded: str | None = None) -> Words:
-    """A step in words for each viewer: `head` (who did what), and what it caused indented
-    below, the first on the head's own line where that line holds it and it is the mover's own
-    doing (so that a Café turn and the board fit 24 rows). A run's decisions `folded` into one
-    step: who made them (`_step_who`), with what they caused after it, its first text's player
-    left out, where that text begins with the mover (its clauses name each decision), broken
-    at spaces; else below the head. The human who typed the move sees only what it caused.
-    Why the game ended is left to the final scores (`_print_result`), which tell it once."""
-    told = [event for event in step.events if event.kind != "end"]
+def _caused(step: Step) -> list[Event]:
+    """What a decision caused that is told (why the game ended is left to the final scores)."""
+    return [event for event in step.events if event.kind != "end"]
+
+
+def _step_words(head: str, step: Step, folded: tuple[str, str] | None = None) -> Words:
+    """A step in words for each viewer: `head` (who did what; none: what it caused alone), and
+    what it caused indented below, the first on the head's own line where that line holds it
+    and it is the mover's own doing (so that a Café turn and the board fit 24 rows). A run's
+    decisions `folded` into one step (who made them, `_step_who`, and the decisions after the
+    first that caused nothing of theirs, as ``done``): who, then what they caused, its first
+    text's player left out, where that text begins with the mover (its clauses name each
+    decision), and the decisions that caused nothing last; else below the head. The human
+    who typed the move sees only what it caused. Why the game ended is left to the final
+    scores (`_print_result`), which tell it once."""
+    told = _caused(step)
     mover = f"P{step.player + 1} "
 
     def words(viewer: int) -> str | None:
         said = texts_told(told, viewer)  # a run of events alike may be one text, in lines
         lines = [f"    {line}" for text in said for line in text.split("\n")]
-        if viewer != step.player:  # a viewer who moved is the human who typed it
+        if viewer != step.player and head:  # a viewer who moved is the human who typed it
             joined = f"{head} — {said[0]}" if said else ""
             # beside the decision, another's doing reads as its result: `done — P2 pays` (the
             # next shop's maintenance) as if the mover made P2 pay; chance's outcomes are no one's
             own = step.player == CHANCE or (said and said[0].startswith(mover))
             if said and own and folded is not None:
-                lines[0] = f"{folded}: {lines[0].strip().removeprefix(mover)}"
+                who, then = folded
+                lines[0] = f"{who}: {lines[0].strip().removeprefix(mover)}"
+                lines[-1] += f"; {then}" if then else ""
             elif said and own and len(joined) <= COLUMNS and "\n" not in joined:
                 lines[0] = joined
             else:

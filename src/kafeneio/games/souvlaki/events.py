@@ -217,10 +217,14 @@ def _drew_both(food: Args, unforeseen: Args, mine: bool) -> str:
     return f"draws {plural(len(foods), 'food card')} and {plural(len(kinds), 'unforeseen card')}"
 
 
-RUNS.update(dict.fromkeys((operating_cost, bought, drew_food, drew_unforeseen), supplies))
-# Who each is about: first in its facts, after the card set of a draw
-SUBJECTS.update({operating_cost: itemgetter(0), bought: itemgetter(0)})
-SUBJECTS.update(dict.fromkeys((drew_food, drew_unforeseen), itemgetter(1)))
+RUNS.update(
+    dict.fromkeys(
+        (operating_cost, advertised, bought, drew_food, drew_unforeseen, discarded), supplies
+    )
+)
+# Who each is about: first in its facts, after the card set of a draw or a discard
+SUBJECTS.update(dict.fromkeys((operating_cost, advertised, bought), itemgetter(0)))
+SUBJECTS.update(dict.fromkeys((drew_food, drew_unforeseen, discarded), itemgetter(1)))
 
 
 def picked(args: Args, viewer: int) -> str:
