@@ -11,10 +11,19 @@ somebody reads the log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from kafeneio.core.events import RUNS, SUBJECTS, plural, said_together, seat, winners_text
+from kafeneio.core.events import (
+    RUNS,
+    SUBJECTS,
+    Event,
+    plural,
+    said_together,
+    seat,
+    winners_text,
+)
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.games.cafe.board import load_board
 
@@ -86,12 +95,34 @@ def birthday(args: Args, viewer: int) -> str:
     return f"{seat(player)} chooses table {_table(table)} as the birthday table (CI-V.1)"
 
 
-# A turn's events told on a line for each player, the player named once (`said_together`):
-# ``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a terminal's 24 in one.
-# Each is about the player its facts name first.
+def turn(events: Sequence[Event], viewer: int) -> str | None:
+    """A turn's events told on a line for each player, the player named once
+    (`said_together`): ``P2 seats ESm on chair 40: +3 points; draws ITm, CNm``, two rows of a
+    terminal's 24 in one. Two guests seated in a row are one clause, the points beside each:
+    ``P2 seats ESm on chair 36: +2, GBf on chair 43: +3; draws DEm, CUm``, where a clause
+    each ran a 4-player turn past 80 columns, two rows for each opponent's turn."""
+    told: list[Event] = []
+    for event in events:
+        if event.words is placed and told and told[-1].words in (placed, _seated):
+            earlier = told[-1].args if told[-1].words is _seated else (told[-1].args,)
+            if earlier[0][0] == event.args[0]:
+                told[-1] = Event(("place", (*earlier, event.args), _seated))
+                continue
+        told.append(event)
+    return said_together(told, viewer)
+
+
+def _seated(args: Args, viewer: int) -> str:
+    """Guests seated by one player in a row (each `placed`'s facts): one clause."""
+    guests = [f"{_card(card)} on chair {chair + 1}: {gain:+d}" for _, card, chair, gain in args]
+    return f"{seat(args[0][0])} seats {', '.join(guests)}"
+
+
+# Each is about the player its facts name first (a run of seated guests: the first guest's).
 TURN = (placed, danced, went_to_bar, swapped, drew, target_lowered, passed)
-RUNS.update(dict.fromkeys(TURN, said_together))
+RUNS.update(dict.fromkeys(TURN, turn))
 SUBJECTS.update(dict.fromkeys(TURN, itemgetter(0)))
+SUBJECTS[_seated] = lambda args: args[0][0]
 
 
 def penalty(args: Args, viewer: int) -> str:
