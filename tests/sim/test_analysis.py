@@ -234,7 +234,7 @@ def test_a_game_analysis_covers_every_decision_and_ranks_each_players_mistakes(
         assert decision.best_words == state.action_words(best)
         state.apply(played)
     for player in (0, 1):
-        own = [d.lost for d in result.decisions if d.player == player]
+        own = [d.lost for d in result.decisions if d.player == player and d.legal > 1]
         assert result.mean_lost(player) == pytest.approx(sum(own) / len(own))
     for decision in result.decisions:
         assert 0 <= decision.after <= 1 and 0 <= decision.before <= 1 and decision.lost >= 0
@@ -261,7 +261,7 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
         app, ["analyse", str(path), "--iterations", "4", "--report", str(tmp_path / "r")]
     )
     assert shown.exit_code == 0, shown.output
-    assert "of win chance a move on average, over 3 moves" in shown.stdout
+    assert "of win chance a move on average, over 3 moves with a choice" in shown.stdout
     assert "% ± " in shown.stdout  # losses in win chance, as the web app gives them
     mistakes = [line for line in shown.stdout.splitlines() if line.startswith("  move ")]
     assert all(" to chair " in line or " to the bar" in line for line in mistakes)
@@ -283,11 +283,36 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert f"<h1>Analysis of a game of {get_game(data['game']).info.title}</h1>" in page
     assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]
     assert json.loads((tmp_path / "r" / "results.json").read_text())["decisions"]
-    assert "Lost " in page and "of win chance a move on average, over 3 moves." in page
+    assert "Lost " in page and "of win chance a move on average, over 3 moves with a" in page
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])
     assert refused.exit_code == 2 and "nonsense" in refused.output
+
+
+def test_a_forced_move_counts_in_no_mean_loss_and_is_shown_as_forced(tmp_path: Path) -> None:
+    """A move with one legal choice loses nothing: counted in the mean, 7 forced moves of 45
+    diluted a Café player's loss a move by a sixth."""
+    from kafeneio.sim import commands
+    from kafeneio.sim.analysis import Decision, GameAnalysis
+
+    def decision(ply: int, lost: float, legal: int) -> Decision:
+        return Decision(ply, 0, "a", "b", "a", "b", 0.5, 0.5 - lost, lost, 0.01, legal, 40)
+
+    moves = [decision(0, 0.1, 5), decision(1, 0.0, 1), decision(2, 0.2, 3), decision(3, 0.0, 1)]
+    result = GameAnalysis("cafe", 2, None, [1, 0], [0], True, "mcts", moves)
+    assert result.choices_of(0) == 2 and result.moves_of(0) == 4
+    assert result.mean_lost(0) == pytest.approx(0.15)  # (0.1 + 0.2) / 2, not / 4
+    data = result.to_dict()
+    assert data["mean_lost"] == [0.15, 0.0] and data["choices"] == [2, 0]
+    with commands.console.capture() as captured:
+        commands.print_analysis(result)
+    shown = captured.get()
+    assert "lost 15.0% of win chance a move on average, over 2 moves with a choice (2 forced" in (
+        " ".join(shown.split())
+    )
+    rows = [line for line in shown.splitlines() if line.startswith("│")]
+    assert ["forced" in row for row in rows] == [False, True, False, True]
 
 
 def test_the_analyse_command_says_why_its_move_numbers_skip(tmp_path: Path) -> None:

@@ -312,6 +312,11 @@ class Decision:
     def clear_mistake(self) -> bool:
         return self.lost > self.margin
 
+    @property
+    def forced(self) -> bool:
+        """One legal move: no decision at all, so it counts in no player's mean loss."""
+        return self.legal == 1
+
 
 @dataclass
 class GameAnalysis:
@@ -344,17 +349,23 @@ class GameAnalysis:
     def moves_of(self, player: int) -> int:
         return sum(1 for d in self.decisions if d.player == player)
 
+    def choices_of(self, player: int) -> int:
+        """`player`'s moves with more than one legal move: the real decisions."""
+        return sum(1 for d in self.decisions if d.player == player and not d.forced)
+
     def mean_lost(self, player: int) -> float:
-        """The win chance `player` lost a move, on average: unlike the total, a chance (a
+        """The win chance `player` lost a real decision (forced moves, which lose nothing, left
+        out: 7 of 45 in a Café game would dilute it), on average: unlike the total, a chance (a
         sum over a long game can pass 1), and comparable between games of any length."""
-        moves = self.moves_of(player)
-        return self.total_lost(player) / moves if moves else 0.0
+        choices = self.choices_of(player)
+        return self.total_lost(player) / choices if choices else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         data = {**stamp("analysis", self.game), **asdict(self)}
         data["mistakes"] = [[asdict(d) for d in self.mistakes(p)] for p in range(self.players)]
         data["total_lost"] = [round(self.total_lost(p), 4) for p in range(self.players)]
         data["mean_lost"] = [round(self.mean_lost(p), 4) for p in range(self.players)]
+        data["choices"] = [self.choices_of(p) for p in range(self.players)]
         return data
 
 

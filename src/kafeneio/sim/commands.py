@@ -33,7 +33,14 @@ from kafeneio.core.game import check_seed
 from kafeneio.core.record import read_record_file
 from kafeneio.games import get_game, title_of
 from kafeneio.sim import report as reports
-from kafeneio.sim.analysis import ANALYSER, Budget, GameAnalysis, analyse_game, count_decisions
+from kafeneio.sim.analysis import (
+    ANALYSER,
+    Budget,
+    Decision,
+    GameAnalysis,
+    analyse_game,
+    count_decisions,
+)
 from kafeneio.sim.runner import Backend, check_roles, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.stats import Spread
@@ -522,6 +529,16 @@ def analyse_command(
     )
 
 
+def loss_column(decision: Decision) -> str:
+    """A move's loss with its margin, `!` before a clear mistake; "forced" for a move that
+    was the only legal one (a blank read as no loss, and it counts in no mean)."""
+    if decision.forced:
+        return "forced"
+    if not decision.lost:
+        return ""
+    return f"{'!' if decision.clear_mistake else ''}{reports.loss_cell(decision)}"
+
+
 def print_analysis(result: GameAnalysis) -> None:
     names = reports.player_names(result)
     if not result.decisions:
@@ -543,7 +560,7 @@ def print_analysis(result: GameAnalysis) -> None:
             "" if d.best == d.played else d.best,
             reports.percent(d.before),
             reports.percent(d.after),
-            f"{'!' if d.clear_mistake else ''}{reports.loss_cell(d)}" if d.lost else "",
+            loss_column(d),
         )
     console.print(table)
     if any(d.clear_mistake for d in result.decisions):

@@ -311,11 +311,15 @@ def loss_cell(decision: Decision) -> str:
 
 
 def loss_text(result: GameAnalysis, player: int) -> str:
-    """What `player` lost, as the replay page says it: a chance a move, on average."""
-    return (
+    """What `player` lost, as the replay page says it: a chance a move with a choice, on
+    average, and how many forced moves that leaves out."""
+    choices = result.choices_of(player)
+    forced = result.moves_of(player) - choices
+    text = (
         f"lost {result.mean_lost(player):.1%} of win chance a move on average, over "
-        f"{plural(result.moves_of(player), 'move')}"
+        f"{plural(choices, 'move')} with a choice"
     )
+    return text + (f" ({plural(forced, 'forced move')} not counted)" if forced else "")
 
 
 def player_names(result: GameAnalysis) -> list[str]:

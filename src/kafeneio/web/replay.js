@@ -146,12 +146,14 @@ function renderAnalysis() {
     swatch(s.seat), seatName(game.seats, s.seat))));
   const lost = el("div", { class: "mistakes" }, game.seats.map((s) => {
     const worst = analysis.mistakes[s.seat];
-    // a sum over many moves can pass 100%: the mean a move reads as a chance does
-    const moves = analysis.decisions.filter((d) => d.player === s.seat).length;
-    // (an analysis stored before `mean_lost` was kept has the total only)
-    const mean = analysis.mean_lost?.[s.seat] ?? (moves ? analysis.total_lost[s.seat] / moves : 0);
+    // a sum over many moves can pass 100%: the mean a move reads as a chance does; a forced
+    // move (one legal move) loses nothing and is left out, as `kafeneio analyse` leaves it
+    // (worked out here: an analysis stored before then took the mean over every move)
+    const choices = analysis.decisions.filter((d) => d.player === s.seat && d.legal > 1);
+    const mean = choices.length ? choices.reduce((sum, d) => sum + d.lost, 0) / choices.length : 0;
     return el("div", {}, el("strong", {}, seatName(game.seats, s.seat)),
-      ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over ${plural(moves, "move")}; `,
+      ` lost ${(100 * mean).toFixed(1)}% of win chance a move on average, over `,
+      `${plural(choices.length, "move")} with a choice; `,
       worst.length ? ["biggest clear mistakes: ", worst.map((d) => el("button", {
         type: "button", class: "quiet mistake", "data-ply": d.ply, onclick: () => goTo(d.ply),
         title: `played ${d.played}; the bot prefers ${d.best}`,
