@@ -290,6 +290,32 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert refused.exit_code == 2 and "nonsense" in refused.output
 
 
+def test_an_analysis_says_its_seed_budget_and_analyser_to_run_it_again(tmp_path: Path) -> None:
+    """The JSON, the text and the report named the analyser but neither the seed nor the
+    budget a decision: nobody could make the same analysis again from them."""
+    path = recorded_game(tmp_path, 4)
+    runner = CliRunner()
+    options = ["--iterations", "3", "--seed", "5"]
+    data = json.loads(runner.invoke(app, ["analyse", str(path), *options, "--json"]).stdout)
+    assert (data["analyser"], data["seed"], data["budget"], data["iterations"]) == (
+        "mcts",
+        5,
+        None,
+        3,
+    )
+    assert list(data).index("seed") < list(data).index("decisions")  # with the header
+    report = tmp_path / "r"
+    shown = runner.invoke(app, ["analyse", str(path), *options, "--report", str(report)])
+    assert "by mcts (3 iterations a decision, seed 5)" in " ".join(shown.stdout.split())
+    page = (report / "report.html").read_text(encoding="utf-8")
+    assert "by mcts (3 iterations a decision, seed 5) from each mover" in page
+    timed = analyse_game(json.loads(path.read_text()), "flat", Budget(0.01), seed=2).to_dict()
+    assert (timed["seed"], timed["budget"], timed["iterations"]) == (2, 0.01, None)
+    own = analyse_game(json.loads(path.read_text()), "mcts:iterations=2", Budget(0.01))
+    assert (own.budget, own.iterations) == (None, 2)  # the spec's, which the search keeps
+    assert own.budget_words == "2 iterations a decision, seed 0"
+
+
 def test_a_forced_move_counts_in_no_mean_loss_and_is_shown_as_forced(tmp_path: Path) -> None:
     """A move with one legal choice loses nothing: counted in the mean, 7 forced moves of 45
     diluted a Café player's loss a move by a sixth."""

@@ -92,6 +92,7 @@ def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> N
     game engine, as a game record does."""
     from kafeneio import __version__
     from kafeneio.games import get_game
+    from kafeneio.sim.stamp import RESULT_VERSION
 
     runner = CliRunner()
     records = tmp_path / "records"
@@ -109,7 +110,7 @@ def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> N
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
         assert list(data)[:4] == ["format", "version", "kafeneio", "engine"]
-        assert data["format"] == f"kafeneio-{kind}" and data["version"] == 2
+        assert data["format"] == f"kafeneio-{kind}" and data["version"] == RESULT_VERSION == 3
         assert data["kafeneio"] == __version__ and data["engine"] == engine
 
 

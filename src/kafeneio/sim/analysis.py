@@ -27,6 +27,7 @@ from kafeneio.bots.knowledge import knowledge_for, playout_bot
 from kafeneio.bots.spec import is_real, is_whole, parse_seat
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.errors import shown
+from kafeneio.core.events import plural
 from kafeneio.core.game import JSON
 from kafeneio.core.play import play
 from kafeneio.games import load_record
@@ -329,6 +330,24 @@ class GameAnalysis:
     analyser: str
     decisions: list[Decision]
     seconds: float = 0.0
+    seed: int = 0
+    """The seed each decision's analyser is seeded from (with the decision's place)."""
+    budget: float | None = None
+    """The seconds of thought a decision (a forced move a quarter), None where iterations
+    alone bound it."""
+    iterations: int | None = None
+    """The search iterations (flat: samples) a decision, None where seconds alone bound it."""
+
+    @property
+    def budget_words(self) -> str:
+        """The budget a decision and the seed, as the command's options would give them back:
+        ``60 iterations a decision, seed 1``."""
+        bounds = []
+        if self.iterations is not None:
+            bounds.append(plural(self.iterations, "iteration"))
+        if self.budget is not None:
+            bounds.append(f"{self.budget:g} s")
+        return f"{' or '.join(bounds) or 'its own budget'} a decision, seed {self.seed}"
 
     @property
     def skips_chance_outcomes(self) -> bool:
@@ -361,7 +380,9 @@ class GameAnalysis:
         return self.total_lost(player) / choices if choices else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        data = {**stamp("analysis", self.game), **asdict(self)}
+        fields = asdict(self)
+        decisions = fields.pop("decisions")  # after what made the result, not before
+        data = {**stamp("analysis", self.game), **fields, "decisions": decisions}
         data["mistakes"] = [[asdict(d) for d in self.mistakes(p)] for p in range(self.players)]
         data["total_lost"] = [round(self.total_lost(p), 4) for p in range(self.players)]
         data["mean_lost"] = [round(self.mean_lost(p), 4) for p in range(self.players)]
@@ -406,7 +427,19 @@ def analyse_game(
         analyser=analyser,
         decisions=sorted(decisions, key=lambda decision: decision.ply),
         seconds=round(time.perf_counter() - started, 2),
+        seed=seed,
+        **spent_budget(analyser, budget),
     )
+
+
+def spent_budget(analyser: str, budget: Budget) -> dict[str, Any]:
+    """The ``budget`` (seconds) and ``iterations`` a decision that `analyser` thinks for: a
+    spec's own (``mcts:iterations=300``) where it gives them, else `budget`'s."""
+    if parse_seat(analyser)[0] != "flat":
+        own = parse_seat(analyser)[1]
+        if {"seconds", "iterations"} & set(own):
+            return {"budget": own.get("seconds"), "iterations": own.get("iterations")}
+    return {"budget": budget.seconds, "iterations": budget.iterations}
 
 
 @dataclass(frozen=True)

@@ -544,7 +544,10 @@ def print_analysis(result: GameAnalysis) -> None:
     if not result.decisions:
         console.print("The record has no decision to analyse.")
         return
-    title = f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser}"
+    title = (
+        f"{title_of(result.game)}: {len(result.decisions)} decisions, by {result.analyser} "
+        f"({result.budget_words})"
+    )
     if result.skips_chance_outcomes:
         title += " (moves numbered as in the game's log, where chance outcomes count too)"
     say(title)  # as the table's title, a terminal broke it mid-word ("wher" / "e chance")

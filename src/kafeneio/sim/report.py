@@ -259,7 +259,8 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
         f"<p class='meta'>{plural(len(result.decisions), 'decision')} analysed by "
-        f"{result.analyser} from each mover's own information in {duration(result.seconds)}. "
+        f"{html.escape(result.analyser)} ({result.budget_words}) from each mover's own "
+        f"information in {duration(result.seconds)}. "
         f"{'Final scores' if result.finished else 'Scores so far'} "
         f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
         f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",

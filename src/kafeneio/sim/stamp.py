@@ -8,12 +8,13 @@ from typing import Any
 from kafeneio import __version__
 from kafeneio.games import get_game
 
-RESULT_VERSION = 2
-"""The layout of these results; raised when a field changes meaning or goes."""
+RESULT_VERSION = 3
+"""The layout of these results; raised when a field changes meaning or goes (3: an analysis's
+`mean_lost` is over the moves with a choice, where it was over every move)."""
 
 
 def stamp(kind: str, game_name: str) -> dict[str, Any]:
-    """``{"format": "kafeneio-<kind>", "version": 2, "kafeneio": "0.1.0", "engine": 1}``:
+    """``{"format": "kafeneio-<kind>", "version": 3, "kafeneio": "0.1.0", "engine": 1}``:
     the result's kind, its layout's version, the package and the game engine that made it."""
     return {
         "format": f"kafeneio-{kind}",
