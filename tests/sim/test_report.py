@@ -137,7 +137,11 @@ def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
     result = GameAnalysis("cafe", 2, None, [1, 0], [0], True, "mcts", moves)
     analysis(result, tmp_path, ["analyse"])
     assert seen["c"] == [("P1", [1, 4, 5], [0.5, 0.5, 1.0]), ("P2", [2, 5], [0.5, 0.0])]
-    assert seen["p"] == [("P1", [1, 4], [0.0, 0.0]), ("P2", [2], [0.0])] and seen["last"] == 4
+    assert seen["p"] == [
+        ("P1", [1, 4], [0.0, 0.0], [0.0, 0.0], [False, False]),
+        ("P2", [2], [0.0], [0.0], [False]),
+    ]
+    assert seen["last"] == 4
 
 
 def test_the_move_axis_says_chance_outcomes_count_only_where_the_numbers_skip_them(
@@ -207,7 +211,10 @@ def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
     plots.lengths([57], [29])
     plots.distributions([("greedy", [87]), ("random", [111])], "final score", "Scores")
     plots.win_chance_over_game([("P1", [1, 3], [0.5, 1.0]), ("P2", [2, 3], [0.5, 0.0])], 2)
-    plots.losses([("P1", [1], [0.1]), ("P2", [2], [0.0])], 2)
+    plots.losses(
+        [plots.Losses("P1", [1], [0.1], [0.05], [True]), plots.Losses("P2", [2], [0.0], [0], [0])],
+        2,
+    )
     axes = [axis for figure in figures for axis in figure.axes]  # type: ignore[attr-defined]
     assert len(axes) == 5
     for axis in axes:
@@ -218,6 +225,60 @@ def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
     plt = plots.pyplot()
     for figure in figures:
         plt.close(figure)
+
+
+def test_a_loss_within_its_margin_is_drawn_faint_with_its_margin_beside_every_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loss of 26% ± 38% was the tallest bar, solid as a blunder, where the text said no
+    clear mistake: every loss now has its margin, and one within it is faint and hatched."""
+    from matplotlib.collections import LineCollection
+
+    from kafeneio.sim import plots
+
+    figures: list[Any] = []
+    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    series = plots.Losses(
+        "P1", [1, 2, 3], [0.26, 0.1, 0.0], [0.38, 0.04, 0.0], [False, True, False]
+    )
+    plots.losses([series], 3)
+    (axis,) = figures[0].axes
+    bars = {bar.get_x() + bar.get_width() / 2: bar for bar in axis.patches}
+    assert sorted(bars) == [1, 2]  # no bar where nothing was lost
+    noise, clear = bars[1], bars[2]
+    assert noise.get_hatch() and not clear.get_hatch()
+    assert noise.get_alpha() < clear.get_alpha()
+    segments = [
+        segment
+        for collection in axis.collections
+        if isinstance(collection, LineCollection)
+        for segment in collection.get_segments()
+        if segment[0][0] == segment[1][0]  # the vertical bars, not their caps
+    ]
+    spans = sorted(
+        (s[0][0], round(min(s[0][1], s[1][1]), 6), round(max(s[0][1], s[1][1]), 6))
+        for s in segments
+    )
+    assert spans == [(1, 0.0, 0.64), (2, 0.06, 0.14)]
+    plots.pyplot().close(figures[0])
+
+
+def test_the_analysis_legends_stand_beside_the_plots_not_over_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Inside the axes, a legend hid a curve near 0.9 (Souvlaki) or the tallest bar."""
+    from kafeneio.sim import plots
+
+    figures: list[Any] = []
+    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    plots.win_chance_over_game([("P1", [1, 3], [0.9, 1.0]), ("P2", [2, 3], [0.1, 0.0])], 2)
+    plots.losses([plots.Losses("P1", [1], [0.9], [0.05], [True])], 2)
+    for figure in figures:
+        (axis,) = figure.axes
+        figure.canvas.draw()
+        legend = axis.get_legend().get_window_extent()
+        assert legend.x0 > axis.get_window_extent().x1
+        plots.pyplot().close(figure)
 
 
 def test_histograms_of_several_series_put_their_bars_side_by_side(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from kafeneio.core import KafeneioError
 from kafeneio.sim.simulate import Tally
@@ -154,6 +154,13 @@ def move_axis(chance_counted: bool) -> str:
     return CHANCE_COUNTED if chance_counted else MOVE_AXIS
 
 
+def legend_beside(axis: Any, handles: Sequence[Any] | None = None) -> None:
+    """The legend right of `axis`, outside it: inside, wherever it went it covered a curve
+    near 0.9 (Souvlaki) or the tallest bar of a game (3 players)."""
+    extra = {} if handles is None else {"handles": list(handles)}
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, **extra)
+
+
 def win_chance_over_game(
     curves: Sequence[tuple[str, Sequence[int], Sequence[float]]],
     last: int,
@@ -163,7 +170,7 @@ def win_chance_over_game(
     number (from 1; `last` is the last decision's; `chance_counted`: the numbers skip chance
     outcomes, and the axis says so)."""
     plt = pyplot()
-    figure, axis = plt.subplots(figsize=(8.4, 3.6))
+    figure, axis = plt.subplots(figsize=(9.6, 3.6))
     for index, (name, xs, ys) in enumerate(curves):
         colour = COLOURS[index % len(COLOURS)]
         axis.step(xs, ys, where="post", label=name, color=colour, linewidth=1.6)
@@ -174,25 +181,79 @@ def win_chance_over_game(
     axis.set_ylabel("win chance, as the mover sees it")
     axis.set_title("Win chance over the game")
     axis.grid(alpha=0.3)
-    axis.legend(fontsize=8, loc="upper left")
+    legend_beside(axis)
     return png(figure)
 
 
-def losses(
-    points: Sequence[tuple[str, Sequence[int], Sequence[float]]],
-    last: int,
-    chance_counted: bool = False,
-) -> bytes:
+class Losses(NamedTuple):
+    """One player's losses by move number, each with its 95% margin and whether it is beyond
+    it (`Decision.clear_mistake`: the one rule of a clear mistake, applied by the caller)."""
+
+    name: str
+    moves: Sequence[int]
+    lost: Sequence[float]
+    margins: Sequence[float]
+    clear: Sequence[bool]
+
+
+WITHIN_MARGIN_ALPHA = 0.3
+"""How faint a loss within its margin is drawn: there, but not to be read as a blunder."""
+
+
+def losses(players: Sequence[Losses], last: int, chance_counted: bool = False) -> bytes:
     """The win chance each decision lost, per player, by move number (from 1; as in
-    `win_chance_over_game`)."""
+    `win_chance_over_game`), each with its 95% margin as an error bar: a clear mistake (beyond
+    it) solid, a loss within it faint and hatched, since it may be the search's noise (a loss
+    of 26% ± 38% was the tallest bar where the text said no clear mistake)."""
+    from matplotlib.patches import Patch
+
     plt = pyplot()
-    figure, axis = plt.subplots(figsize=(8.4, 2.8))
-    for index, (name, xs, ys) in enumerate(points):
-        axis.bar(xs, ys, width=1.0, label=name, color=COLOURS[index % len(COLOURS)], alpha=0.8)
+    figure, axis = plt.subplots(figsize=(9.6, 3.0))
+    top = 0.0
+    for index, series in enumerate(players):
+        colour = COLOURS[index % len(COLOURS)]
+        shown = [i for i, lost in enumerate(series.lost) if lost > 0]
+        for clear in (True, False):
+            at = [i for i in shown if series.clear[i] == clear]
+            axis.bar(
+                [series.moves[i] for i in at],
+                [series.lost[i] for i in at],
+                width=1.0,
+                color=colour,
+                alpha=0.85 if clear else WITHIN_MARGIN_ALPHA,
+                hatch=None if clear else "////",
+                edgecolor=colour,
+                linewidth=0,
+            )
+        lost = [series.lost[i] for i in shown]
+        # a loss is a difference of two chances: the bar never reaches below 0 nor above 1
+        margins = [min(series.margins[i], 1.0 - series.lost[i]) for i in shown]
+        below = [min(series.margins[i], v) for i, v in zip(shown, lost, strict=True)]
+        axis.errorbar(
+            [series.moves[i] for i in shown],
+            lost,
+            yerr=[below, margins],
+            fmt="none",
+            ecolor=colour,
+            elinewidth=0.8,
+            capsize=2,
+        )
+        top = max([top, *(v + m for v, m in zip(lost, margins, strict=True))])
     axis.set_xlim(0.5, last + 0.5)
+    axis.set_ylim(0, min(1.0, top) * 1.05 or 0.1)
     axis.set_xlabel(move_axis(chance_counted))
     whole_numbers_along(axis)
-    axis.set_ylabel("win chance lost")
+    axis.set_ylabel("win chance lost (±95% margin)")
     axis.set_title("Win chance lost by each move")
-    axis.legend(fontsize=8, loc="upper right")
+    handles = [Patch(color=COLOURS[i % len(COLOURS)], label=p.name) for i, p in enumerate(players)]
+    handles += [
+        Patch(facecolor="grey", label="clear mistake:\nbeyond its margin"),
+        Patch(
+            facecolor="grey",
+            alpha=WITHIN_MARGIN_ALPHA,
+            hatch="////",
+            label="within its margin:\nmay be noise",
+        ),
+    ]
+    legend_beside(axis, handles)
     return png(figure)

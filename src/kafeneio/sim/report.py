@@ -253,7 +253,15 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
             xs.append(last + 1)
             ys.append(ys[-1])
         curves.append((name, xs, ys))
-        lost.append((name, [d.ply + 1 for d in own], [d.lost for d in own]))
+        lost.append(
+            plots.Losses(
+                name,
+                [d.ply + 1 for d in own],
+                [d.lost for d in own],
+                [d.margin for d in own],
+                [d.clear_mistake for d in own],
+            )
+        )
     title = f"Analysis of a game of {title_of(result.game)}"
     sections = [
         f"<h1>{html.escape(title)}</h1>",
