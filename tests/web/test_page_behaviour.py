@@ -649,6 +649,26 @@ def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin
     context.close()
 
 
+def test_replay_leaves_forced_moves_out_of_the_mean_loss(browser: Any, server: LiveServer) -> None:
+    """A forced move (one legal move) loses nothing: counted, it diluted the mean a move."""
+    game_id = finished_game(server)
+    forced = {**decision(1, 0, 0.0, 0.0), "legal": 1, "best": "p1", "best_words": "played 1"}
+    decisions = [decision(0, 0, 0.1, 0.2), forced, decision(2, 1, 0.0, 0.0)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[], []], "winners": [0],
+        "total_lost": [0.1, 0.0], "mean_lost": [0.05, 0.0],  # as stored before: every move
+    }  # fmt: skip
+    context, page, console = new_page(browser)
+    done = {"status": "done", "done": 3, "total": 3, "analysis": analysis, "message": None}
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".mistakes")
+    first = page.locator(".mistakes > div").all_inner_texts()[0]
+    assert "lost 10.0% of win chance a move on average, over 1 move with a choice" in first
+    assert console.errors == []
+    context.close()
+
+
 def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
     browser: Any, server: LiveServer
 ) -> None:
