@@ -18,6 +18,7 @@ from kafeneio import __version__, cli
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, sample_chance
 from kafeneio.games import get_game, load_record
+from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
 
 runner = CliRunner()
 
@@ -319,11 +320,14 @@ def test_cards_export_writes_the_shipped_files_and_they_play(tmp_path: Path) -> 
     # a set of one's own is simulated and played in tournaments too, to see how it plays
     shops = target / "shops.toml"
     shops.write_text(shops.read_text().replace('name = "Souvlakia o Thanasis"', 'name = "Mine"'))
+    digest = load_cards(target).digest  # the set played, told as a record tells it
     simulated = run("simulate", "souvlaki", "--cards", str(target), "--games", "2", "--json")
     assert simulated.exit_code == 0, simulated.output
-    assert json.loads(simulated.stdout)["options"]["cards_dir"] == str(target.resolve())
+    assert json.loads(simulated.stdout)["cards"]["sha256"] == digest != builtin_cards().digest
     both = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "1"]
-    assert run(*both, "--cards", str(target), "--json").exit_code == 0
+    played = run(*both, "--cards", str(target), "--json")
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["cards"]["sha256"] == digest
     refused(run("simulate", "cafe", "--cards", str(target)), "--cards is for Souvlaki Wars")
     shops.write_text("not toml [")
     refused(run("simulate", "souvlaki", "--cards", str(target)), "shops.toml")

@@ -24,8 +24,10 @@ from kafeneio.core.play import play
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import Budget, analyse_game
 from kafeneio.sim.ray_backend import LOOPBACK, ONE_MACHINE, is_loopback
-from kafeneio.sim.runner import Backend, make_seat_bot
+from kafeneio.sim.runner import Backend, make_seat_bot, plan, run
 from kafeneio.sim.simulate import simulate
+
+from .own_cards import RICH_SHOP, rich_shop_cards
 
 # Found, not imported: the back end must be the first to import Ray (see sim/ray_backend.py).
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs Ray")
@@ -60,6 +62,17 @@ def test_ray_gives_the_results_of_local_processes_for_the_same_seed() -> None:
     import ray
 
     assert not ray.is_initialized()  # the local Ray started for the run is stopped after it
+
+
+@needs_ray
+def test_ray_tasks_play_the_card_set_of_the_jobs_not_of_a_directory(tmp_path: Path) -> None:
+    cards = rich_shop_cards(tmp_path / "cards")
+    options = {"cards_dir": str(cards), "shops": [RICH_SHOP, "thanasis"]}
+    jobs = plan("souvlaki", ["heuristic"] * 2, 4, seed=5, options=options, deal_roles=False)
+    shutil.rmtree(cards)  # as on another machine of a cluster
+    results = run(jobs, Backend("ray", workers=2))
+    assert all(result.roles == (RICH_SHOP, "thanasis") for result in results)
+    assert all(result.returns[0] == 1 for result in results)
 
 
 def free_port() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -13,9 +14,13 @@ from typer.testing import CliRunner
 
 from kafeneio.cli import app
 from kafeneio.core import KafeneioError
-from kafeneio.sim.runner import Backend, lineup, plan, seating
+from kafeneio.games import load_record
+from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
+from kafeneio.sim.runner import Backend, lineup, plan, run, seating
 from kafeneio.sim.simulate import simulate
 from kafeneio.sim.tournament import tournament
+
+from .own_cards import RICH_SHOP, rich_shop_cards
 
 
 def test_a_simulation_gives_the_same_results_on_one_or_two_workers() -> None:
@@ -215,3 +220,30 @@ def test_records_of_a_simulation_replay_to_its_results(tmp_path: Path) -> None:
     blocked.write_text("")
     refused = CliRunner().invoke(app, [*args[:-1], str(blocked)])
     assert refused.exit_code == 2 and "--records" in refused.output
+
+
+def test_a_simulation_plays_the_cards_of_its_card_directory(tmp_path: Path) -> None:
+    cards = rich_shop_cards(tmp_path / "cards")
+    report = simulate(
+        "souvlaki", ["heuristic"] * 4, 12, seed=2, options={"cards_dir": str(cards)},
+        backend=Backend(workers=1), keep_records=True,
+    )  # fmt: skip
+    rich = next(tally for tally in report.by_role if tally.name == RICH_SHOP)
+    assert rich.games == 12 and rich.win_rate > 0.75  # the shops dealt are the set's own
+    digest = load_cards(cards).digest
+    assert digest != builtin_cards().digest
+    assert report.to_dict()["cards"]["sha256"] == digest
+    for result in report.results:  # each record carries the set, and replays without the files
+        assert result.record is not None and result.record["cards"]["sha256"] == digest
+    shutil.rmtree(cards)
+    assert load_record(report.results[0].record).is_terminal()
+
+
+def test_jobs_carry_their_card_set_to_workers_that_cannot_read_its_files(tmp_path: Path) -> None:
+    cards = rich_shop_cards(tmp_path / "cards")
+    options = {"cards_dir": str(cards), "shops": [RICH_SHOP, "thanasis"]}
+    jobs = plan("souvlaki", ["heuristic"] * 2, 4, seed=5, options=options, deal_roles=False)
+    shutil.rmtree(cards)  # as on another machine of a cluster
+    results = run(jobs, Backend(workers=2))
+    assert all(result.roles == (RICH_SHOP, "thanasis") for result in results)
+    assert all(result.returns[0] == 1 for result in results)

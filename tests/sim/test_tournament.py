@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from kafeneio.cli import app
 from kafeneio.core import KafeneioError
+from kafeneio.games.souvlaki.cards import load_cards
 from kafeneio.sim.runner import Backend, GameResult
 from kafeneio.sim.tournament import pairwise, tournament
+
+from .own_cards import RICH_SHOP, rich_shop_cards
 
 
 def result(seats: tuple[str, ...], returns: tuple[float, ...]) -> GameResult:
@@ -83,3 +87,14 @@ def test_the_tournament_command_prints_ratings_and_json() -> None:
     assert data["ratings"][0]["name"] == "greedy" and len(data["results"]) == 4
     refused = runner.invoke(app, ["tournament", "cafe", "--bots", "random,alphazero"])
     assert refused.exit_code == 2 and "alphazero" in refused.output
+
+
+def test_a_tournament_plays_the_cards_of_its_card_directory(tmp_path: Path) -> None:
+    cards = rich_shop_cards(tmp_path / "cards")
+    options = {"cards_dir": str(cards), "shops": [RICH_SHOP, "thanasis"]}
+    report = tournament(
+        "souvlaki", ["heuristic", "greedy"], 4, options=options, deal_roles=False,
+        backend=Backend(workers=1),
+    )  # fmt: skip
+    assert all(result.roles == (RICH_SHOP, "thanasis") for result in report.results)
+    assert report.to_dict()["cards"]["sha256"] == load_cards(cards).digest

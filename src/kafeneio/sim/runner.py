@@ -24,7 +24,7 @@ from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
 from kafeneio.core.events import plural
 from kafeneio.core.play import play
-from kafeneio.games import get_game
+from kafeneio.games import game_from_parts, get_game
 
 BACKENDS = ("local", "ray")
 
@@ -42,6 +42,9 @@ class GameJob:
     """The bot of each seat."""
     options: Mapping[str, Any]
     """The rules options, with the seats' roles (Souvlaki Wars: shops) dealt."""
+    data: Mapping[str, Any]
+    """The game's record data (Souvlaki Wars: its card set, files and hash): a worker makes the
+    game from it, not from a card directory it may not see (another machine of a cluster)."""
     game_seed: int
     bot_seeds: tuple[int, ...]
     chance_seed: int
@@ -140,6 +143,7 @@ def plan(
     game = get_game(game_name, options)
     check_roles(game, options or {}, deal_roles)
     options = game.options.to_dict()
+    data = game.record_data()
     players = len(names)
     rotating = len(set(names)) > 1
     cycle = players if rotating else 1
@@ -157,6 +161,7 @@ def plan(
                 game=game_name,
                 seats=seating(names, index),
                 options=dealt[block] if deal_roles else options,
+                data=data,
                 game_seed=seeds.getrandbits(32),
                 bot_seeds=tuple(seeds.getrandbits(32) for _ in range(players)),
                 chance_seed=seeds.getrandbits(32),
@@ -168,7 +173,9 @@ def plan(
 
 def play_job(job: GameJob) -> GameResult:
     """Play one game to its end."""
-    game = bound_game(job.game, json.dumps(job.options, sort_keys=True))
+    game = bound_game(
+        job.game, json.dumps(job.options, sort_keys=True), json.dumps(job.data, sort_keys=True)
+    )
     state = game.new_state(len(job.seats), seed=job.game_seed)
     bots = [make_seat_bot(spec, seed) for spec, seed in zip(job.seats, job.bot_seeds, strict=True)]
     play(state, bots, random.Random(job.chance_seed))
@@ -187,10 +194,11 @@ def play_job(job: GameJob) -> GameResult:
 
 
 @functools.lru_cache(maxsize=64)
-def bound_game(name: str, options: str) -> Game:
-    """The game bound to the options written `options` (JSON), made once per process: a
-    simulation's games share a few deals of options, and a card set is read once."""
-    return get_game(name, json.loads(options))
+def bound_game(name: str, options: str, data: str) -> Game:
+    """The game bound to the options written `options` with the record data `data` (JSON),
+    made once per process: a simulation's games share a few deals of options, and a card set
+    is read once."""
+    return game_from_parts(name, json.loads(options), json.loads(data))
 
 
 def rounds_played(state: State) -> int:

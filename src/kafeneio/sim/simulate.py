@@ -56,6 +56,9 @@ class SimulationReport:
     parallelism: int = 1
     seconds: float = 0.0
     results: list[GameResult] = field(default_factory=list)
+    record_data: dict[str, Any] = field(default_factory=dict)
+    """What the games' records carry beside the options (Souvlaki Wars: the card set played,
+    its hash and its user files), among the fields of `to_dict` as a record has it (`cards`)."""
 
     @property
     def even_share(self) -> float:
@@ -70,6 +73,7 @@ class SimulationReport:
 
     def to_dict(self) -> dict[str, Any]:
         data = {**stamp("simulation", self.game), **asdict(self)}
+        data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         data["games_per_second"] = self.games_per_second
         return data
@@ -100,6 +104,7 @@ def simulate(
     start = time.perf_counter()
     results = run(jobs, backend, progress)
     report = summarize(game_name, list(seats), results, seed, options, deal_roles)
+    report.record_data = dict(jobs[0].data)
     report.backend = backend.name
     report.parallelism = backend.parallelism()
     report.seconds = round(time.perf_counter() - start, 3)

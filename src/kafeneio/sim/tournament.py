@@ -52,6 +52,9 @@ class TournamentReport:
     parallelism: int = 1
     seconds: float = 0.0
     results: list[GameResult] = field(default_factory=list)
+    record_data: dict[str, Any] = field(default_factory=dict)
+    """What the games' records carry beside the options (Souvlaki Wars: the card set played,
+    its hash and its user files), among the fields of `to_dict` as a record has it (`cards`)."""
 
     @property
     def ranked(self) -> list[Tally]:
@@ -67,6 +70,7 @@ class TournamentReport:
 
     def to_dict(self) -> dict[str, Any]:
         data = {**stamp("tournament", self.game), **asdict(self)}
+        data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         return data
 
@@ -121,6 +125,7 @@ def tournament(
         parallelism=backend.parallelism(),
         seconds=round(seconds, 3),
         results=results,
+        record_data=dict(jobs[0].data),
     )
 
 
