@@ -114,6 +114,22 @@ def test_every_json_result_says_what_it_is_and_what_made_it(tmp_path: Path) -> N
         assert data["kafeneio"] == __version__ and data["engine"] == engine
 
 
+def test_an_analysis_report_is_overwritten_only_with_force(tmp_path: Path) -> None:
+    runner = CliRunner()
+    records, report = tmp_path / "records", tmp_path / "report"
+    simulated = ["simulate", "cafe", "--games", "1", "--workers", "1", "--records", str(records)]
+    assert runner.invoke(app, simulated).exit_code == 0
+    args = ["analyse", str(records / "game-0001.json"), "--bot", "flat", "--iterations", "2"]
+    assert runner.invoke(app, [*args, "--report", str(report)]).exit_code == 0
+    (report / "report.html").write_text("earlier")
+    refused = runner.invoke(app, [*args, "--report", str(report)])
+    assert refused.exit_code == 2 and "already holds report.html" in refused.output
+    assert (report / "report.html").read_text() == "earlier"
+    forced = runner.invoke(app, [*args, "--report", str(report), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert (report / "report.html").read_text() != "earlier"
+
+
 def test_an_analysis_plots_moves_numbered_from_1_as_its_tables_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -222,6 +222,46 @@ def test_records_of_a_simulation_replay_to_its_results(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and "--records" in refused.output
 
 
+def test_records_of_an_earlier_run_are_refused_and_replaced_only_with_force(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "records"
+    common = ["--seats", "random", "--seed", "1", "--workers", "1", "--records", str(out)]
+    first = CliRunner().invoke(app, ["simulate", "souvlaki", "--games", "4", *common])
+    assert first.exit_code == 0, first.output
+    before = {path.name: path.read_text() for path in out.iterdir()}
+    refused = CliRunner().invoke(app, ["simulate", "cafe", "--games", "2", *common])
+    assert refused.exit_code == 2
+    assert "--records" in refused.output and "not empty" in refused.output
+    assert "--force" in refused.output and "Café" not in refused.output  # no game was played
+    assert {path.name: path.read_text() for path in out.iterdir()} == before
+    forced = CliRunner().invoke(app, ["simulate", "cafe", "--games", "2", *common, "--force"])
+    assert forced.exit_code == 0, forced.output
+    games = {path.name: json.loads(path.read_text())["game"] for path in out.iterdir()}
+    assert games == {"game-0001.json": "cafe", "game-0002.json": "cafe"}  # Souvlaki's are gone
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        (["simulate", "cafe"], "simulation"),
+        (["tournament", "cafe", "--bots", "random,greedy"], "tournament"),
+    ],
+)
+def test_a_report_of_an_earlier_run_is_overwritten_only_with_force(
+    tmp_path: Path, command: list[str], kind: str
+) -> None:
+    args = [*command, "--games", "2", "--workers", "1", "--report", str(tmp_path)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    (tmp_path / "results.json").write_text("earlier")
+    refused = CliRunner().invoke(app, args)
+    assert refused.exit_code == 2 and "already holds" in refused.output
+    assert "--force" in refused.output and (tmp_path / "results.json").read_text() == "earlier"
+    forced = CliRunner().invoke(app, [*args, "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert json.loads((tmp_path / "results.json").read_text())["format"] == f"kafeneio-{kind}"
+
+
 def test_a_simulation_plays_the_cards_of_its_card_directory(tmp_path: Path) -> None:
     cards = rich_shop_cards(tmp_path / "cards")
     report = simulate(

@@ -111,6 +111,10 @@ CardsDir = Annotated[
 ReportDir = Annotated[
     Path | None, typer.Option("--report", help="Write report.html and results.json here.")
 ]
+Force = Annotated[
+    bool,
+    typer.Option("--force", metavar=FLAG, help="Overwrite an earlier run's --report files."),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -251,14 +255,15 @@ def execute(
     unit: str,
     as_json: bool,
     report: Path | None,
+    force: bool,
     write_report: Callable[[R, Path, list[str]], Path],
     show: Callable[[R], None],
 ) -> None:
-    """Do `work` under a progress bar counting `total` units, write the report if asked, and
-    print the result as tables or as one JSON object."""
+    """Do `work` under a progress bar counting `total` units, write the report if asked (over
+    an earlier one only with `force`), and print the result as tables or as one JSON object."""
     try:
         if report is not None:
-            reports.check_directory(report)
+            reports.check_report_directory(report, force)
         with progress_bar(total, unit, show_progress(as_json)) as advance:
             result = work(advance)
         if report is not None:
@@ -303,6 +308,14 @@ def simulate_command(
             help="Write each game's record here (game-0001.json, ...), to replay or analyse.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            metavar=FLAG,
+            help="Overwrite an earlier run's --report files and replace its --records.",
+        ),
+    ] = False,
 ) -> None:
     """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
     game lengths."""
@@ -317,7 +330,7 @@ def simulate_command(
     )
     if records is not None:
         try:
-            reports.check_directory(records, "--records")
+            check_records_directory(records, force)
         except KafeneioError as err:
             raise fail(str(err)) from None
 
@@ -336,15 +349,39 @@ def simulate_command(
         "games",
         as_json,
         report,
+        force,
         reports.simulation,
         print_simulation,
     )
 
 
+RECORD_FILES = "game-*.json"
+"""The records `write_records` writes, which a run with --force replaces."""
+
+
+def check_records_directory(directory: Path, force: bool) -> None:
+    """Refuse a --records directory that cannot be written, or that holds anything without
+    `force`: one run's records among another's would pass for games of one run."""
+    reports.check_directory(directory, "--records")
+    if force or not directory.is_dir():
+        return
+    held = sorted(path.name for path in directory.iterdir())
+    if held:
+        shown = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+        raise KafeneioError(
+            f"--records {directory} is not empty ({plural(len(held), 'file')}: {shown}): name "
+            "a new directory or add --force to replace its game records"
+        )
+
+
 def write_records(result: SimulationReport, directory: Path) -> None:
-    """Each game's record as ``game-0001.json`` (numbered from 1, as the games were played)."""
+    """Each game's record as ``game-0001.json`` (numbered from 1, as the games were played),
+    in place of the records of an earlier run there (`RECORD_FILES`), so that the directory
+    holds this run's games only."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        for old in directory.glob(RECORD_FILES):
+            old.unlink()
         for game in result.results:
             path = directory / f"game-{game.index + 1:04d}.json"
             path.write_text(json.dumps(game.record, indent=1) + "\n", encoding="utf-8")
@@ -415,6 +452,7 @@ def tournament_command(
     address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
+    force: Force = False,
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
@@ -427,6 +465,7 @@ def tournament_command(
         "games",
         as_json,
         report,
+        force,
         reports.tournament,
         print_tournament,
     )
@@ -496,6 +535,7 @@ def analyse_command(
     address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
+    force: Force = False,
 ) -> None:
     """For every decision of a game, from the mover's own information: their win chance before
     and after the move, the move preferred and the win chance lost; each player's biggest
@@ -524,6 +564,7 @@ def analyse_command(
         "decisions",
         as_json,
         report,
+        force,
         reports.analysis,
         print_analysis,
     )

@@ -61,6 +61,21 @@ def check_directory(directory: Path, option: str = "--report") -> None:
         )
 
 
+REPORT_FILES = ("report.html", "results.json")
+
+
+def check_report_directory(directory: Path, force: bool) -> None:
+    """`check_directory`, and refuse to overwrite an earlier report there without `force`: a
+    report replaced without a word is an earlier run's results lost."""
+    check_directory(directory)
+    there = [name for name in REPORT_FILES if (directory / name).exists()]
+    if there and not force:
+        raise KafeneioError(
+            f"--report {directory} already holds {' and '.join(there)}: name another directory "
+            "or add --force to overwrite"
+        )
+
+
 def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Path:
     """Write `report.html` and `results.json` into `directory` (made if missing)."""
     try:
