@@ -216,14 +216,46 @@ def test_a_mistyped_option_name_is_a_plain_line_and_help_shows_no_bool() -> None
     gave -h, --help a "<bool>" value; Click's own text says it on one line each."""
     result = runner.invoke(app, ["play", "cafe", "--seetz", "x"])
     assert result.exit_code == 2
-    told = [line for line in result.stderr.splitlines() if "--seetz" in line]
-    assert told == ["Error: No such option: --seetz (Possible options: --seats, --seed)"]
+    assert result.stderr.splitlines() == [
+        "error: no such option: --seetz (Possible options: --seats, --seed); "
+        "see root play --help"  # CliRunner names the program root; the command, kafeneio
+    ]
     assert not set("╭│╰") & set(result.stderr)
     for command in (["play"], ["cards"], []):
         shown = runner.invoke(app, [*command, "-h"]).stdout.splitlines()
         assert [line.split() for line in shown if "--help" in line] == [
             ["-h,", "--help", "Show", "this", "message", "and", "exit."]
         ]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["simulate", "cafe", "--games", "abc"], "invalid value for '--games'"),
+        (["simulate", "cafe", "--players", "abc"], "invalid value for '--players'"),
+        (["simulate", "cafe", "--gamez", "3"], "no such option: --gamez"),
+        (["simulate"], "missing argument 'GAME'"),
+        (["tournament", "cafe"], "missing option '--bots'"),
+        (["cards", "export"], "missing argument 'DIR'"),
+        (["nosuch"], "no such command 'nosuch'"),
+    ],
+)
+def test_a_command_line_click_refuses_is_one_line_naming_the_problem(
+    args: list[str], named: str
+) -> None:
+    """The README promises one line ``error: ...`` for bad input; Click's refusals printed the
+    usage, a line of help and ``Error: ...``."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: {named}") and line.endswith(" --help"), line
+    assert result.stdout == ""
+
+
+def test_no_arguments_still_show_help() -> None:
+    for args in ([], ["cards"]):
+        result = runner.invoke(app, args)
+        assert "Usage: root" in result.output and "error" not in result.output  # root: CliRunner
 
 
 def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:

@@ -314,6 +314,8 @@ def test_cards_export_writes_the_shipped_files_and_they_play(tmp_path: Path) -> 
     for name in ("shops.toml", "customers.toml", "foods.toml", "unforeseen.toml"):
         assert (target / name).read_text() == package.joinpath(name).read_text()
     refused(run("cards", "export", str(target)), "already there", "--force")
+    shops_file = str(target / "shops.toml")  # a file where the directory belongs
+    refused(run("cards", "export", shops_file, "--force"), "shops.toml is a file")
     assert run("cards", "export", str(target), "--force").exit_code == 0
     args = ["play", "souvlaki", "--cards", str(target), "--seats", "random,random", "--quiet"]
     assert run(*args).exit_code == 0

@@ -32,6 +32,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
+
+try:  # Typer 0.2x runs on a Click of its own, and exports none of its usage errors
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # an older Typer, on Click itself
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
@@ -49,15 +55,54 @@ from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
 
+
+class Commands(TyperGroup):
+    """The `kafeneio` group: a command line it or a command refuses (a bad value, an unknown
+    option, a missing argument) is told as the package's own errors are, one line ``error:
+    ...`` with where help is, exit code 2, where Click printed the usage, a line of help and
+    its ``Error:``; help asked for by giving no arguments stays help."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: Any = None,
+        **extra: Any,
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except UsageError as error:
+            raise usage_failure(error) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:
+            raise usage_failure(error) from None
+
+
+def usage_failure(error: Any) -> Exception:
+    """`fail` for Click's `error`, worded as this package's errors are ("invalid value for
+    '--games': ...", no closing full stop) and saying where help is; `error` itself where it
+    is help to show."""
+    if isinstance(error, NoArgsIsHelpError):
+        return error
+    message = " ".join(error.format_message().split()).removesuffix(".")
+    if message[:2].istitle():  # "Invalid value", not "GAME"
+        message = message[0].lower() + message[1:]
+    where = f"; see {error.ctx.command_path} --help" if error.ctx is not None else ""
+    return fail(message + where)
+
+
 app = typer.Typer(
+    cls=Commands,
     help="Café International and Souvlaki Wars: play in the terminal or the browser, replay, "
     "simulate, run tournaments, analyse a game, benchmark.",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
-    # Click's plain text, not Rich's boxes: a mistyped option is one line ("Error: No such
-    # option: --seetz (Possible options: --seats, --seed)") under the usage, and help lists
-    # "-h, --help" as a flag, where Rich's table gave it a "<bool>" value
+    # Click's plain text, not Rich's boxes: help lists "-h, --help" as a flag, where Rich's
+    # table gave it a "<bool>" value; a usage error is one line (`OneLineUsageError`)
     rich_markup_mode=None,
 )
 cards_app = typer.Typer(

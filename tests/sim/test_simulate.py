@@ -194,6 +194,8 @@ def test_python_refuses_what_the_command_line_refuses() -> None:
     played = simulate("souvlaki", ["greedy", "random"], 2, options={"shops": ["pita", "express"]},
                       deal_roles=False)  # fmt: skip
     assert all(sorted(r.roles) == ["express", "pita"] for r in played.results)
+    dealt = simulate("souvlaki", ["greedy", "random"], 2, options={"shops": None})
+    assert all(r.roles is not None for r in dealt.results)  # null, the default, sets no shops
     with pytest.raises(KafeneioError, match="a list of bot names"):
         simulate("cafe", "greedy", 2)  # type: ignore[arg-type]
     with pytest.raises(KafeneioError, match="at least 1 game"):

@@ -11,7 +11,7 @@ from kafeneio.core import OptionsError, RecordError
 from kafeneio.core.record import replay
 from kafeneio.games import load_record
 from kafeneio.games.souvlaki import CardDataError, SouvlakiGame
-from kafeneio.games.souvlaki.cards import load_cards
+from kafeneio.games.souvlaki.cards import FILES, export_builtin, load_cards
 
 from .conftest import CARDS, play, position
 
@@ -123,6 +123,11 @@ def test_the_loader_names_the_file_entry_and_field_of_a_problem(
 def test_the_loader_rejects_a_missing_or_empty_directory(tmp_path: Path) -> None:
     with pytest.raises(CardDataError, match="does not exist"):
         load_cards(tmp_path / "nowhere")
+    file = tmp_path / "shops.toml"
+    file.write_text("")  # a card file named where its directory belongs
+    with pytest.raises(CardDataError, match=r"shops\.toml is a file, not a card directory"):
+        load_cards(file)
+    file.unlink()
     with pytest.raises(CardDataError, match="holds none of"):
         load_cards(tmp_path)
     with pytest.raises(CardDataError, match="is a path, not -1"):
@@ -130,6 +135,17 @@ def test_the_loader_rejects_a_missing_or_empty_directory(tmp_path: Path) -> None
 
 
 @pytest.mark.rule("SW-3.2")
+def test_a_repeated_shop_id_is_refused_as_a_shop_not_a_card_of_a_count(tmp_path: Path) -> None:
+    """Shops have no count: raising one's, as said of repeated cards, was no way out."""
+    shops = export_builtin(tmp_path)[FILES.index("shops.toml")]
+    shops.write_text(shops.read_text().replace('id = "pita"', 'id = "thanasis"'))
+    with pytest.raises(CardDataError) as error:
+        load_cards(tmp_path)
+    message = str(error.value)
+    assert "field 'id': 'thanasis' is an earlier shop's id" in message
+    assert "count" not in message
+
+
 def test_a_new_unforeseen_card_is_a_data_entry(tmp_path: Path) -> None:
     (tmp_path / "unforeseen.toml").write_text(TAX_AUDIT, encoding="utf-8")
     game = SouvlakiGame(cards_dir=tmp_path)

@@ -111,9 +111,10 @@ def seating(names: Sequence[str], index: int) -> tuple[str, ...]:
 
 def check_roles(game: Game, options: Mapping[str, Any], deal_roles: bool) -> None:
     """Roles set by an option are not dealt over without a word: `deal_roles` would replace
-    them, and a report would name the options' roles beside the games' own."""
+    them, and a report would name the options' roles beside the games' own. The option's
+    default, null, sets none."""
     role = game.role_option
-    if deal_roles and role is not None and role in options:
+    if deal_roles and role is not None and options.get(role) is not None:
         raise KafeneioError(
             f"-o {role}=... sets the {role}, which are dealt at random (--deal-roles, the "
             f"default; deal_roles=True from Python): add --fixed-roles to play the {role} as set"

@@ -278,6 +278,8 @@ def export_builtin(directory: Path, overwrite: bool = False) -> list[Path]:
     a set of one's own; `CardDataError` rather than overwrite a file unless `overwrite`."""
     targets = [directory / name for name in FILES]
     existing = [str(path) for path in targets if path.exists()]
+    if directory.exists() and not directory.is_dir():
+        raise CardDataError(f"{directory} is a file: name a directory (made if missing)")
     if existing and not overwrite:
         raise CardDataError(f"{', '.join(existing)}: already there; add --force to overwrite")
     try:
@@ -303,6 +305,8 @@ def load_cards(directory: Path | str | None) -> CardSet:
     if not isinstance(directory, str | Path):  # e.g. a malformed record's options
         raise CardDataError(f"a card directory is a path, not {shown(directory)}")
     path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise CardDataError(f"{path} is a file, not a card directory: name the one holding it")
     if not path.is_dir():
         raise CardDataError(f"card directory {path} does not exist")
     found = {name: path / name for name in FILES if (path / name).is_file()}
@@ -511,7 +515,7 @@ def _entries(
         card = build(entry)
         entry.done()
         if key(card) in seen:
-            raise entry.error(None, "repeats an earlier entry's card; raise that entry's count")
+            raise _repeated(entry, key(card))
         seen.add(key(card))
         built.append(card)
         total += size(card)
@@ -519,6 +523,14 @@ def _entries(
             field = None if section == "shop" else "count"
             raise entry.error(field, f"makes more than {most} {section} cards in all")
     return tuple(built)
+
+
+def _repeated(entry: _Entry, key: object) -> CardDataError:
+    """The error of an entry whose key an earlier entry has: a shop is one of a kind, named by
+    its id; a card comes in a count, which the earlier entry sets."""
+    if entry.section == "shop":
+        return entry.error("id", f"{key!r} is an earlier shop's id: give each shop its own")
+    return entry.error(None, "repeats an earlier entry's card; raise that entry's count")
 
 
 def _shop(entry: _Entry) -> Shop:
