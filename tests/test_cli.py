@@ -175,8 +175,16 @@ def test_bench_plays_the_rules_options_given_and_says_whether_events_were_on() -
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert figures["quiet"] is True and figures["decisions"] > 0
+    assert figures["options"]["food_play"] == "needed"  # and the rest of the rules played
+    assert figures["format"] == "kafeneio-bench" and figures["engine"] >= 1
     result = runner.invoke(app, ["bench", "souvlaki", "--seconds", "0.2", "--json"])
     assert json.loads(result.stdout)["quiet"] is False
+    told = runner.invoke(app, ["bench", "souvlaki", "--seconds", "0.1", "-o", "food_play=needed"])
+    assert told.stdout.splitlines()[-1] == "rules: food_play=needed"
+    searched = ["bench", "cafe", "--bot", "mcts:iterations=3", "-o", "hand_size=4"]
+    assert runner.invoke(app, searched).stdout.splitlines()[-1] == "rules: hand_size=4"
+    figures = json.loads(runner.invoke(app, [*searched, "--json"]).stdout)
+    assert figures["format"] == "kafeneio-search-bench" and figures["options"]["hand_size"] == 4
     result = runner.invoke(app, ["bench", "souvlaki", "-o", "food_play=some"])
     assert result.exit_code == 2 and "food_play must be one of" in result.output
 

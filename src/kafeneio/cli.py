@@ -54,6 +54,8 @@ from kafeneio.sim import commands as sim_commands
 from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
+from kafeneio.sim.report import rules_text
+from kafeneio.sim.stamp import stamp
 
 
 class Commands(TyperGroup):
@@ -1164,7 +1166,9 @@ def bench_command(
     versus = against_openspiel(game, players, seconds, seed, quiet=quiet) if openspiel else None
     if as_json:
         data = {
+            **stamp("bench", game_name),
             **result.to_dict(),
+            "options": game.options.to_dict(),
             **({"rl": env_result} if env_result else {}),
             **({"openspiel": versus.to_dict()} if versus else {}),
         }
@@ -1183,6 +1187,7 @@ def bench_command(
         table.add_row("observation_key (µs)", f"{result.observation_key_microseconds:.2f}")
     table.add_row("games played", f"{result.games:,} in {result.seconds:.1f} CPU s")
     console.print(table)
+    console.print(rules_text(game_name, game.options.to_dict()), markup=False)
     if env_result:
         console.print(_rl_table(env_result))
     if versus:
@@ -1228,7 +1233,12 @@ def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool)
     except KafeneioError as err:
         raise fail(str(err)) from None
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        data = {
+            **stamp("search-bench", game.info.name),
+            **result.to_dict(),
+            "options": game.options.to_dict(),
+        }
+        sys.stdout.write(json.dumps(data) + "\n")
         return
     table = Table(title=f"{game.info.title}, {players} players, {spec} on one core")
     table.add_column("measure")
@@ -1239,6 +1249,7 @@ def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool)
     table.add_row("rollout and evaluation (µs)", f"{result.rollout_microseconds:,.1f}")
     table.add_row("decisions timed", str(result.decisions))
     console.print(table)
+    console.print(rules_text(game.info.name, game.options.to_dict()), markup=False)
 
 
 @app.command(name="serve")

@@ -289,3 +289,27 @@ def test_jobs_carry_their_card_set_to_workers_that_cannot_read_its_files(tmp_pat
     results = run(jobs, Backend(workers=2))
     assert all(result.roles == (RICH_SHOP, "thanasis") for result in results)
     assert all(result.returns[0] == 1 for result in results)
+
+
+def test_simulate_and_tournament_tell_their_seed_rules_and_cards(tmp_path: Path) -> None:
+    """simulate's text told no seed, and neither told the rules options nor the card set but
+    in the report's command line."""
+    cards = rich_shop_cards(tmp_path / "cards")
+    digest = load_cards(cards).digest[:12]
+    own = ["--cards", str(cards), "-o", "round_limit=5", "--workers", "1", "--seed", "7"]
+    for command in (
+        ["simulate", "souvlaki"],
+        ["tournament", "souvlaki", "--bots", "random,greedy"],
+    ):
+        report = tmp_path / command[0]
+        result = CliRunner().invoke(app, [*command, "--games", "2", *own, "--report", str(report)])
+        assert result.exit_code == 0, result.output
+        rules = f"rules: round_limit=5; cards: own, from {cards.resolve()} ("
+        assert rules in result.stdout and f"sha256 {digest})" in result.stdout
+        assert "seed 7" in result.stdout
+        page = (report / "report.html").read_text()
+        assert f"<p class='meta'>R{rules[1:]}" in page and f"sha256 {digest})" in page
+    plain = CliRunner().invoke(app, ["simulate", "cafe", "--games", "1", "--workers", "1"])
+    assert plain.stdout.splitlines()[-1] == "seed 0; rules: the defaults"
+    dealt = CliRunner().invoke(app, ["simulate", "souvlaki", "--games", "1", "--workers", "1"])
+    assert dealt.stdout.splitlines()[-1] == "seed 0; rules: the defaults; cards: built in"

@@ -435,6 +435,9 @@ def print_simulation(result: SimulationReport) -> None:
         f"({result.parallelism} in parallel)" + (f", {rate:.1f} games/s" if rate else ""),
         markup=False,
     )
+    say(
+        f"seed {result.seed}; {reports.rules_text(result.game, result.options, result.record_data)}"
+    )
 
 
 # --- tournament -------------------------------------------------------------------------------
@@ -501,6 +504,7 @@ def print_tournament(result: TournamentReport) -> None:
         f"{reports.duration(result.seconds)} on {result.backend} "
         f"({result.parallelism} in parallel)"
     )
+    say(reports.rules_text(result.game, result.options, result.record_data))
 
 
 # --- analyse ----------------------------------------------------------------------------------

@@ -7,13 +7,13 @@ import base64
 import html
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from kafeneio.core import KafeneioError
 from kafeneio.core.events import plural
-from kafeneio.games import title_of
+from kafeneio.games import get_game, title_of
 from kafeneio.sim import plots
 from kafeneio.sim.analysis import Decision, GameAnalysis
 from kafeneio.sim.simulate import SimulationReport, Tally
@@ -142,6 +142,40 @@ def run_title(report: SimulationReport) -> str:
     return f"{title_of(report.game)}: {plural(report.games, 'game')}, {report.players} players"
 
 
+def rules_text(
+    game_name: str, options: Mapping[str, Any], record_data: Mapping[str, Any] | None = None
+) -> str:
+    """The rules a run played, as its tables and report tell them: the options that differ
+    from the defaults ("the defaults" where none does), and the card set where the game has
+    one (its records' ``cards``): built in, or one's own with its files and hash."""
+    game = get_game(game_name)
+    rules = {name: value for name, value in options.items() if name != "cards_dir"}
+    chosen = game.with_options(rules).options.to_dict()
+    defaults = game.options.to_dict()
+    changed = [f"{name}={option_value(v)}" for name, v in chosen.items() if defaults[name] != v]
+    words = f"rules: {', '.join(changed) or 'the defaults'}"
+    cards = (record_data or {}).get("cards")
+    if not isinstance(cards, Mapping):
+        return words
+    files = sorted(cards.get("files") or {})
+    if not files:
+        return f"{words}; cards: built in"
+    where = f", from {options['cards_dir']}" if options.get("cards_dir") else ""
+    digest = str(cards.get("sha256", ""))[:12]
+    return f"{words}; cards: own{where} ({', '.join(files)}; sha256 {digest})"
+
+
+def option_value(value: Any) -> str:
+    """An option's value as ``-o`` takes it: JSON (true, 3, ["pita"]), a word as it is."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def rules_line(report: SimulationReport | TournamentReport) -> str:
+    """A report's `rules_text` as a line of its page."""
+    text = rules_text(report.game, report.options, report.record_data)
+    return f"<p class='meta'>{html.escape(text[0].upper() + text[1:])}.</p>"
+
+
 def command_line(parts: Sequence[str]) -> str:
     return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
 
@@ -159,6 +193,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
     sections = [
         f"<h1>Simulation — {html.escape(title)}</h1>",
         command_line(command),
+        rules_line(report),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
         f"to game); seed {report.seed}{dealt}; "
         f"{duration(report.seconds)} on {report.backend} ({report.parallelism} in parallel).</p>",
@@ -219,6 +254,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
+        rules_line(report),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
         f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "
         f"{report.backend} ({report.parallelism} in parallel).</p>",
