@@ -104,7 +104,7 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
     assert report["games"] == 4 and report["seats"] == ["greedy", "random"]
     assert [row["name"] for row in report["by_bot"]] == ["greedy", "random"]
     assert [row["games"] for row in report["by_seat"]] == [4, 4]
-    long = "mcts:iterations=2:c=0.5:depth=2:guide=0"  # a table to a pipe keeps it whole
+    long = "mcts:c=0.5:depth=2:guide=0:iterations=2"  # a pipe keeps it whole; canonical order
     shown = runner.invoke(app, ["simulate", "cafe", "--games", "2", "--seats", f"{long},random"])
     assert shown.exit_code == 0 and long in shown.stdout
     assert re.search(r"game length: [\d.]+ ± [\d.]+ \(\d+–\d+\) turns", shown.stdout)  # and range
@@ -313,3 +313,15 @@ def test_simulate_and_tournament_tell_their_seed_rules_and_cards(tmp_path: Path)
     assert plain.stdout.splitlines()[-1] == "seed 0; rules: the defaults"
     dealt = CliRunner().invoke(app, ["simulate", "souvlaki", "--games", "1", "--workers", "1"])
     assert dealt.stdout.splitlines()[-1] == "seed 0; rules: the defaults; cards: built in"
+
+
+def test_one_bot_written_two_ways_is_one_bot_as_in_a_tournament() -> None:
+    """simulate counted mcts:iterations=5:c=0.3 and mcts:c=0.3:iterations=5 as two bots,
+    where tournament refuses them as one."""
+    seats = ["mcts:iterations=5:c=0.3", "MCTS:c=0.30:iterations=5"]
+    report = simulate("cafe", seats, 2, seed=1, backend=Backend(workers=1))
+    assert [tally.name for tally in report.by_bot] == ["mcts:c=0.3:iterations=5"]
+    assert report.seats == ["mcts:c=0.3:iterations=5"] * 2
+    assert all(set(result.seats) == {"mcts:c=0.3:iterations=5"} for result in report.results)
+    with pytest.raises(KafeneioError, match="names one bot twice"):
+        tournament("cafe", [*seats, "random"], 1)

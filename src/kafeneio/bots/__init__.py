@@ -13,7 +13,7 @@ from kafeneio.bots.greedy import GreedyBot
 from kafeneio.bots.heuristic import HeuristicBot
 from kafeneio.bots.mcts import MctsBot
 from kafeneio.bots.random_bot import RandomBot
-from kafeneio.bots.spec import Params, parse_seat
+from kafeneio.bots.spec import Params, canonical_seat, parse_seat
 from kafeneio.core.errors import KafeneioError
 
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -76,6 +76,7 @@ __all__ = [
     "Analysis",
     "Bot",
     "bot_parameters",
+    "canonical_seat",
     "check_seat",
     "enter_bots",
     "make_bot",

@@ -57,3 +57,22 @@ def parse_seat(spec: str) -> tuple[str, Params]:
             raise KafeneioError(f"seat {spec!r} gives {key!r} twice")
         params[key] = parse_value(value)
     return name.strip(), params
+
+
+def canonical_seat(spec: str) -> str:
+    """The one text of the bot a seat spec names, however it is written: the name, then the
+    parameters in alphabetical order, a whole decimal as a whole number (``MCTS:iterations=10:
+    c=0.30`` and ``mcts:c=0.3:iterations=10.0`` are ``mcts:c=0.3:iterations=10``), so that
+    two ways of writing one bot are counted as one. Check the spec first (`check_seat`): a
+    decimal where a bot takes a whole number passes once written as one."""
+    name, params = parse_seat(spec)
+    return ":".join([name, *(f"{key}={value_text(params[key])}" for key in sorted(params))])
+
+
+def value_text(value: int | float | bool | str) -> str:
+    """A parameter's value as `parse_value` reads it back."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

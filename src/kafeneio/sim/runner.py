@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kafeneio.bots import check_seat, enter_bots, make_bot, run_time_bots
+from kafeneio.bots import canonical_seat, check_seat, enter_bots, make_bot, run_time_bots
 from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
 from kafeneio.core.events import plural
@@ -131,7 +131,8 @@ def plan(
     first_index: int = 0,
     keep_records: bool = False,
 ) -> list[GameJob]:
-    """The jobs of a simulation of `games` games of the lineup `names` (one bot a seat).
+    """The jobs of a simulation of `games` games of the lineup `names` (one bot a seat, each
+    named by its canonical spec in the jobs).
 
     Seats rotate from game to game. Roles are dealt at random once for each cycle of rotations,
     so within a cycle the seats keep their roles while the bots go round, and every bot plays
@@ -141,6 +142,8 @@ def plan(
         raise KafeneioError(f"the seats are a list of bot names, not {names!r}")
     if games < 1:
         raise KafeneioError(f"a simulation plays at least 1 game, not {games}")
+    check_seats(names)
+    names = [canonical_seat(name) for name in names]  # one bot however its spec is written
     game = get_game(game_name, options)
     check_roles(game, options or {}, deal_roles)
     options = game.options.to_dict()

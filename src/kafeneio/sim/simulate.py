@@ -103,7 +103,8 @@ def simulate(
     jobs = plan(game_name, seats, games, seed, options, deal_roles, keep_records=keep_records)
     start = time.perf_counter()
     results = run(jobs, backend, progress)
-    report = summarize(game_name, list(seats), results, seed, options, deal_roles)
+    lineup = list(jobs[0].seats)  # the first game's seating: the seats, their specs canonical
+    report = summarize(game_name, lineup, results, seed, options, deal_roles)
     report.record_data = dict(jobs[0].data)
     report.backend = backend.name
     report.parallelism = backend.parallelism()

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from kafeneio.bots.spec import parse_seat
+from kafeneio.bots.spec import canonical_seat
 from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
 from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
@@ -91,6 +91,7 @@ def tournament(
     if len(names) < 2:
         raise KafeneioError("--bots names at least two different bots")
     check_different(names)
+    names = [canonical_seat(name) for name in names]  # as the games' seats name them
     get_game(game_name).check_num_players(players)
     if players > len(names):
         raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
@@ -133,10 +134,9 @@ def check_different(names: Sequence[str]) -> None:
     """`KafeneioError` if two seat specs name the same bot with the same parameters, however
     written (``mcts:c=0.3:seconds=1`` and ``MCTS:seconds=1.0:c=0.3``): their games against each
     other would be rated as between two bots."""
-    seen: dict[tuple[str, tuple[tuple[str, object], ...]], str] = {}
+    seen: dict[str, str] = {}
     for name in names:
-        base, params = parse_seat(name)
-        key = (base, tuple(sorted(params.items())))
+        key = canonical_seat(name)  # as simulate counts its bots
         if key in seen:
             raise KafeneioError(f"--bots names one bot twice: {seen[key]!r} and {name!r}")
         seen[key] = name
