@@ -325,3 +325,26 @@ def test_one_bot_written_two_ways_is_one_bot_as_in_a_tournament() -> None:
     assert all(set(result.seats) == {"mcts:c=0.3:iterations=5"} for result in report.results)
     with pytest.raises(KafeneioError, match="names one bot twice"):
         tournament("cafe", [*seats, "random"], 1)
+
+
+def test_games_that_do_not_share_out_the_seats_are_warned_of(tmp_path: Path) -> None:
+    """10 games of 3 bots rotated gave some bots a seat more often, and said nothing."""
+    runner = CliRunner()
+    args = ["--games", "3", "--workers", "1", "--json"]
+    uneven = runner.invoke(app, ["simulate", "souvlaki", "--seats", "random,greedy", *args])
+    assert uneven.exit_code == 0 and json.loads(uneven.stdout)["games"] == 3
+    [warning] = uneven.stderr.splitlines()
+    assert warning.startswith("warning: 3 games, not a multiple of the 2 seats")
+    assert "shops dealt" in warning
+    even = runner.invoke(app, ["simulate", "cafe", "--seats", "random,greedy", "--games", "4"])
+    alone = runner.invoke(app, ["simulate", "cafe", "--seats", "random", *args])  # no rotation
+    assert even.stderr == alone.stderr == ""
+    report = tmp_path / "report"
+    played = ["tournament", "cafe", "--bots", "random,greedy", *args, "--report", str(report)]
+    [warning] = runner.invoke(app, played).stderr.splitlines()
+    assert warning.startswith("warning: 3 games a pairing, not a multiple of the 2 seats")
+    assert "shops" not in warning  # Café deals none
+    assert (
+        f"Warning:</strong> {warning.removeprefix('warning: ')}."
+        in (report / "report.html").read_text()
+    )

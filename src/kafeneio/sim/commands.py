@@ -341,7 +341,7 @@ def simulate_command(
         )  # fmt: skip
         if records is not None:
             write_records(result, records)
-        return result
+        return warned(result)
 
     execute(
         played,
@@ -372,6 +372,17 @@ def check_records_directory(directory: Path, force: bool) -> None:
             f"--records {directory} is not empty ({plural(len(held), 'file')}: {shown}): name "
             "a new directory or add --force to replace its game records"
         )
+
+
+Run_ = TypeVar("Run_", SimulationReport, TournamentReport)
+
+
+def warned(result: Run_) -> Run_:
+    """`result`, with a line on stderr (tables or JSON on stdout) where its bots did not play
+    every seat equally often."""
+    if result.uneven is not None:
+        errors.print(f"warning: {result.uneven}", markup=False)
+    return result
 
 
 def write_records(result: SimulationReport, directory: Path) -> None:
@@ -460,10 +471,15 @@ def tournament_command(
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
     run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles, cards)
-    execute(
-        lambda advance: tournament(
+
+    def played(advance: Callable[[int], None] | None) -> TournamentReport:
+        result = tournament(
             run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance
-        ),
+        )
+        return warned(result)
+
+    execute(
+        played,
         games * _count_groups(len(run.bots), players),
         "games",
         as_json,

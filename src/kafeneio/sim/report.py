@@ -176,6 +176,13 @@ def rules_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'>{html.escape(text[0].upper() + text[1:])}.</p>"
 
 
+def warning_line(report: SimulationReport | TournamentReport) -> str:
+    """The report's warning that the seats were not shared out equally, where they were not."""
+    if report.uneven is None:
+        return ""
+    return f"<p class='meta'><strong>Warning:</strong> {html.escape(report.uneven)}.</p>"
+
+
 def command_line(parts: Sequence[str]) -> str:
     return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
 
@@ -194,6 +201,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         f"<h1>Simulation — {html.escape(title)}</h1>",
         command_line(command),
         rules_line(report),
+        warning_line(report),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
         f"to game); seed {report.seed}{dealt}; "
         f"{duration(report.seconds)} on {report.backend} ({report.parallelism} in parallel).</p>",
@@ -255,6 +263,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
         rules_line(report),
+        warning_line(report),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
         f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "
         f"{report.backend} ({report.parallelism} in parallel).</p>",

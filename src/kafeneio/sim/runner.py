@@ -109,6 +109,28 @@ def seating(names: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(names[(seat - turn) % players] for seat in range(players))
 
 
+def rotation(names: Sequence[str]) -> int:
+    """The games of one turn of the lineup `names` round the seats, after which every bot has
+    sat in every seat equally often: the players, or 1 where one bot fills every seat."""
+    return len(names) if len(set(names)) > 1 else 1
+
+
+def uneven_seats(
+    games: int, names: Sequence[str], each: str = "", dealt: str | None = None
+) -> str | None:
+    """Why `games` of the lineup `names` (`each`: " a pairing") did not give every bot every
+    seat equally often, nor every role where roles were `dealt` ("shops"): their number is no
+    multiple of the `rotation`; None where it is."""
+    cycle = rotation(names)
+    if games % cycle == 0:
+        return None
+    seats = f"every seat (nor every one of the {dealt} dealt)" if dealt else "every seat"
+    return (
+        f"{plural(games, 'game')}{each}, not a multiple of the {cycle} seats the bots rotate "
+        f"over: the bots did not play {seats} equally often"
+    )
+
+
 def check_roles(game: Game, options: Mapping[str, Any], deal_roles: bool) -> None:
     """Roles set by an option are not dealt over without a word: `deal_roles` would replace
     them, and a report would name the options' roles beside the games' own. The option's
@@ -149,8 +171,7 @@ def plan(
     options = game.options.to_dict()
     data = game.record_data()
     players = len(names)
-    rotating = len(set(names)) > 1
-    cycle = players if rotating else 1
+    cycle = rotation(names)
     dealt: dict[int, Mapping[str, Any]] = {}
     jobs = []
     for index in range(first_index, first_index + games):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run
+from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run, uneven_seats
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Interval, Spread, seat_win_interval, wilson
 
@@ -59,6 +59,12 @@ class SimulationReport:
     record_data: dict[str, Any] = field(default_factory=dict)
     """What the games' records carry beside the options (Souvlaki Wars: the card set played,
     its hash and its user files), among the fields of `to_dict` as a record has it (`cards`)."""
+
+    @property
+    def uneven(self) -> str | None:
+        """Why the bots did not play every seat equally often; None where they did."""
+        dealt = "shops" if self.by_role and self.deal_roles else None
+        return uneven_seats(self.games, self.seats, dealt=dealt)
 
     @property
     def even_share(self) -> float:

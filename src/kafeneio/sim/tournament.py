@@ -18,7 +18,15 @@ from typing import Any
 from kafeneio.bots.spec import canonical_seat
 from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
-from kafeneio.sim.runner import Backend, GameJob, GameResult, Progress, plan, run
+from kafeneio.sim.runner import (
+    Backend,
+    GameJob,
+    GameResult,
+    Progress,
+    plan,
+    run,
+    uneven_seats,
+)
 from kafeneio.sim.simulate import Tally, tallies
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Outcome, Rating, rate
@@ -55,6 +63,13 @@ class TournamentReport:
     record_data: dict[str, Any] = field(default_factory=dict)
     """What the games' records carry beside the options (Souvlaki Wars: the card set played,
     its hash and its user files), among the fields of `to_dict` as a record has it (`cards`)."""
+
+    @property
+    def uneven(self) -> str | None:
+        """Why the bots of a pairing did not play every seat equally often; None where they
+        did."""
+        dealt = "shops" if self.deal_roles and self.results[0].roles is not None else None
+        return uneven_seats(self.games_per_pairing, self.pairings[0].bots, " a pairing", dealt)
 
     @property
     def ranked(self) -> list[Tally]:
