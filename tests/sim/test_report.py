@@ -361,3 +361,30 @@ def test_a_head_to_head_dash_between_two_bots_is_explained(tmp_path: Path) -> No
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     explained = "— where no game set one above the other (never met, or only lost together)"
     assert explained in page and explained in result.output
+
+
+def test_the_score_axis_says_what_a_final_score_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Souvlaki's axis said 'final score', which is money + reputation net of loans."""
+    from kafeneio.sim import plots
+    from kafeneio.sim.report import simulation
+    from kafeneio.sim.runner import Backend
+    from kafeneio.sim.simulate import simulate
+
+    labels: list[str] = []
+    monkeypatch.setattr(
+        plots, "distributions", lambda series, xlabel, title: labels.append(xlabel) or b""
+    )
+    for game, options in (
+        ("souvlaki", {}),
+        ("souvlaki", {"loan_in_tiebreak": False}),
+        ("cafe", {}),
+    ):
+        report = simulate(game, ["random"] * 2, 1, options=options, backend=Backend(workers=1))
+        simulation(report, tmp_path / f"{game}{len(labels)}", ["simulate"])
+    assert labels == [
+        "final score: money + reputation, net of loans",
+        "final score: money + reputation",
+        "final score: points",
+    ]

@@ -176,6 +176,16 @@ def rules_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'>{html.escape(text[0].upper() + text[1:])}.</p>"
 
 
+def score_label(report: SimulationReport) -> str:
+    """What a final score is, for a plot's axis: the game's score (Souvlaki Wars: money +
+    reputation), and, where the rules take a loan's penalty off it (SW-1.6's
+    ``loan_in_tiebreak``), that it is net of loans."""
+    game = get_game(report.game)
+    rules = {name: value for name, value in report.options.items() if name != "cards_dir"}
+    net_of_loans = game.with_options(rules).options.to_dict().get("loan_in_tiebreak", False)
+    return f"final score: {game.info.score_name}" + (", net of loans" if net_of_loans else "")
+
+
 def warning_line(report: SimulationReport | TournamentReport) -> str:
     """The report's warning that the seats were not shared out equally, where they were not."""
     if report.uneven is None:
@@ -230,7 +240,9 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
     ]
     sections += [
         "<h2>Scores</h2>",
-        image(plots.distributions(scores, "final score", "Score distribution by bot"), "scores"),
+        image(
+            plots.distributions(scores, score_label(report), "Score distribution by bot"), "scores"
+        ),
         "<h2>Game length</h2>",
         table(
             ["measure", "mean", "sd", "least", "most"],
