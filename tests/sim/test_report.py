@@ -388,3 +388,25 @@ def test_the_score_axis_says_what_a_final_score_is(
         "final score: money + reputation",
         "final score: points",
     ]
+
+
+def test_only_the_bots_panel_gives_bars_the_bots_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat panel coloured its bars by place too, so P1's bar took the first bot's blue
+    beside it, as if P1 were that bot."""
+    from matplotlib.colors import to_hex
+
+    from kafeneio.sim import plots
+    from kafeneio.sim.simulate import Tally
+
+    def tally(name: str) -> Tally:
+        return Tally(name, 10, 5.0, 0.5, 0.2, 0.8, 40.0, 3.0)
+
+    figures: list[Any] = []
+    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    bots = [tally("heuristic"), tally("greedy")]
+    plots.win_rates([("by bot", bots), ("by seat", [tally("P1"), tally("P2")])], 0.5)
+    by_bot, by_seat = figures[0].axes
+    colours = [[to_hex(bar.get_facecolor()[:3]) for bar in a.patches] for a in (by_bot, by_seat)]
+    assert colours[0] == list(plots.COLOURS[:2])
+    assert colours[1] == [plots.PLAIN] * 2
+    plots.pyplot().close(figures[0])

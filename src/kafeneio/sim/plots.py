@@ -15,6 +15,12 @@ from kafeneio.core import KafeneioError
 from kafeneio.sim.simulate import Tally
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+"""A bot's colour, by its place in the report's list of bots (or a player's, by seat, in an
+analysis)."""
+
+PLAIN = "#8a8a8a"
+"""The bars of what is not a bot (a seat, a shop): of one colour, so that no seat's bar takes
+the colour a bot has in the panel beside it."""
 
 
 def pyplot() -> Any:
@@ -55,8 +61,11 @@ def counted_in_games(axis: Any) -> None:
     axis.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None) -> bytes:
-    """One panel per group (by bot, by seat, by shop): win rates with their 95% intervals."""
+def win_rates(
+    groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None, bots: str = "by bot"
+) -> bytes:
+    """One panel per group (by bot, by seat, by shop): win rates with their 95% intervals. The
+    group titled `bots` has each bot's colour (`COLOURS`), the others one plain colour."""
     plt = pyplot()
     shown = [(title, rows) for title, rows in groups if rows]
     figure, axes = plt.subplots(1, len(shown), figsize=(3.6 * len(shown) + 0.6, 3.4), squeeze=False)
@@ -65,7 +74,8 @@ def win_rates(groups: Sequence[tuple[str, Sequence[Tally]]], even: float | None)
         rates = [row.win_rate for row in rows]
         below = [row.win_rate - row.low for row in rows]
         above = [row.high - row.win_rate for row in rows]
-        axis.bar(names, rates, color=COLOURS[: len(rows)], alpha=0.8)
+        colours = [COLOURS[i % len(COLOURS)] for i in range(len(rows))]
+        axis.bar(names, rates, color=colours if title == bots else PLAIN, alpha=0.8)
         axis.errorbar(names, rates, yerr=[below, above], fmt="none", ecolor="black", capsize=4)
         if even is not None:  # said in the title: a legend could cover a bar that reaches 1
             axis.axhline(even, color="grey", linestyle="--", linewidth=1)

@@ -302,7 +302,11 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         + ".</p>",
         table(["", *report.bots], matrix),
         image(
-            plots.win_rates([("win rate over all games", report.ranked)], 1 / report.players),
+            plots.win_rates(
+                [("win rate over all games", report.ranked)],
+                1 / report.players,
+                bots="win rate over all games",
+            ),
             "win rates over all games",
         ),
     ]
