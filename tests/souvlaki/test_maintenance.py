@@ -146,8 +146,12 @@ def test_the_random_discard_option_leaves_the_choice_to_chance() -> None:
     assert state.current_player() == CHANCE
     outcomes = state.chance_outcomes()
     assert sum(p for _, p in outcomes) == pytest.approx(1)
-    play(state, "random SD")
+    discarded = state.apply(state.parse_legal("random SD"))
     assert len(state.food_hand(0)) == 7 and state.current_player() == 0
+    # the holder's own discard, face up, told as such to everyone: no Rats were played
+    for viewer in (0, 1, SPECTATOR):
+        told = [event.text_for(viewer) for event in discarded]
+        assert "P1 discards SD at random: too many food cards (SW-1.4)" in told
 
 
 @pytest.mark.rule("SW-1.4")

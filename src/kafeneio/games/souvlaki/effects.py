@@ -186,7 +186,7 @@ class UnforeseenEffects:
             for _ in range(amount):
                 self.add_phone_order(player)
         elif do in ("take-random-food", "discard-random-food"):
-            receiver = owner if do == "take-random-food" else -1
+            receiver = owner if do == "take-random-food" else ev.DISCARDED
             self._random_tasks.extend([(player, receiver)] * amount)
         elif do == "served-reputation":
             self._served_reputation[player] += amount

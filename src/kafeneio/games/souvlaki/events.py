@@ -273,6 +273,14 @@ def _by_player(label: str, items: Sequence[tuple[int, str]], rule: str) -> str:
     return "\n".join(packed(label, listed, " ", PHONE_WIDTH))
 
 
+DISCARDED = -1
+"""Where a food card taken at random by an effect goes when nobody takes it (Rats in the
+Kitchen, SW-E.15): the discard pile, face up."""
+
+OVER_THE_LIMIT = -2
+"""Where a food card discarded at random for the hand limit goes (SW-1.4, option
+hand_limit_discard = random): the discard pile, face up, as the holder's own discard."""
+
 PHONE_WIDTH = 76
 """The width of the phone orders told together: a terminal's 80 less the indent of what a
 decision caused."""
@@ -304,11 +312,14 @@ def reputation(args: Args, viewer: int) -> str:
 
 
 def took(args: Args, viewer: int) -> str:
-    """A random food card taken from `victim`: by `taker` (a Ninja) or discarded (Rats). Rats'
-    card goes to the discard pile face up, for everyone to see (the observation's discards show
-    it too); a Ninja's is seen only by the two players concerned."""
+    """A random food card taken from `victim`: by `taker` (a Ninja), or discarded (Rats,
+    `DISCARDED`; the hand limit, `OVER_THE_LIMIT`). A discarded card goes to the discard pile
+    face up, for everyone to see (the observation's discards show it too); a Ninja's is seen
+    only by the two players concerned."""
     cards, victim, taker, kind = args
     card = cards.foods[kind].text
+    if taker == OVER_THE_LIMIT:
+        return f"{seat(victim)} discards {card} at random: too many food cards (SW-1.4)"
     if taker < 0:
         return f"Rats take {card} from {_whose(victim, viewer)} hand (SW-E.15)"
     if viewer in (victim, taker):

@@ -206,7 +206,8 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         hand (a Ninja's victim, SW-E.11). Kept while certain: a public play or discard of that
         kind spends one, and a card taken unseen from the holder forgets them all."""
         self._random_tasks = []
-        """Food cards still to take at random: (from player, to player or -1 the discard)."""
+        """Food cards still to take at random: (from player, to player, or the discard pile:
+        `ev.DISCARDED` for an effect's, `ev.OVER_THE_LIMIT` for the hand limit's)."""
         self._effect = None
         """An unforeseen card waiting for chance: (kind, owner, targets, next effect)."""
         self._to_move = 0
@@ -679,7 +680,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 if self.options.hand_limit_discard == "choose":
                     self._to_move = over
                     return
-                self._random_tasks.append((over, -1))
+                self._random_tasks.append((over, ev.OVER_THE_LIMIT))
                 continue
             if self._turn < len(self._order):
                 if self._needs_upkeep:
