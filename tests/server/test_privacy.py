@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from kafeneio.core import CHANCE, SPECTATOR, State
 from kafeneio.games import get_game, load_record
 from kafeneio.server import sessions
+from kafeneio.server.app import create_app
 from kafeneio.server.contract import HIDDEN_CHANCE, history_log
 from server.conftest import LiveServer, create, mentions, token_of, wait_for
 
@@ -211,3 +212,46 @@ def test_a_finished_game_s_replay_names_what_chance_took(
         step = client.get(f"/api/games/{game_id}/replay?ply={chance_plies[0] + 1}{viewer}").json()
         assert step["ply"] < step["total"]  # a position before the end, of a game over
         assert step["log"][chance_plies[0]]["text"] == actions[chance_plies[0]]
+
+
+ABANDON_SEED = 4
+"""A seed whose Souvlaki game of a person (who plays their last legal move) and two heuristic
+bots has a chance outcome within its first 20 plies."""
+
+
+def test_an_abandoned_game_s_log_names_what_chance_took_as_its_replay_does(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Abandoned, a game is played no more: its page's log, sent anew to its open page, and
+    its view after a restart tell the chance outcome as its replay and full record do."""
+    monkeypatch.setattr(sessions.secrets, "randbelow", lambda _: ABANDON_SEED)
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:
+        created = create(client, "souvlaki", ["human", "heuristic", "heuristic"])
+        game_id, token = created["id"], token_of(created, 0)
+        headers = {"X-Seat-Token": token}
+        with client.websocket_connect(f"/ws/games/{game_id}") as page:
+            page.send_json({"type": "hello", "token": token})
+            seen = [page.receive_json()]
+            while not any(entry["player"] is None for entry in seen[-1]["log"]):
+                mine = client.get(f"/api/games/{game_id}", headers=headers).json()
+                assert not mine["over"] and mine["ply"] < 100
+                if mine["your_turn"]:
+                    move = {"ply": mine["ply"], "action": mine["legal"][-1]["notation"]}
+                    client.post(f"/api/games/{game_id}/actions", json=move, headers=headers)
+                seen = whole_logs([*seen, page.receive_json()])
+            assert HIDDEN_CHANCE not in json.dumps(seen[-1]["log"])  # the game's own words
+            chance = next(e for e in seen[-1]["log"] if e["player"] is None)
+            assert client.post(f"/api/games/{game_id}/abandon", headers=headers).is_success
+            while (told := page.receive_json())["status"] != "abandoned":
+                seen.append(told)
+            shown = whole_logs([*seen, told])[-1]["log"]
+        record = client.get(f"/api/games/{game_id}/record").json()
+        ply = len(record["actions"])
+        replay = client.get(f"/api/games/{game_id}/replay?ply={ply}&viewer=0").json()["log"]
+        outcome = record["actions"][chance["ply"]]
+        assert outcome.startswith("random ") and outcome != chance["text"]
+        assert replay[chance["ply"]]["text"] == outcome
+        assert shown == replay
+        assert client.get(f"/api/games/{game_id}", headers=headers).json()["log"] == replay
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:  # after a restart too
+        assert client.get(f"/api/games/{game_id}", headers=headers).json()["log"] == replay

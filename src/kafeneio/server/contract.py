@@ -35,13 +35,13 @@ class Step:
     events: Sequence[Event]
 
 
-def log_entry(state: State, ply: int, step: Step, viewer: Viewer) -> dict[str, Any]:
-    """Decision `ply` in words for `viewer`, as `state.history_for` would tell it (a game
-    played on: over once `state` is)."""
+def log_entry(state: State, ply: int, step: Step, viewer: Viewer, over: bool) -> dict[str, Any]:
+    """Decision `ply` in words for `viewer`, as `state.history_for` would tell it. `over`: the
+    game is played no more (finished or abandoned), as `history_log`'s."""
     seen = contract_viewer(viewer)
     words = [text for text in (e.text_for(seen) for e in step.events) if text is not None]
     text = state.describe_action(step.action, seen)
-    return _entry(ply, step.mover, step.action, text, words, over=state.is_terminal())
+    return _entry(ply, step.mover, step.action, text, words, over=over)
 
 
 def history_log(state: State, viewer: Viewer, over: bool) -> list[dict[str, Any]]:

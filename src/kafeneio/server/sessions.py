@@ -77,6 +77,12 @@ newest waits), but each message a client sends may be answered by an error: a cl
 and never reads its answers (its sends wait) would otherwise hold ever more of them."""
 
 
+def ended_view(view: dict[str, Any]) -> bool:
+    """Whether `view` is of a game played no more (over or abandoned): its log is then told
+    anew, naming what chance took (`GameSession.ended`)."""
+    return bool(view["over"]) or view["status"] == ABANDONED
+
+
 class Watcher:
     """One websocket: a seat or a spectator.
 
@@ -109,7 +115,7 @@ class Watcher:
         if waiting:
             start = waiting[0]["log_from"]
             self.pending = [m for m in self.pending if m.get("type") != "state"]
-        if view["over"] and self.whole_log_at_end:
+        if ended_view(view) and self.whole_log_at_end:
             start, self.whole_log_at_end = 0, False  # at the end, everything may be shown
         log = view["log"]
         self.log_sent = len(log)
@@ -346,16 +352,21 @@ class GameSession:
 
     def apply(self, notation: str, mover: int) -> None:
         """Play a stored action; keep what it caused. At the end every log is made again,
-        since then everything may be shown."""
+        since then everything may be shown (`forget_logs`)."""
         action = self.state.parse_legal(notation)
         self.steps.append(Step(mover, action, self.state.apply(action)))
         if self.state.is_terminal():
-            self.logs.clear()
+            self.forget_logs()
+
+    def forget_logs(self) -> None:
+        """Make every log again when next asked for: the game ended (over or abandoned), and
+        its log now tells what chance took, as its replay and full record do."""
+        self.logs.clear()
 
     def log_for(self, viewer: Viewer) -> list[dict[str, Any]]:
         log = self.logs.setdefault(viewer, [])
         for ply in range(len(log), len(self.steps)):
-            log.append(log_entry(self.state, ply, self.steps[ply], viewer))
+            log.append(log_entry(self.state, ply, self.steps[ply], viewer, self.ended))
         return log
 
     def connected(self, seat: int) -> bool:
@@ -651,6 +662,7 @@ class Hub:
                 raise refusal
             self.store.set_status(session.id, ABANDONED)
             session.stored.status = ABANDONED
+            session.forget_logs()
             if session.bot_task is not None:
                 session.bot_task.cancel()  # a bot thinking now is not heard
         self.broadcast(session)
