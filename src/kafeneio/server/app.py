@@ -50,8 +50,7 @@ from kafeneio.server.models import (
     RuleOut,
     SeatLink,
     SeatRequest,
-    character_words,
-    unshown_character,
+    name_problem,
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
@@ -451,14 +450,11 @@ def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
     """The seat a new game's request asks for, checked: a bot one of the server's, a budget
     only for a bot that searches (another would ignore it, and the page would show it), a name
     without spaces around it, or the seat's own when it has none, and no character in it that
-    would change how the other players see it (`unshown_character`)."""
+    would change how the other players see it (`name_problem`)."""
     name = (seat.name or "").strip()
-    unshown = unshown_character(name)
-    if unshown is not None:
-        why = "a control or format character, shown as nothing or changing the text around it"
-        raise ActionRefused(
-            "bad-request", f"seat {index + 1}'s name holds {character_words(unshown)}: {why}"
-        )
+    problem = name_problem(name) if name else None
+    if problem is not None:
+        raise ActionRefused("bad-request", f"seat {index + 1}'s name {problem}")
     if seat.kind == "human":
         return SeatSpec(kind="human", name=name or f"Player {index + 1}")
     if seat.bot is None:

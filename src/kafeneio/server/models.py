@@ -13,24 +13,103 @@ thread, as long as a hint thinks. The bots of every game share two threads, so a
 100 000 iterations (a minute or more) would hold the bots of all the other games waiting."""
 
 
-UNSHOWN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
-"""The Unicode categories a seat's name may not hold: control characters (a newline, a tab),
-format characters (the right-to-left override, zero-width spaces and joiners) and the line and
-paragraph separators. Each is shown to every other player as nothing, or changes how the text
-around it is shown: a name holding one could garble the others' pages or pass for another."""
+REFUSED_CATEGORIES = {
+    "Cc": "a control character, shown as nothing or breaking the line",
+    "Cf": "a format character, shown as nothing or changing the text around it",
+    "Zl": "a line separator, which breaks the line",
+    "Zp": "a paragraph separator, which breaks the line",
+    "Cn": "a code point Unicode has not assigned, which fonts show as nothing or a box",
+    "Co": "a private-use character, which each font shows as it pleases, or not at all",
+    "Cs": "half of a surrogate pair, which is no character",
+}
+"""The Unicode categories a seat's name may not hold, each with what it does to a name: each
+is shown to every other player as nothing, or as something else than the name's owner saw, or
+changes how the text around it is shown; a name holding one could garble the others' pages or
+pass for another."""
 
 JOINERS = frozenset({"\u200c", "\u200d"})
-"""The zero-width non-joiner and joiner (format characters) are taken: Persian and the Indic
-scripts write names with them, and emoji are built with the joiner; neither moves the text
-around it."""
+"""The zero-width non-joiner and joiner (format characters) are taken between two visible
+characters: Persian and the Indic scripts write names with them, and emoji are built with the
+joiner; neither moves the text around it. Anywhere else they join nothing and show nothing."""
+
+HANGUL_FILLERS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0"})
+"""Letters (Lo) that are drawn as nothing: they fill an empty part of a Hangul syllable."""
+
+MARKS = frozenset({"Mn", "Me"})
+"""Combining marks: each is drawn on the character before it, not beside it."""
+
+MAX_MARKS_IN_A_ROW = 4
+"""The most combining marks one character of a name may carry: a Vietnamese letter carries
+two, a Tibetan stack a few; a pile of dozens spills over the lines above and below."""
 
 
-def unshown_character(name: str) -> str | None:
-    """The first character of `name` in `UNSHOWN_CATEGORIES` but for `JOINERS`, or None."""
-    return next(
-        (c for c in name if unicodedata.category(c) in UNSHOWN_CATEGORIES and c not in JOINERS),
-        None,
+def refused_character(character: str) -> str | None:
+    """Why a name may not hold `character` (`REFUSED_CATEGORIES`, `HANGUL_FILLERS`), or None."""
+    if character in HANGUL_FILLERS:
+        return "a Hangul filler, shown as nothing"
+    if character in JOINERS:
+        return None
+    return REFUSED_CATEGORIES.get(unicodedata.category(character))
+
+
+def is_visible(character: str) -> bool:
+    """Whether `character` is drawn by itself: no space, joiner, combining mark or character
+    a name may not hold."""
+    return not (
+        character.isspace()
+        or character in JOINERS
+        or unicodedata.category(character) in MARKS
+        or refused_character(character) is not None
     )
+
+
+def is_mark(character: str) -> bool:
+    return unicodedata.category(character) in MARKS
+
+
+def joins_visible(name: str, index: int) -> bool:
+    """Whether the joiner at `index` stands between two visible characters (the one before it
+    may carry marks: a virama, an emoji's variation selector)."""
+    before = name[:index]
+    while before and is_mark(before[-1]):
+        before = before[:-1]
+    after = name[index + 1 : index + 2]
+    return bool(before) and is_visible(before[-1]) and bool(after) and is_visible(after)
+
+
+def marks_in_a_row(name: str) -> int:
+    """The longest run of combining marks in `name`."""
+    longest = run = 0
+    for character in name:
+        run = run + 1 if is_mark(character) else 0
+        longest = max(longest, run)
+    return longest
+
+
+def name_problem(name: str) -> str | None:
+    """What keeps `name` (trimmed, not blank) from being shown to the other players as its
+    owner sees it, worded after "seat 2's name ...", or None: a character it may not hold
+    (`refused_character`), no visible character, a joiner that joins nothing, or more
+    combining marks on one character than `MAX_MARKS_IN_A_ROW`."""
+    for character in name:
+        why = refused_character(character)
+        if why is not None:
+            return f"holds {character_words(character)}: {why}"
+    if not any(is_visible(character) for character in name):
+        return "has no visible character: it would be shown as nothing"
+    for index, character in enumerate(name):
+        if character in JOINERS and not joins_visible(name, index):
+            return (
+                f"holds {character_words(character)} where it joins nothing: a joiner is taken "
+                "only between two visible characters, and is shown as nothing elsewhere"
+            )
+    marks = marks_in_a_row(name)
+    if marks > MAX_MARKS_IN_A_ROW:
+        return (
+            f"holds {marks} combining marks in a row, more than one character may carry "
+            f"({MAX_MARKS_IN_A_ROW}): they pile over the lines around it"
+        )
+    return None
 
 
 def character_words(character: str) -> str:
@@ -46,8 +125,8 @@ class SeatRequest(BaseModel):
     name: str | None = Field(
         default=None,
         max_length=40,
-        description="shown to every player; no control or format characters (a newline, "
-        "a right-to-left override, a zero-width space)",
+        description="shown to every player; nothing shown as nothing or changing the text "
+        "around it (a newline, a right-to-left override, a zero-width space, a Hangul filler)",
     )
     bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
     budget: int | None = Field(
