@@ -18,6 +18,7 @@ from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
+from kafeneio.server import store
 from kafeneio.server.app import create_app
 from kafeneio.server.models import MAX_BUDGET
 from kafeneio.server.sessions import MAX_UNSENT, build_bot, played_budget, seat_infos
@@ -622,6 +623,36 @@ def test_a_rematch_moves_everyone_one_seat_on_and_old_links_open_their_own_seat(
         for token in others:  # a link of another game opens no seat of this one
             refused = client.get(f"/api/games/{new['id']}", headers={"X-Seat-Token": token})
             assert refused.status_code == 403 and refused.json()["error"] == "bad-token"
+
+
+def test_one_link_opens_a_person_s_seat_through_a_chain_of_rematches(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada keeps playing from her first link: each rematch's seat takes the links of her seats
+    in the games before, up to `OLD_LINKS_KEPT` of them (2 here), and each old game's view
+    offers her the rematch's seat only while her link opens it, read from the store without
+    replaying the rematch (after a restart the games played no more are not in memory)."""
+    monkeypatch.setattr(store, "OLD_LINKS_KEPT", 2)
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        created = create(client, "cafe", ["human", "greedy"])
+        games, first = [created["id"]], token_of(created, 0)
+        for _ in range(3):
+            assert abandon(client, games[-1], first).is_success  # her first link's seat
+            headers = {"X-Seat-Token": first}
+            made = client.post(f"/api/games/{games[-1]}/rematch", headers=headers)
+            games.append(made.json()["id"])
+        seats = [view(client, game_id, first)["rematch_seat"] for game_id in games[:-1]]
+    assert seats == [1, 0, None]  # she moves one seat on; the fourth game is 3 rematches on
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert view(client, games[0], first)["rematch_seat"] == seats[0]
+        assert games[1] not in hub.sessions  # its seats read, its game not replayed
+        assert [view(client, game_id, first)["rematch_seat"] for game_id in games[:-1]] == seats
+        for game_id, seat in zip(games[1:3], seats[:2], strict=True):
+            assert view(client, game_id, first)["viewer"] == seat
+        refused = client.get(f"/api/games/{games[3]}", headers={"X-Seat-Token": first})
+        assert refused.status_code == 403 and refused.json()["error"] == "bad-token"
+        assert view(client, games[2])["rematch_seat"] is None  # a spectator has no seat there
 
 
 def test_a_rematch_of_a_bot_the_server_no_longer_has_is_refused(

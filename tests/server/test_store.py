@@ -17,6 +17,7 @@ from kafeneio.server.store import (
     SeatSpec,
     Store,
     StoredGame,
+    digest,
     now,
 )
 
@@ -127,3 +128,26 @@ def test_a_database_from_before_move_times_is_upgraded_and_lists_its_games(db_ur
     assert abs((now() - old.last_move).total_seconds()) < 300
     loaded = store.load("old")
     assert loaded is not None and loaded.actions == ["x", "y"]
+
+
+def test_a_rematch_seat_s_old_link_still_opens_it_once_upgraded(db_url: str) -> None:
+    """A seat made when a rematch seat kept one digest, the old game's, keeps it (as a list of
+    one) and is opened by the old link as before; a seat without one gets an empty list."""
+    engine = database_at(
+        db_url,
+        "0005",
+        "INSERT INTO games (id, game, players, options, seed, status, created, engine, "
+        "record_data) VALUES ('new', 'cafe', 2, '{}', 7, 'open', '2026-01-01 00:00:00', 1, '{}')",
+        "INSERT INTO seats (game_id, seat, kind, name, token_digest, joined, previous_digest) "
+        f"VALUES ('new', 0, 'human', 'Ada', '{digest('new-link')}', 0, '{digest('old-link')}')",
+        "INSERT INTO seats (game_id, seat, kind, name, bot, joined) "
+        "VALUES ('new', 1, 'bot', 'R', 'random', 0)",
+    )
+    engine.dispose()
+    store = Store(db_url)  # migrates to the newest schema at start
+    seats = store.seats("new")
+    assert seats is not None
+    assert seats[0].previous_digests == [digest("old-link")] and seats[1].previous_digests == []
+    assert [seat.opened_by("old-link") for seat in seats] == [True, False]
+    assert [seat.opened_by("new-link") for seat in seats] == [True, False]
+    assert store.seats("none") is None

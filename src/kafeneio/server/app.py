@@ -150,7 +150,7 @@ def _add_error_handlers(app: FastAPI) -> None:
             hub = hub_of(request)
             session = hub.get(request.path_params["game_id"])
             token = request.headers.get("X-Seat-Token")
-            body["view"] = hub.view(session, session.seat_of(token))
+            body["view"] = hub.view(session, session.seat_of(token), token)
         return JSONResponse(body, status_code=STATUS_OF.get(err.code, 400))
 
     @app.exception_handler(KafeneioError)
@@ -344,7 +344,7 @@ def _add_api(app: FastAPI) -> None:
         """The game as this seat (its token in X-Seat-Token) or a spectator sees it."""
         hub = hub_of(request)
         session = hub.get(game_id)
-        return hub.view(session, hub.join(session, x_seat_token))
+        return hub.view(session, hub.join(session, x_seat_token), x_seat_token)
 
     @app.post("/api/games/{game_id}/actions", response_model=GameView, responses=ERRORS)
     async def post_action(
@@ -356,7 +356,7 @@ def _add_api(app: FastAPI) -> None:
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
         await hub.act(session, seat, body.ply, body.action)
-        return hub.view(session, seat)
+        return hub.view(session, seat, x_seat_token)
 
     @app.post("/api/games/{game_id}/abandon", response_model=GameView, responses=ERRORS)
     async def abandon(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Any:
@@ -366,7 +366,7 @@ def _add_api(app: FastAPI) -> None:
         session = hub.get(game_id)
         seat = hub.join(session, x_seat_token)
         await hub.abandon(session, seat)
-        return hub.view(session, seat)
+        return hub.view(session, seat, x_seat_token)
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, responses=ERRORS)
     async def post_hint(
@@ -487,7 +487,7 @@ def _add_websocket(app: FastAPI) -> None:
             return
         except WebSocketDisconnect:
             return
-        watcher = Watcher(viewer)
+        watcher = Watcher(viewer, token)
         session.watchers.add(watcher)
         hub.broadcast(session)  # everyone sees who is connected; this watcher gets its view
         sender = asyncio.get_running_loop().create_task(_send_loop(websocket, watcher))
@@ -562,7 +562,7 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
     except ActionRefused as err:
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
-            watcher.push_view(hub.view(session, watcher.viewer))
+            watcher.push_view(hub.view(session, watcher.viewer, watcher.token))
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:

@@ -267,8 +267,9 @@ class GameView(BaseModel):
     options: dict[str, Any]
     rematch: str | None
     rematch_seat: int | None = Field(
-        description="this viewer's seat in the rematch, which their link to this game opens "
-        "too (everyone moves one seat on); null for a spectator or without a rematch"
+        description="the seat of the rematch that the link presented here opens too (its "
+        "person's: everyone moves one seat on); null for a spectator, without a rematch, or "
+        "for a link the rematch does not take"
     )
     rematch_of: str | None
 

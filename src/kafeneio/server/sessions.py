@@ -39,7 +39,6 @@ from kafeneio.server.store import (
     StoredGame,
     digest,
     now,
-    token_matches,
 )
 from kafeneio.sim.analysis import (
     ANALYSER,
@@ -91,8 +90,11 @@ class Watcher:
     after every move. Only the newest view waits to be sent: a slow client skips views, never
     gets them out of order, and the log entries of a skipped view come with the next one."""
 
-    def __init__(self, viewer: Viewer) -> None:
+    def __init__(self, viewer: Viewer, token: str | None) -> None:
         self.viewer = viewer
+        self.token = token
+        """The token that made `viewer`: the link its page holds, which opens that person's
+        seat of a rematch only if the rematch takes it (`Hub.rematch_seat`)."""
         self.pending: list[dict[str, Any]] = []
         self.ready = asyncio.Event()
         self.log_sent = 0
@@ -288,6 +290,13 @@ def is_idle(status: str, active: datetime, seats: list[dict[str, Any]], at: date
     return status in (OPEN, RUNNING) and at - active >= IDLE_AFTER and not people_here
 
 
+def seat_opened_by(seats: list[SeatSpec], token: str | None) -> int | None:
+    """The seat of `seats` that `token` opens, None if none; every seat is asked, so that the
+    time taken does not tell which seat matched."""
+    opened = [index for index, seat in enumerate(seats) if seat.opened_by(token)]
+    return opened[-1] if opened else None
+
+
 def seat_labels(seats: list[SeatSpec]) -> list[str]:
     """The record's `seats`: each a bot's name or ``human``."""
     return [seat.bot or "bot" if seat.kind == "bot" else "human" for seat in seats]
@@ -320,15 +329,9 @@ class GameSession:
         return self.state.ply
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token this is, compared in constant time; None if none. A rematch's
-        seat is opened by its own token and by the token of the same person's seat in the game
-        before (`SeatSpec.previous_digest`)."""
-        found = None
-        for index, seat in enumerate(self.stored.seats):
-            own = token_matches(token, seat.token_digest)
-            if token_matches(token, seat.previous_digest) or own:
-                found = index
-        return found
+        """The seat this token opens (`SeatSpec.opened_by`), None if none: a rematch's seat is
+        opened by its own token and by those of the same person's seats in the games before."""
+        return seat_opened_by(self.stored.seats, token)
 
     @property
     def abandoned(self) -> bool:
@@ -554,7 +557,7 @@ class Hub:
                 name=old[was].name,
                 bot=old[was].bot,
                 budget=played_budget(old[was].budget),
-                previous_digest=old[was].token_digest,
+                previous_digests=old[was].digests_for_rematch(),
             )
             for was in rematch_order(len(old))
         ]
@@ -563,27 +566,26 @@ class Hub:
         new, tokens = await self.create(game, seats, rematch_of=session.id)
         session.stored.rematch = new.id
         self.store.set_rematch(session.id, new.id)
+        moved_to = {was: seat for seat, was in enumerate(rematch_order(len(old)))}
         for watcher in session.watchers:
-            theirs = self.rematch_seat(session, watcher.viewer)
+            theirs = moved_to.get(watcher.viewer) if watcher.viewer is not None else None
             token = tokens.get(theirs) if theirs is not None else None
             watcher.push({"type": "rematch", "game": new.id, "seat": theirs, "token": token})
         self.broadcast(session)
         return new, tokens
 
-    def rematch_seat(self, session: GameSession, viewer: Viewer) -> int | None:
-        """The seat of `viewer`'s person in the game's rematch (their old link opens it too);
-        None for a spectator, a bot's seat, a game without a rematch, or a rematch made before
-        seats kept the digest of the old link (it is not known which seat is whose)."""
-        if viewer is None or session.stored.rematch is None:
+    def rematch_seat(self, session: GameSession, token: str | None) -> int | None:
+        """The seat of the game's rematch that `token` (a seat's link to this game) opens: the
+        same person's seat there; None for a spectator, a game without a rematch, or a link the
+        rematch does not take (one of a game more than `OLD_LINKS_KEPT` rematches back, or a
+        rematch made before seats kept the old links' digests). The rematch's seats are read
+        from the store when it is not in memory: a finished game is not replayed to show it."""
+        rematch_id = session.stored.rematch
+        if token is None or rematch_id is None:
             return None
-        digest = session.stored.seats[viewer].token_digest
-        if digest is None:
-            return None
-        rematch = self.get(session.stored.rematch)
-        return next(
-            (i for i, seat in enumerate(rematch.stored.seats) if seat.previous_digest == digest),
-            None,
-        )
+        live = self.sessions.get(rematch_id)
+        seats = live.stored.seats if live is not None else self.store.seats(rematch_id)
+        return seat_opened_by(seats or [], token)
 
     def get(self, game_id: str) -> GameSession:
         """The game `game_id`; a finished one is rebuilt from the store when first asked for."""
@@ -807,14 +809,16 @@ class Hub:
 
     # --- views ------------------------------------------------------------------------------
     def broadcast(self, session: GameSession) -> None:
-        views: dict[Viewer, dict[str, Any]] = {}
+        views: dict[tuple[Viewer, str | None], dict[str, Any]] = {}
         for watcher in session.watchers:
-            if watcher.viewer not in views:
-                views[watcher.viewer] = self.view(session, watcher.viewer)
-            watcher.push_view(views[watcher.viewer])
+            who = (watcher.viewer, watcher.token)  # a seat's links may reach other rematches
+            if who not in views:
+                views[who] = self.view(session, watcher.viewer, watcher.token)
+            watcher.push_view(views[who])
 
-    def view(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
-        """Everything `viewer` is sent about the game: nothing another seat holds."""
+    def view(self, session: GameSession, viewer: Viewer, token: str | None) -> dict[str, Any]:
+        """Everything `viewer` is sent about the game: nothing another seat holds. `token`
+        made `viewer` (None: a spectator's): the rematch's seat is the one it opens."""
         state = session.state
         over = state.is_terminal()
         to_move = session.to_move()  # the lobby's summary says the same: nobody's once ended
@@ -840,7 +844,7 @@ class Hub:
             "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,
-            "rematch_seat": self.rematch_seat(session, viewer),
+            "rematch_seat": self.rematch_seat(session, token) if viewer is not None else None,
             "rematch_of": session.stored.rematch_of,
         }
 

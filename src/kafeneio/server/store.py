@@ -74,7 +74,7 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined: Mapped[bool] = mapped_column(default=False)
-    previous_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    previous_digests: Mapped[list[str]] = mapped_column(JSON, default=list)
 
 
 class ActionRow(Base):
@@ -117,9 +117,29 @@ class SeatSpec:
     budget: int | None = None
     token_digest: str | None = None
     joined: bool = False
-    previous_digest: str | None = None
-    """A rematch's seat: the digest of the token of the same person's seat in the game before,
-    whose link opens this seat too (and no other: each token opens one seat of a game)."""
+    previous_digests: list[str] = field(default_factory=list)
+    """A rematch's seat: the digests of the tokens of the same person's seats in the games
+    before it, newest first (at most `OLD_LINKS_KEPT`), whose links open this seat too (and no
+    other: each token opens one seat of a game). A person away when a rematch is made plays it
+    from the link they have, and the rematch of that rematch from the same link."""
+
+    def opened_by(self, token: str | None) -> bool:
+        """Whether `token` opens this seat: its own, or one of `previous_digests`'. Each
+        digest is compared in constant time, and all are compared."""
+        digests = [self.token_digest, *self.previous_digests]
+        return any([token_matches(token, stored) for stored in digests])
+
+    def digests_for_rematch(self) -> list[str]:
+        """The `previous_digests` of this person's seat in a rematch: this seat's token and
+        those that open it, the oldest let go beyond `OLD_LINKS_KEPT`."""
+        if self.token_digest is None:
+            return []
+        return [self.token_digest, *self.previous_digests][:OLD_LINKS_KEPT]
+
+
+OLD_LINKS_KEPT = 16
+"""The most links of earlier games that open a seat of a rematch: a person keeps one working
+link through 16 rematches in a row, and a seat's check of a token stays a few comparisons."""
 
 
 @dataclass
@@ -233,6 +253,12 @@ class Store:
             for name, value in values.items():
                 setattr(row, name, value)
 
+    def seats(self, game_id: str) -> list[SeatSpec] | None:
+        """A game's seats alone (not its actions), None if there is no such game."""
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            return [_seat(seat) for seat in row.seats] if row is not None else None
+
     def load(self, game_id: str) -> StoredGame | None:
         with Session(self.engine) as session:
             row = session.get(GameRow, game_id)
@@ -285,7 +311,7 @@ GAME_FIELDS = (
     "id", "game", "players", "options", "seed", "status", "created", "rematch_of", "rematch",
     "engine", "record_data",
 )  # fmt: skip
-SEAT_FIELDS = ("kind", "name", "bot", "budget", "token_digest", "joined", "previous_digest")
+SEAT_FIELDS = ("kind", "name", "bot", "budget", "token_digest", "joined", "previous_digests")
 """The fields a stored game and its rows share, copied one way to write and the other to read."""
 
 
@@ -298,8 +324,14 @@ def _stored(session: Session, row: GameRow, with_actions: bool = True) -> Stored
     actions = session.scalars(query.order_by(ActionRow.ply)).all() if with_actions else []
     fields = _copy(row, GAME_FIELDS)
     fields["options"], fields["record_data"] = dict(row.options), dict(row.record_data or {})
-    seats = [SeatSpec(**_copy(seat, SEAT_FIELDS)) for seat in row.seats]
+    seats = [_seat(seat) for seat in row.seats]
     return StoredGame(**fields, seats=seats, actions=list(actions))
+
+
+def _seat(row: SeatRow) -> SeatSpec:
+    seat = SeatSpec(**_copy(row, SEAT_FIELDS))
+    seat.previous_digests = list(row.previous_digests or [])
+    return seat
 
 
 class ActionWriter:

@@ -431,8 +431,9 @@ function keptRematch(rematchId) {
   return path && path.startsWith(`/game/${rematchId}#seat=`) ? path : null;
 }
 
-// This page's seat link opens the same person's seat of the rematch too (view.rematch_seat):
-// a player away when it was made, whose new link was shown only to the one who asked, finds it.
+// This page's seat link opens the same person's seat of the rematch too (view.rematch_seat, the
+// seat the server found this very token opens; null if the rematch does not take it): a player
+// away when it was made, whose new link was shown only to the one who asked, finds it.
 function oldLinkToRematch() {
   return view.rematch_seat !== null && token ? `/game/${view.rematch}#seat=${view.rematch_seat}&token=${token}` : null;
 }
