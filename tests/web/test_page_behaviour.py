@@ -864,9 +864,7 @@ def test_opening_another_seat_s_link_keeps_this_browser_s_own_seat(
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
     created = server.post("/api/games", {"game": "cafe", "seats": seats})
     context, page, console = new_page(browser)
-    for link in created[
-        "links"
-    ]:  # hers, then Bo's (each page loaded anew: not a fragment's change)
+    for link in created["links"]:  # hers, then Bo's (each page loaded anew: not a fragment's)
         page.goto(server.base + "/")
         page.goto(server.base + link["path"])
         page.wait_for_selector("body[data-ply]")
@@ -875,6 +873,52 @@ def test_opening_another_seat_s_link_keeps_this_browser_s_own_seat(
     row.wait_for()
     assert "you are P1 Ada" in row.inner_text() and "your turn" in row.inner_text()
     assert row.locator("a.resume").get_attribute("href") == created["links"][0]["path"]
+    assert console.errors == []
+    context.close()
+
+
+def kept_seat_link(page: Any, game_id: str) -> str | None:
+    kept: str | None = page.evaluate(f"localStorage.getItem('kafeneio.seat.{game_id}')")
+    return kept
+
+
+def test_a_link_the_server_refuses_is_never_kept(browser: Any, server: LiveServer) -> None:
+    """A link cut short opens no seat and is not kept: the right one, opened next, is."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    own = created["links"][0]["path"]
+    context, page, _ = new_page(browser)
+    page.goto(server.base + own[:-3] + "xyz")
+    page.wait_for_function("document.getElementById('banner').textContent.includes('link')")
+    assert page.inner_text("#banner") == "This link does not open a seat of this game."
+    assert kept_seat_link(page, created["id"]) is None
+    page.goto(server.base + "/")
+    page.goto(server.base + own)
+    page.wait_for_selector("body[data-ply]")
+    assert kept_seat_link(page, created["id"]) == own
+    context.close()
+
+
+def test_the_seat_this_browser_moves_from_is_its_own(browser: Any, server: LiveServer) -> None:
+    """Ada checks Bo's link before her own is ever opened: Bo's is kept, until she makes a move
+    from her own seat. Then her lobby lists the game as hers, P1 Ada, with her seat's link."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    hers, bos = (link["path"] for link in created["links"])
+    context, page, console = new_page(browser)
+    page.goto(server.base + bos)
+    page.wait_for_selector("body[data-ply]")
+    assert kept_seat_link(page, created["id"]) == bos
+    page.goto(server.base + "/")
+    page.goto(server.base + hers)
+    assert wait_turn_or_end(page)
+    cafe_turn(page)
+    assert kept_seat_link(page, created["id"]) == hers
+    page.goto(server.base + "/")
+    row = page.locator(f"#list-yours li[data-game='{created['id']}']")
+    row.wait_for()
+    assert "you are P1 Ada" in row.inner_text()
+    assert row.locator("a.resume").get_attribute("href") == hers
     assert console.errors == []
     context.close()
 

@@ -78,6 +78,7 @@ function send(action) {
   showMessage("");
   socket.send(JSON.stringify({ type: "action", ply: view.ply, action }));
   pending = { ply: view.ply };
+  keepPlayedSeat();
   render();  // the move buttons wait for the answer
   return true;
 }
@@ -129,6 +130,7 @@ function receive(message) {
     if (notice && notice.ply === undefined) notice.ply = message.ply;
     else if (notice && notice.ply !== message.ply) showMessage("");  // the game moved on
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
+    if (token && view.viewer !== null) keepOpenedSeat();  // the server took this link
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
       showRulesLink(view.game);
@@ -474,13 +476,21 @@ async function downloadRecord() {
 
 // The seat's own link, kept in this browser, so that the lobby can offer it again (a closed tab
 // would lose the seat otherwise): the token stays on this device only, never sent elsewhere.
-// One seat a game: the first this browser opened, the one its person plays. Another seat's link
-// opened here later (the one who made the game checking a friend's link before sending it) does
-// not take its place: the lobby's "your seat" and "you are" stay this person's.
-if (token) {
+// One seat a game, the one its person plays: a link is kept only once the server takes it (its
+// first view with a seat), so a link cut short or mistyped is never kept, and the first link
+// taken is kept until this page makes a move from another seat (`keepPlayedSeat`). Another
+// seat's link only opened here (the one who made the game checking a friend's link before
+// sending it) does not take the place of one kept: the lobby's "your seat" and "you are" stay
+// this person's.
+function keepOpenedSeat() {
   try {
     if (localStorage.getItem(seatLinkKey(gameId)) === null) localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash);
   } catch { /* private mode */ }
+}
+
+// A move made from this page's seat: the surest sign that its person plays it.
+function keepPlayedSeat() {
+  try { localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash); } catch { /* private mode */ }
 }
 
 document.getElementById("download").addEventListener("click", downloadRecord);
