@@ -347,3 +347,19 @@ def test_a_sample_for_the_mover_keeps_the_movers_own_legal_actions(
 
 def check_state_untouched(state: State, before: State) -> None:
     assert state == before
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_game_reseated_gives_each_player_the_role_they_had(game: Game, players: int) -> None:
+    """A rematch seats everyone anew: a role chosen (a shop) follows its player; a game whose
+    roles were left to it (or that has none) is the same game."""
+    order = [(seat + 1) % players for seat in range(players)]
+    assert game.reseated(order).options == game.options  # no roles chosen
+    dealt = game.deal_roles(players, random.Random(players))
+    before = dealt.roles(dealt.new_state(players, seed=1))
+    moved = dealt.reseated(order)
+    after = moved.roles(moved.new_state(players, seed=1))
+    if before is None:
+        assert after is None and moved.options == dealt.options
+    else:
+        assert after == [before[was] for was in order] and after != before

@@ -655,6 +655,20 @@ def test_one_link_opens_a_person_s_seat_through_a_chain_of_rematches(
         assert view(client, games[2])["rematch_seat"] is None  # a spectator has no seat there
 
 
+def test_a_shop_chosen_follows_its_player_into_the_rematch(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy", "name": "Rob"}]
+    options = {"shops": ["pita", "express"], "round_limit": 2}
+    body = {"game": "souvlaki", "seats": seats, "options": options}
+    created = client.post("/api/games", json=body).json()
+    token = token_of(created, 0)
+    assert abandon(client, created["id"], token).is_success
+    made = client.post(f"/api/games/{created['id']}/rematch", headers={"X-Seat-Token": token})
+    table = view(client, made.json()["id"])
+    names = [seat["name"] for seat in table["seats"]]
+    assert names == ["Rob", "Ada"]  # everyone one seat on...
+    assert table["options"]["shops"] == ["express", "pita"]  # ...with the shop they chose
+
+
 def test_a_rematch_of_a_bot_the_server_no_longer_has_is_refused(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

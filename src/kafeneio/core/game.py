@@ -241,6 +241,16 @@ class Game(ABC):
         """This game with the seats' roles dealt at random (for fair simulations)."""
         return self
 
+    def reseated(self, order: Sequence[int]) -> Self:
+        """This game for its players seated anew, new seat i taken by the player of old seat
+        `order[i]` (a rematch's): the roles chosen (`role_option`: a seat's shop) follow their
+        players. Roles left to the game (the option unset) are the seats' own, as before."""
+        option = self.role_option
+        roles = self.options.to_dict().get(option) if option is not None else None
+        if option is None or roles is None:
+            return self
+        return self.with_options({option: [roles[was] for was in order]})
+
 
 def _not_an_action(thing: object, title: str) -> str:
     """Why `thing` is no action, and the call that makes one of what it is (OpenSpiel passes

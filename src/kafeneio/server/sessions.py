@@ -262,8 +262,9 @@ def build_bot(name: str, seed: int, budget: int | None) -> Bot:
 
 def rematch_order(players: int) -> list[int]:
     """The old seat of each seat of a rematch: everyone moves one seat on (P2 becomes P1, P1
-    the last), so that the start player (Café's P1; Souvlaki Wars' first to act when
-    reputations tie, SW-R.2) changes from one rematch to the next."""
+    the last), so that the start player changes from one rematch to the next where seats
+    decide it (Café's P1; in Souvlaki Wars the shops do, by reputation, then starting
+    reputation, and seat order breaks only a tie of both, SW-R.2)."""
     return [(seat + 1) % players for seat in range(players)]
 
 
@@ -537,12 +538,13 @@ class Hub:
 
     async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
         """A new game with the same people and options, each moved one seat on
-        (`rematch_order`), so that the start player changes from one rematch to the next;
-        each person's seat there is also opened by their link to this game. Each connected
-        seat of the old game is sent its own new link over its own websocket, then every
-        watcher the old game's view with the rematch (their pages offer it at once, not the
-        Rematch button). Refused while the game is played: its players would be sent to a new
-        game in the middle of this one."""
+        (`rematch_order`), so that the start player changes from one rematch to the next, with
+        the role they chose (a Souvlaki shop: `Game.reseated`). Each person's seat there is
+        also opened by their links to this game and the games before it. Each connected seat
+        of the old game is sent its own new link over its own websocket, then every watcher
+        the old game's view with the rematch (their pages offer it at once, not the Rematch
+        button). Refused while the game is played: its players would be sent to a new game in
+        the middle of this one."""
         if not session.ended:
             raise ActionRefused("not-over", "a rematch is for a game over (or abandoned)")
         if session.stored.rematch is not None:
@@ -551,6 +553,7 @@ class Hub:
         for index, seat in enumerate(old):  # a bot this server no longer has would stall it
             if seat.kind == "bot":
                 check_bot(index, seat.bot)
+        order = rematch_order(len(old))
         seats = [
             SeatSpec(
                 kind=old[was].kind,
@@ -559,14 +562,14 @@ class Hub:
                 budget=played_budget(old[was].budget),
                 previous_digests=old[was].digests_for_rematch(),
             )
-            for was in rematch_order(len(old))
+            for was in order
         ]
         stored = session.stored
-        game = game_from_parts(stored.game, stored.options, stored.record_data)
+        game = game_from_parts(stored.game, stored.options, stored.record_data).reseated(order)
         new, tokens = await self.create(game, seats, rematch_of=session.id)
         session.stored.rematch = new.id
         self.store.set_rematch(session.id, new.id)
-        moved_to = {was: seat for seat, was in enumerate(rematch_order(len(old)))}
+        moved_to = {was: seat for seat, was in enumerate(order)}
         for watcher in session.watchers:
             theirs = moved_to.get(watcher.viewer) if watcher.viewer is not None else None
             token = tokens.get(theirs) if theirs is not None else None
