@@ -1122,6 +1122,10 @@ def test_a_cafe_board_that_fails_to_load_is_said_and_the_turn_still_announced(
     page.wait_for_function("document.getElementById('banner').textContent.startsWith('Your turn.')")
     failure = page.inner_text("#board-failure")
     assert "The board could not be drawn" in failure and "the server broke" in failure
+    assert failure.endswith(
+        "asks for it again whenever it draws the game anew (after each move)"
+        ", and at once if you reload it."
+    )  # as the hint's drawing below does
     assert failure in page.text_content("#banner")  # heard by a screen reader too
     page.unroute("**/api/cafe/board")  # the server answers again: the next drawing has it
     page.click("#hint-button")

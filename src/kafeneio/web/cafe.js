@@ -27,7 +27,7 @@ async function loadBoard() {
     board = data;
     boardFailure = null;
   } catch (error) {
-    boardFailure = `The board could not be drawn: its data did not load (${error.message}). Reload the page to try again.`;
+    boardFailure = `The board could not be drawn: its data did not load (${error.message}). The page asks for it again whenever it draws the game anew (after each move), and at once if you reload it.`;
   }
   return board;
 }
