@@ -64,6 +64,12 @@ def test_a_tournament_refuses_repeated_bots_and_too_few_for_the_players() -> Non
         tournament("cafe", ["random", "greedy"], 2, players=3)
 
 
+def test_a_tournament_refuses_a_seat_spec_simulate_refuses() -> None:
+    """Made canonical before it was checked, 'iterations=5.0' became 'iterations=5' and played."""
+    with pytest.raises(KafeneioError, match=r"iterations must be a whole number >= 1, not 5\.0"):
+        tournament("cafe", ["mcts:iterations=5.0", "random"], 2)
+
+
 @pytest.mark.parametrize("players", [0, 5])
 def test_a_tournament_refuses_a_player_count_the_game_does_not_take(players: int) -> None:
     """--players 5 was told to bring 5 bots, which Café International (2 to 4) never seats;

@@ -23,6 +23,7 @@ from kafeneio.sim.runner import (
     GameJob,
     GameResult,
     Progress,
+    check_seats,
     plan,
     run,
     uneven_seats,
@@ -105,6 +106,7 @@ def tournament(
     names = [name.strip() for name in bots]
     if len(names) < 2:
         raise KafeneioError("--bots names at least two different bots")
+    check_seats(names)  # before they are made canonical, which would pass 'iterations=5.0'
     check_different(names)
     names = [canonical_seat(name) for name in names]  # as the games' seats name them
     get_game(game_name).check_num_players(players)
