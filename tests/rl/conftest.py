@@ -1,14 +1,8 @@
-"""The research interfaces need the ``rl`` extra, which scripts/setup installs. Outside CI, a
-checkout without it skips these tests; in CI a missing package fails them."""
+"""The research interfaces need the ``rl`` extra: a checkout without it skips these tests
+outside CI (rl_extra.SKIPPED); in CI a missing package fails them."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
+from rl_extra import SKIPPED
 
-MISSING = [
-    name
-    for name in ("numpy", "gymnasium", "pettingzoo", "pyspiel")
-    if importlib.util.find_spec(name) is None
-]
-collect_ignore_glob = ["test_*.py"] if MISSING and not os.environ.get("CI") else []
+collect_ignore_glob = ["test_*.py"] if SKIPPED else []
