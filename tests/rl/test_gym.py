@@ -103,6 +103,12 @@ def test_an_argument_of_the_wrong_type_is_refused_when_the_environment_is_made(
         SingleAgentEnv("cafe", **arguments)  # type: ignore[arg-type]
 
 
+def test_a_numpy_number_is_a_reward_for_an_illegal_action() -> None:
+    """Only int and float were numbers: np.float32(-1) was refused (a regression)."""
+    gym = SingleAgentEnv("cafe", illegal_reward=np.float32(-1))  # type: ignore[arg-type]
+    assert gym.illegal_reward == -1 and type(gym.illegal_reward) is float
+
+
 def test_numpy_integers_are_a_player_count_and_a_seat() -> None:
     gym = SingleAgentEnv("cafe", num_players=np.int64(3), learner=np.int64(2))  # type: ignore[arg-type]
     assert (gym.setup.num_players, gym.learner) == (3, 2)

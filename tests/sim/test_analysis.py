@@ -8,7 +8,7 @@ import itertools
 import json
 import math
 import random
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +186,18 @@ def test_a_budget_of_the_wrong_type_is_refused_naming_its_field(
     """Text failed with a bare TypeError from a comparison; 2.5 iterations were taken."""
     with pytest.raises(KafeneioError, match=message):
         Budget(**arguments)  # type: ignore[arg-type]
+
+
+def test_a_budget_takes_numpy_numbers_and_holds_them_as_python_numbers() -> None:
+    """Only int and float were numbers: numpy's were refused (a regression), and a numpy
+    number kept could not be written to a report's JSON."""
+    np = pytest.importorskip("numpy")
+    budget = Budget(seconds=np.float32(0.5), iterations=np.int64(5))
+    assert (budget.seconds, budget.iterations) == (0.5, 5)
+    assert type(budget.seconds) is float and type(budget.iterations) is int
+    assert json.loads(json.dumps(asdict(budget))) == {"seconds": 0.5, "iterations": 5}
+    with pytest.raises(KafeneioError, match="iterations are a whole number"):
+        Budget(iterations=np.float64(5.0))
 
 
 def test_an_analysis_holds_its_actions_in_a_tuple_and_names_those_it_has() -> None:

@@ -7,20 +7,32 @@ for each parameter. Values are read as whole numbers, decimals, ``true``/``false
 from __future__ import annotations
 
 import math
+import numbers
+from typing import SupportsFloat
 
 from kafeneio.core import KafeneioError
+from kafeneio.core.notation import integer_value
 
 Params = dict[str, int | float | bool | str]
 
 
 def is_whole(value: object) -> bool:
-    """Whether `value` is a whole number, not a flag (True would pass for 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Whether `value` is a whole number (an int, a numpy integer), not a flag (True would
+    pass for 1)."""
+    return integer_value(value) is not None
 
 
 def is_real(value: object) -> bool:
-    """Whether `value` is a whole or decimal number, not a flag."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """Whether `value` is a whole or decimal number (any `numbers.Real`: numpy's too), not a
+    flag."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def plain_number(value: SupportsFloat) -> int | float:
+    """A number `is_real` takes as Python's own int or float (a numpy scalar is neither, and
+    JSON cannot write it)."""
+    whole = integer_value(value)
+    return whole if whole is not None else float(value)
 
 
 def parse_value(text: str) -> int | float | bool | str:

@@ -95,7 +95,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         self.learner = learner
         self.render_mode = render_mode
         self.illegal = illegal
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = float(illegal_reward)  # numpy's too, as a plain float
         self.observation_space = spaces.Box(
             -BOUND, BOUND, (self.setup.observation_size,), np.float32
         )

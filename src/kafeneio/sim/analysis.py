@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from kafeneio.bots import BOTS, bot_parameters
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.knowledge import knowledge_for, playout_bot
-from kafeneio.bots.spec import is_real, is_whole, parse_seat
+from kafeneio.bots.spec import is_real, is_whole, parse_seat, plain_number
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.errors import shown
 from kafeneio.core.events import plural
@@ -91,8 +91,13 @@ class Budget:
             raise KafeneioError(
                 f"a budget's iterations are a whole number >= 1, not {shown(iterations)}"
             )
+        # (frozen: set once, here) plain numbers, as a report's JSON writes them
+        if seconds is not None:
+            object.__setattr__(self, "seconds", plain_number(seconds))
+        if iterations is not None:
+            object.__setattr__(self, "iterations", plain_number(iterations))
         if seconds is None and iterations is None:
-            object.__setattr__(self, "seconds", DEFAULT_SECONDS)  # (frozen: set once, here)
+            object.__setattr__(self, "seconds", DEFAULT_SECONDS)
 
     def scaled(self, factor: float) -> Budget:
         """A share of this budget (at least one sample)."""
