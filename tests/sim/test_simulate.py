@@ -237,10 +237,15 @@ def test_records_of_an_earlier_run_are_refused_and_replaced_only_with_force(
     assert "--records" in refused.output and "not empty" in refused.output
     assert "--force" in refused.output and "Café" not in refused.output  # no game was played
     assert {path.name: path.read_text() for path in out.iterdir()} == before
+    (out / "game-notes.json").write_text('{"game": "notes"}')  # a user's file, not a record
     forced = CliRunner().invoke(app, ["simulate", "cafe", "--games", "2", *common, "--force"])
     assert forced.exit_code == 0, forced.output
     games = {path.name: json.loads(path.read_text())["game"] for path in out.iterdir()}
-    assert games == {"game-0001.json": "cafe", "game-0002.json": "cafe"}  # Souvlaki's are gone
+    assert games == {  # Souvlaki's records are gone, and only they (every game-*.json went)
+        "game-0001.json": "cafe",
+        "game-0002.json": "cafe",
+        "game-notes.json": "notes",
+    }
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -355,8 +356,9 @@ def simulate_command(
     )
 
 
-RECORD_FILES = "game-*.json"
-"""The records `write_records` writes, which a run with --force replaces."""
+RECORD_NAME = re.compile(r"game-\d+\.json")
+"""The name of a record `write_records` writes (``game-0001.json``), which a run with --force
+replaces; any other file (a user's ``game-notes.json``) stays."""
 
 
 def check_records_directory(directory: Path, force: bool) -> None:
@@ -387,12 +389,13 @@ def warned(result: Run_) -> Run_:
 
 def write_records(result: SimulationReport, directory: Path) -> None:
     """Each game's record as ``game-0001.json`` (numbered from 1, as the games were played),
-    in place of the records of an earlier run there (`RECORD_FILES`), so that the directory
+    in place of the records of an earlier run there (`RECORD_NAME`), so that the directory
     holds this run's games only."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        for old in directory.glob(RECORD_FILES):
-            old.unlink()
+        for old in directory.iterdir():
+            if RECORD_NAME.fullmatch(old.name):
+                old.unlink()
         for game in result.results:
             path = directory / f"game-{game.index + 1:04d}.json"
             path.write_text(json.dumps(game.record, indent=1) + "\n", encoding="utf-8")
