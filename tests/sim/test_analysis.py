@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from kafeneio.bots import ActionEstimate, Analysis, make_bot
+from kafeneio.bots import BOTS, ActionEstimate, Analysis, make_bot
 from kafeneio.bots.knowledge import ScoreKnowledge, knowledge_for, playout_bot
 from kafeneio.bots.mcts import MctsBot
 from kafeneio.cli import app
@@ -198,6 +198,22 @@ def test_a_budget_takes_numpy_numbers_and_holds_them_as_python_numbers() -> None
     assert json.loads(json.dumps(asdict(budget))) == {"seconds": 0.5, "iterations": 5}
     with pytest.raises(KafeneioError, match="iterations are a whole number"):
         Budget(iterations=np.float64(5.0))
+
+
+def test_an_analysis_by_a_bot_that_takes_no_seconds_names_no_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget was decided twice: the bot was made without the seconds it does not take,
+    while the JSON and the text said it thought for them."""
+
+    def counted(seed: int, iterations: int | None = None) -> MctsBot:
+        return MctsBot(seed, iterations=iterations)
+
+    monkeypatch.setitem(BOTS, "counted", counted)
+    record = json.loads(recorded_game(tmp_path, 4).read_text())
+    result = analyse_game(record, "counted", Budget(0.01, 2))
+    assert (result.budget, result.iterations) == (None, 2)
+    assert result.budget_words == "2 iterations a decision, seed 0"
 
 
 def test_an_analysis_holds_its_actions_in_a_tuple_and_names_those_it_has() -> None:

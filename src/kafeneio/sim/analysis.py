@@ -438,13 +438,13 @@ def analyse_game(
 
 
 def spent_budget(analyser: str, budget: Budget) -> dict[str, Any]:
-    """The ``budget`` (seconds) and ``iterations`` a decision that `analyser` thinks for: a
-    spec's own (``mcts:iterations=300``) where it gives them, else `budget`'s."""
-    if parse_seat(analyser)[0] != "flat":
-        own = parse_seat(analyser)[1]
-        if {"seconds", "iterations"} & set(own):
-            return {"budget": own.get("seconds"), "iterations": own.get("iterations")}
-    return {"budget": budget.seconds, "iterations": budget.iterations}
+    """The ``budget`` (seconds) and ``iterations`` a decision that `analyser` thinks for: flat's
+    are `budget`; a bot's are those of the spec it is made from (`with_budget`), so a bot that
+    takes no seconds is not said to think for any."""
+    if parse_seat(analyser)[0] == "flat":
+        return {"budget": budget.seconds, "iterations": budget.iterations}
+    params = parse_seat(with_budget(analyser, budget))[1]
+    return {"budget": params.get("seconds"), "iterations": params.get("iterations")}
 
 
 @dataclass(frozen=True)
