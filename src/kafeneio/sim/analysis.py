@@ -320,8 +320,13 @@ class Decision:
 
     @property
     def forced(self) -> bool:
-        """One legal move: no decision at all, so it counts in no player's mean loss."""
-        return self.legal == 1
+        """No decision at all, so it counts in no player's mean loss (`is_forced`)."""
+        return is_forced(self.legal)
+
+
+def is_forced(legal: int) -> bool:
+    """Whether a move among `legal` legal moves is forced: the only one, no choice at all."""
+    return legal == 1
 
 
 @dataclass
@@ -465,7 +470,8 @@ def decision_jobs(record: JSON, analyser: str, budget: Budget, seed: int) -> lis
         action = state.parse_legal(text)
         if state.current_player() != CHANCE:
             # a forced move loses nothing: its estimate only draws the curve, a quarter will do
-            share = budget if len(state.legal_actions()) > 1 else budget.scaled(FORCED_SHARE)
+            forced = is_forced(len(state.legal_actions()))
+            share = budget.scaled(FORCED_SHARE) if forced else budget
             jobs.append(DecisionJob(state.clone(), ply, action, analyser, share, seed))
         state.apply(action)
     return jobs

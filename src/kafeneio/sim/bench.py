@@ -18,6 +18,7 @@ from typing import Any
 
 from kafeneio.core import CHANCE, Game, KafeneioError, State
 from kafeneio.core.play import play, random_player
+from kafeneio.sim.analysis import is_forced
 
 
 class Figures:
@@ -249,7 +250,7 @@ def searchable_positions(game: Game, players: int, count: int, seed: int) -> lis
         bots = [make_bot("heuristic", seed + index * 8 + p) for p in range(players)]
         play(state, bots, rng, max_steps=rng.randrange(20, 60))
         while not state.is_terminal() and (
-            state.current_player() == CHANCE or len(state.legal_actions()) < 2
+            state.current_player() == CHANCE or is_forced(len(state.legal_actions()))
         ):
             play(state, bots, rng, max_steps=1)
         if not state.is_terminal():
