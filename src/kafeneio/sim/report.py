@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kafeneio.core import KafeneioError
+from kafeneio.core import Game, KafeneioError
 from kafeneio.core.events import plural
 from kafeneio.games import get_game, title_of
 from kafeneio.sim import plots
@@ -148,10 +148,8 @@ def rules_text(
     """The rules a run played, as its tables and report tell them: the options that differ
     from the defaults ("the defaults" where none does), and the card set where the game has
     one (its records' ``cards``): built in, or one's own with its files and hash."""
-    game = get_game(game_name)
-    rules = {name: value for name, value in options.items() if name != "cards_dir"}
-    chosen = game.with_options(rules).options.to_dict()
-    defaults = game.options.to_dict()
+    chosen = rules_game(game_name, options).options.to_dict()
+    defaults = get_game(game_name).options.to_dict()
     changed = [f"{name}={option_value(v)}" for name, v in chosen.items() if defaults[name] != v]
     words = f"rules: {', '.join(changed) or 'the defaults'}"
     cards = (record_data or {}).get("cards")
@@ -176,13 +174,19 @@ def rules_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'>{html.escape(text[0].upper() + text[1:])}.</p>"
 
 
+def rules_game(game_name: str, options: Mapping[str, Any]) -> Game:
+    """The game under a run's rules options, less its ``cards_dir`` (where its card set was
+    read: no rule, and the built-in set tells the rules as well)."""
+    rules = {name: value for name, value in options.items() if name != "cards_dir"}
+    return get_game(game_name).with_options(rules)
+
+
 def score_label(report: SimulationReport) -> str:
     """What a final score is, for a plot's axis: the game's score (Souvlaki Wars: money +
     reputation), and, where the rules take a loan's penalty off it (SW-1.6's
     ``loan_in_tiebreak``), that it is net of loans."""
-    game = get_game(report.game)
-    rules = {name: value for name, value in report.options.items() if name != "cards_dir"}
-    net_of_loans = game.with_options(rules).options.to_dict().get("loan_in_tiebreak", False)
+    game = rules_game(report.game, report.options)
+    net_of_loans = game.options.to_dict().get("loan_in_tiebreak", False)
     return f"final score: {game.info.score_name}" + (", net of loans" if net_of_loans else "")
 
 
