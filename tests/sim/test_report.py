@@ -390,6 +390,36 @@ def test_the_score_axis_says_what_a_final_score_is(
     ]
 
 
+def test_a_run_takes_its_words_for_the_score_and_the_roles_from_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sim named Souvlaki's option (loan_in_tiebreak) and its shops itself: a game that calls
+    them otherwise was told in Souvlaki's words."""
+    from kafeneio.games.souvlaki import SouvlakiGame
+    from kafeneio.sim import plots
+    from kafeneio.sim.report import simulation
+    from kafeneio.sim.runner import Backend
+    from kafeneio.sim.simulate import simulate
+    from kafeneio.sim.tournament import tournament
+
+    local = Backend(workers=1)
+    played = simulate("souvlaki", ["random", "greedy"], 3, backend=local)
+    pairings = tournament("souvlaki", ["random", "greedy"], 3, backend=local)
+    labels: list[str] = []
+    monkeypatch.setattr(
+        plots, "distributions", lambda series, xlabel, title: labels.append(xlabel) or b""
+    )
+    monkeypatch.setattr(SouvlakiGame, "score_description", lambda self: "takings")
+    monkeypatch.setattr(SouvlakiGame, "role_option", "stalls")
+    monkeypatch.setattr(SouvlakiGame, "role_noun", "stall")
+    page = simulation(played, tmp_path, ["simulate"]).read_text(encoding="utf-8")
+    assert labels == ["final score: takings"]
+    assert "stalls dealt at random" in page and "<h2>By stall</h2>" in page
+    for report in (played, pairings):
+        assert report.uneven is not None
+        assert "nor every one of the stalls dealt" in report.uneven
+
+
 def test_only_the_bots_panel_gives_bars_the_bots_colours(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat panel coloured its bars by place too, so P1's bar took the first bot's blue
     beside it, as if P1 were that bot."""

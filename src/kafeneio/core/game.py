@@ -89,9 +89,16 @@ class Game(ABC):
     options: RulesOptions
     role_option: ClassVar[str | None] = None
     """The rules option that `deal_roles` sets (a seat's shop); None where seats are alike."""
+    role_noun: ClassVar[str] = "role"
+    """What one seat's role is called, for a table or a report (a Souvlaki Wars seat's shop)."""
 
     def __init__(self, options: Mapping[str, Any] | RulesOptions | None = None) -> None:
         self.options = self.options_class.from_dict(options)
+
+    def score_description(self) -> str:
+        """What a final score (`State.scores`) is under these options, for a plot's axis: the
+        game's `score_name` unless the options change what it counts."""
+        return self.info.score_name
 
     def with_options(self, changes: Mapping[str, Any]) -> Self:
         """This game with some options changed, everything else (a card set) kept."""

@@ -437,7 +437,8 @@ def print_simulation(result: SimulationReport) -> None:
     console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
     console.print(tally_table("by seat", "seat", result.by_seat))
     if result.by_role:
-        console.print(tally_table("by shop", "shop", result.by_role))
+        role = get_game(result.game).role_noun
+        console.print(tally_table(f"by {role}", role, result.by_role))
     lengths = result.lengths
     turns, rounds, decisions = (
         spread_text(of) for of in (lengths.turns, lengths.rounds, lengths.decisions)

@@ -182,12 +182,8 @@ def rules_game(game_name: str, options: Mapping[str, Any]) -> Game:
 
 
 def score_label(report: SimulationReport) -> str:
-    """What a final score is, for a plot's axis: the game's score (Souvlaki Wars: money +
-    reputation), and, where the rules take a loan's penalty off it (SW-1.6's
-    ``loan_in_tiebreak``), that it is net of loans."""
-    game = rules_game(report.game, report.options)
-    net_of_loans = game.options.to_dict().get("loan_in_tiebreak", False)
-    return f"final score: {game.info.score_name}" + (", net of loans" if net_of_loans else "")
+    """What a final score is, for a plot's axis, as the game says under the run's rules."""
+    return f"final score: {rules_game(report.game, report.options).score_description()}"
 
 
 def warning_line(report: SimulationReport | TournamentReport) -> str:
@@ -205,10 +201,11 @@ def command_line(parts: Sequence[str]) -> str:
 def simulation(report: SimulationReport, directory: Path, command: Sequence[str]) -> Path:
     title = run_title(report)
     lengths = report.lengths
+    game = get_game(report.game)
     dealt = ""
-    if report.by_role:  # only a game whose seats play roles (Souvlaki Wars' shops) deals them
-        dealt = "; shops dealt at random" if report.deal_roles else "; shops as set"
-    panels = [("by seat", report.by_seat), ("by shop", report.by_role)]
+    if report.by_role:  # only a game whose seats play roles (its role_option) deals them
+        dealt = f"; {game.role_option} " + ("dealt at random" if report.deal_roles else "as set")
+    panels = [("by seat", report.by_seat), (f"by {game.role_noun}", report.by_role)]
     if len(report.by_bot) > 1:
         panels.insert(0, ("by bot", report.by_bot))
     sections = [
@@ -229,7 +226,8 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         tally_table(report.by_seat, "seat"),
     ]
     if report.by_role:
-        sections += ["<h2>By shop</h2>", tally_table(report.by_role, "shop")]
+        role = game.role_noun
+        sections += [f"<h2>By {role}</h2>", tally_table(report.by_role, role)]
     scores = [
         (
             bot.name,

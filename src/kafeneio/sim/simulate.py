@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kafeneio.games import get_game
 from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run, uneven_seats
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Interval, Spread, seat_win_interval, wilson
@@ -63,7 +64,7 @@ class SimulationReport:
     @property
     def uneven(self) -> str | None:
         """Why the bots did not play every seat equally often; None where they did."""
-        dealt = "shops" if self.by_role and self.deal_roles else None
+        dealt = get_game(self.game).role_option if self.by_role and self.deal_roles else None
         return uneven_seats(self.games, self.seats, dealt=dealt)
 
     @property

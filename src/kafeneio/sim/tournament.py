@@ -69,7 +69,9 @@ class TournamentReport:
     def uneven(self) -> str | None:
         """Why the bots of a pairing did not play every seat equally often; None where they
         did."""
-        dealt = "shops" if self.deal_roles and self.results[0].roles is not None else None
+        dealt = None
+        if self.deal_roles and self.results[0].roles is not None:
+            dealt = get_game(self.game).role_option
         return uneven_seats(self.games_per_pairing, self.pairings[0].bots, " a pairing", dealt)
 
     @property

@@ -59,6 +59,7 @@ class SouvlakiGame(Game):
     options_class = SouvlakiOptions
     options: SouvlakiOptions
     role_option = "shops"
+    role_noun = "shop"
 
     def __init__(
         self,
@@ -94,6 +95,12 @@ class SouvlakiGame(Game):
             max_game_length=max_game_length(self.options, self.cards, 4),
             engine_version=ENGINE_VERSION,
         )
+
+    def score_description(self) -> str:
+        """Money + reputation, net of loans where a loan's penalty counts in it (SW-1.6's
+        ``loan_in_tiebreak``)."""
+        net_of_loans = ", net of loans" if self.options.loan_in_tiebreak else ""
+        return self.info.score_name + net_of_loans
 
     @classmethod
     def from_parts(cls, options: Mapping[str, Any], data: Mapping[str, Any]) -> Self:
