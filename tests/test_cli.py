@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from rich.console import Console
 from rich.markup import escape
 from typer.testing import CliRunner
@@ -258,6 +259,30 @@ def test_a_command_line_click_refuses_is_one_line_naming_the_problem(
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: {named}") and line.endswith(" --help"), line
     assert result.stdout == ""
+
+
+def test_the_usage_errors_caught_are_those_typer_raises() -> None:
+    """They were imported from Typer's private typer._click, else from Click: a Typer without
+    _click beside Click would raise errors of a class not caught (three lines again)."""
+    plain = typer.Typer(no_args_is_help=True)
+
+    @plain.command()
+    def one(number: int) -> None:
+        """A command to refuse a word for a number."""
+
+    @plain.command()
+    def two() -> None:
+        """A second command, so that the app is a group."""
+
+    command = typer.main.get_command(plain)
+    with pytest.raises(Exception) as refused:  # any class: the test is which
+        command.main(["one", "x"], standalone_mode=False)
+    assert cli.is_click_error(refused.value, "UsageError")
+    assert not cli.is_click_error(refused.value, "NoArgsIsHelpError")
+    with pytest.raises(Exception) as helped:
+        command.main([], standalone_mode=False)
+    assert cli.is_click_error(helped.value, "NoArgsIsHelpError")
+    assert not cli.is_click_error(ValueError("x"), "UsageError")
 
 
 def test_no_arguments_still_show_help() -> None:

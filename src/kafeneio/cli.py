@@ -26,18 +26,13 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
-
-try:  # Typer 0.2x runs on a Click of its own, and exports none of its usage errors
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
-except ImportError:  # an older Typer, on Click itself
-    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
@@ -73,22 +68,34 @@ class Commands(TyperGroup):
     ) -> Any:
         try:
             return super().make_context(info_name, args, parent, **extra)
-        except UsageError as error:
+        except Exception as error:
+            if not is_click_error(error, "UsageError"):
+                raise
             raise usage_failure(error) from None
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except UsageError as error:
+        except Exception as error:
+            if not is_click_error(error, "UsageError"):
+                raise
             raise usage_failure(error) from None
+
+
+def is_click_error(error: BaseException, name: str) -> bool:
+    """Whether `error` is Click's exception `name` (``UsageError``: or a kind of it), of
+    whichever Click Typer runs on: Typer 0.2x carries a Click of its own in a private module
+    (typer._click), an older Typer runs on Click itself, and Click may be installed beside
+    either. The class's name holds wherever the module is."""
+    return any(kind.__name__ == name for kind in type(error).__mro__)
 
 
 def usage_failure(error: Any) -> Exception:
     """`fail` for Click's `error`, worded as this package's errors are ("invalid value for
     '--games': ...", no closing full stop) and saying where help is; `error` itself where it
     is help to show."""
-    if isinstance(error, NoArgsIsHelpError):
-        return error
+    if is_click_error(error, "NoArgsIsHelpError"):
+        return cast(Exception, error)
     message = " ".join(error.format_message().split()).removesuffix(".")
     if message[:2].istitle():  # "Invalid value", not "GAME"
         message = message[0].lower() + message[1:]
