@@ -247,6 +247,7 @@ def test_a_mistyped_option_name_is_a_plain_line_and_help_shows_no_bool() -> None
         (["tournament", "cafe"], "missing option '--bots'"),
         (["cards", "export"], "missing argument 'DIR'"),
         (["nosuch"], "no such command 'nosuch'"),
+        (["simulate", "cafe", "--games"], "option '--games' requires an argument"),
     ],
 )
 def test_a_command_line_click_refuses_is_one_line_naming_the_problem(
@@ -259,6 +260,14 @@ def test_a_command_line_click_refuses_is_one_line_naming_the_problem(
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: {named}") and line.endswith(" --help"), line
     assert result.stdout == ""
+
+
+def test_an_option_without_its_value_says_where_the_command_s_help_is() -> None:
+    """Click names no command where an option lacks its value: the line had no "see"."""
+    result = runner.invoke(app, ["tournament", "cafe", "--bots"])
+    assert result.stderr == (
+        "error: option '--bots' requires an argument; see root tournament --help\n"
+    )
 
 
 def test_the_usage_errors_caught_are_those_typer_raises() -> None:

@@ -71,7 +71,7 @@ class Commands(TyperGroup):
         except Exception as error:
             if not is_click_error(error, "UsageError"):
                 raise
-            raise usage_failure(error) from None
+            raise usage_failure(error, None) from None
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -79,7 +79,11 @@ class Commands(TyperGroup):
         except Exception as error:
             if not is_click_error(error, "UsageError"):
                 raise
-            raise usage_failure(error) from None
+            # Click's parser names no command where an option lacks its value: the command
+            # line does (the subcommand Click was making when it failed)
+            called = ctx.invoked_subcommand
+            path = f"{ctx.command_path} {called}" if called else ctx.command_path
+            raise usage_failure(error, path) from None
 
 
 def is_click_error(error: BaseException, name: str) -> bool:
@@ -90,16 +94,18 @@ def is_click_error(error: BaseException, name: str) -> bool:
     return any(kind.__name__ == name for kind in type(error).__mro__)
 
 
-def usage_failure(error: Any) -> Exception:
+def usage_failure(error: Any, command_path: str | None) -> Exception:
     """`fail` for Click's `error`, worded as this package's errors are ("invalid value for
-    '--games': ...", no closing full stop) and saying where help is; `error` itself where it
-    is help to show."""
+    '--games': ...", no closing full stop) and saying where help is (the command of the
+    error's context, else `command_path`); `error` itself where it is help to show."""
     if is_click_error(error, "NoArgsIsHelpError"):
         return cast(Exception, error)
     message = " ".join(error.format_message().split()).removesuffix(".")
     if message[:2].istitle():  # "Invalid value", not "GAME"
         message = message[0].lower() + message[1:]
-    where = f"; see {error.ctx.command_path} --help" if error.ctx is not None else ""
+    if error.ctx is not None:
+        command_path = error.ctx.command_path
+    where = f"; see {command_path} --help" if command_path else ""
     return fail(message + where)
 
 
