@@ -344,7 +344,15 @@ def test_games_that_do_not_share_out_the_seats_are_warned_of(tmp_path: Path) -> 
     assert "shops dealt" in warning
     even = runner.invoke(app, ["simulate", "cafe", "--seats", "random,greedy", "--games", "4"])
     alone = runner.invoke(app, ["simulate", "cafe", "--seats", "random", *args])  # no rotation
-    assert even.stderr == alone.stderr == ""
+    # a lineup that repeats every 2 seats shares them out in 2 games (it was warned of)
+    periodic = ["--seats", "random,greedy,random,greedy", "--players", "4", "--workers", "1"]
+    shared = runner.invoke(app, ["simulate", "cafe", *periodic, "--games", "2"])
+    assert shared.exit_code == 0, shared.output
+    assert even.stderr == alone.stderr == shared.stderr == ""
+    [warning] = runner.invoke(
+        app, ["simulate", "cafe", *periodic, "--games", "3"]
+    ).stderr.splitlines()
+    assert warning.startswith("warning: 3 games, not a multiple of the 2 seats")
     report = tmp_path / "report"
     played = ["tournament", "cafe", "--bots", "random,greedy", *args, "--report", str(report)]
     [warning] = runner.invoke(app, played).stderr.splitlines()

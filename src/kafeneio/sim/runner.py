@@ -115,13 +115,24 @@ def rotation(names: Sequence[str]) -> int:
     return len(names) if len(set(names)) > 1 else 1
 
 
+def period(names: Sequence[str]) -> int:
+    """The fewest games after which every bot of the lineup `names` has sat in every seat
+    equally often: the places the lineup turns by before it repeats (2 for ``random, greedy,
+    random, greedy``, where every other game seats the bots as the first did), a divisor of
+    the `rotation`."""
+    return next(
+        places for places in range(1, len(names) + 1) if seating(names, places) == tuple(names)
+    )
+
+
 def uneven_seats(
     games: int, names: Sequence[str], each: str = "", dealt: str | None = None
 ) -> str | None:
     """Why `games` of the lineup `names` (`each`: " a pairing") did not give every bot every
     seat equally often, nor every role where roles were `dealt` ("shops"): their number is no
-    multiple of the `rotation`; None where it is."""
-    cycle = rotation(names)
+    multiple of the lineup's `period`; None where it is. (Roles are dealt once a `rotation`,
+    a multiple of the period: within it the seats keep their roles.)"""
+    cycle = period(names)
     if games % cycle == 0:
         return None
     seats = f"every seat (nor every one of the {dealt} dealt)" if dealt else "every seat"
