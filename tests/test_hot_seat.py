@@ -132,7 +132,7 @@ def play_at(keyboard: Keyboard, args: list[str], monkeypatch: pytest.MonkeyPatch
         keyboard.state = args[1]
         real_loop(*args)
 
-    def spy_words(head: str, step: Step, folded: str | None = None) -> cli.Words:
+    def spy_words(head: str, step: Step, folded: tuple[str, str] | None = None) -> cli.Words:
         keyboard.told.append(list(step.events))
         return real_words(head, step, folded)
 

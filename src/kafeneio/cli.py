@@ -117,7 +117,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     # Click's plain text, not Rich's boxes: help lists "-h, --help" as a flag, where Rich's
-    # table gave it a "<bool>" value; a usage error is one line (`OneLineUsageError`)
+    # table gave it a "<bool>" value; a usage error is one line (`Commands`, `usage_failure`)
     rich_markup_mode=None,
 )
 cards_app = typer.Typer(

@@ -15,7 +15,9 @@ Options = Mapping[str, Any]
 
 __all__ = ["GAMES", "get_game", "load_record"]
 """What the docs use: the games by name, a game by its name and options, a record replayed.
-`title_of` and `game_from_parts` serve the server and records, not a user of the API."""
+`title_of` (the server's pages, the simulations' tables and reports) and `game_from_parts`
+(records, the server's stored games, a simulation's jobs) serve the package, not a user of the
+API."""
 
 
 def _cafe(options: Options, data: Options) -> Game:
