@@ -42,14 +42,17 @@ def rows(lines: Sequence[str]) -> int:
 @contextmanager
 def _at_the_prompt(screen: io.StringIO, answer: Callable[[str], str]) -> Iterator[None]:
     """The command line's console writing to `screen` (80 columns), its prompts answered by
-    `answer`; both put back after."""
-    console, ask = cli.console, cli.ask
+    `answer`, and a bot's run of decisions told when it ends however long it takes (not after
+    `cli.RUN_TOLD_AFTER` seconds: the screens do not hang on the machine's speed); all put
+    back after."""
+    console, ask, told_after = cli.console, cli.ask, cli.RUN_TOLD_AFTER
     cli.console = Console(file=screen, width=COLUMNS, highlight=False, soft_wrap=True)
     cli.ask = answer
+    cli.RUN_TOLD_AFTER = math.inf
     try:
         yield
     finally:
-        cli.console, cli.ask = console, ask
+        cli.console, cli.ask, cli.RUN_TOLD_AFTER = console, ask, told_after
 
 
 def screens(game_name: str, players: int, seed: int) -> list[list[str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,13 @@ HANDOVER = "Pass the keyboard to P"
 GAME_ENDS = "The game ends: "
 CLEAR = "\x1b[2J"
 """How a terminal's screen is cleared (``Console.clear``)."""
+
+
+@pytest.fixture(autouse=True)
+def runs_told_when_they_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's run of decisions told when it ends however long it takes: what is printed does
+    not hang on the machine's speed (`cli.RUN_TOLD_AFTER`)."""
+    monkeypatch.setattr(cli, "RUN_TOLD_AFTER", math.inf)
 
 
 def hand_line(state: State, player: int) -> str:

@@ -4,10 +4,13 @@ Souvlaki round printing about 40 lines, the top of which (what the bots did) scr
 
 from __future__ import annotations
 
+import itertools
 import re
+from types import SimpleNamespace
 
 import pytest
 
+from kafeneio import cli
 from screen_rows import ROWS, SEEDS, percentile, prompt_heights, screens
 
 BOUNDS = {2: ROWS, 3: ROWS, 4: 28}
@@ -28,6 +31,15 @@ def test_most_of_what_is_printed_between_two_prompts_fits_the_screen(
     heights = [h for seed in SEEDS for h in prompt_heights(game, players, seed)]
     assert len(heights) > 100
     assert percentile(heights, 0.9) <= BOUNDS[players], sorted(heights)[-20:]
+
+
+def test_the_screens_do_not_hang_on_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's run of decisions is told as it stands after `cli.RUN_TOLD_AFTER` seconds: on a
+    busy machine the screens counted changed with its speed."""
+    calm = screens("souvlaki", 2, 1)
+    ticks = itertools.count(step=10.0)  # every look at the clock, ten seconds later
+    monkeypatch.setattr(cli, "time", SimpleNamespace(monotonic=lambda: next(ticks)))
+    assert screens("souvlaki", 2, 1) == calm
 
 
 def test_a_bots_service_is_told_together_each_decision_once() -> None:
