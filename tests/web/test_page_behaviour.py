@@ -1159,3 +1159,37 @@ def test_a_long_name_does_not_widen_a_phone_page(browser: Any, server: LiveServe
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
     assert console.errors == []
     context.close()
+
+
+def test_a_cafe_board_whose_data_answers_late_is_drawn_at_the_latest_position(
+    browser: Any, server: LiveServer
+) -> None:
+    """Each drawing asked for the board data on its own: the first request, answering after a
+    move's, drew the opening position over the new one, and its player, to move, had no guest
+    to choose until a reload."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    ada_context, ada, _ = new_page(browser)
+    ada.goto(server.base + created["links"][0]["path"])
+    assert wait_turn_or_end(ada)
+    bo_context, bo, console = new_page(browser, 390, 844)
+    held: list[Any] = []
+    bo.route(
+        "**/api/cafe/board", lambda route: held.append(route) if not held else route.continue_()
+    )
+    bo.goto(server.base + created["links"][1]["path"])
+    bo.wait_for_selector("body[data-ply='0']")
+    wait_for(lambda: held)
+    ada.locator("#board .hand button.card").first.click()
+    click_and_wait(ada, "#to-bar")
+    bo.wait_for_selector("body[data-ply='1']")
+    bo.wait_for_timeout(300)  # the move's drawing asked for the data too
+    held[0].continue_()  # the opening's request answers last
+    assert wait_turn_or_end(bo)
+    bo.wait_for_selector("#board .scoreline")
+    bo.wait_for_timeout(300)
+    assert "move 2" in bo.inner_text("#board .scoreline")
+    assert bo.locator("#board .hand button.card").count() == 5
+    assert console.errors == []
+    ada_context.close()
+    bo_context.close()

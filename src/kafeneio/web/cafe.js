@@ -18,18 +18,23 @@ let refocus = null;  // where keyboard focus goes after the next drawing (`place
 
 let boardFailure = null;  // why the board data could not be had, the last time it was asked for
 
-// The board data, asked for again at each drawing until it comes
-async function loadBoard() {
-  if (board) return board;
-  try {
-    const data = await api("/api/cafe/board");
+let loading = null;  // the one request for the board data under way, which every drawing awaits
+let drawings = 0;  // drawings asked for: one that waited for the data draws only if still the last
+
+// The board data, asked for again at each drawing until it comes; asked once at a time, so that
+// two drawings waiting for it (the page opening, then a move) are answered together
+function loadBoard() {
+  if (board) return Promise.resolve(board);
+  loading ??= api("/api/cafe/board").then((data) => {
     for (const table of data.tables) nationOf[table.id.slice(0, 2)] = table.nation;
     board = data;
     boardFailure = null;
-  } catch (error) {
+    return board;
+  }, (error) => {
     boardFailure = `The board could not be drawn: its data did not load (${error.message}). The page asks for it again whenever it draws the game anew (after each move), and at once if you reload it.`;
-  }
-  return board;
+    return null;
+  }).finally(() => { loading = null; });
+  return loading;
 }
 
 function card(text) {
@@ -339,7 +344,12 @@ function drawHands(view, ctx, players, heading) {
 }
 
 export async function render(root, view, ctx) {
-  if (!await loadBoard()) {  // said where the board goes; the banner still says whose turn it is
+  const drawing = ++drawings;
+  const loaded = await loadBoard();
+  // a drawing of a later position was asked for while this one waited: this one is stale (drawn
+  // after it, it left a player at their turn on an older board, with no guest to choose)
+  if (drawing !== drawings) return;
+  if (!loaded) {  // said where the board goes; the banner still says whose turn it is
     fill(root, el("p", { class: "message error", id: "board-failure" }, boardFailure));
     return;
   }
