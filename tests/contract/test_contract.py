@@ -195,6 +195,35 @@ def test_an_observation_names_its_viewer_and_null_for_a_spectator(game: Game) ->
     assert state.observation(SPECTATOR)["player"] is None
 
 
+def _other_choices(game: Game) -> dict[str, Any]:
+    """Every yes/no and every one-of option of `game` set to a value other than its default."""
+    options = game.options_class
+    changes: dict[str, Any] = {}
+    for option in dataclasses.fields(options):
+        default = getattr(game.options, option.name)
+        if option.name in options.CHOICES:
+            changes[option.name] = next(c for c in options.CHOICES[option.name] if c != default)
+        elif isinstance(default, bool):
+            changes[option.name] = not default
+    return changes
+
+
+def test_every_viewer_sees_every_rules_option(game: Game) -> None:
+    """The options are agreed by all players, so a bot or an agent reads them all from its
+    observation: the same for every viewer, all along the game, a changed one as it was set."""
+    changed = game.with_options(_other_choices(game))
+    assert changed.options != game.options
+    wanted = {option.name for option in dataclasses.fields(game.options_class)}
+    for rules in (game, changed):
+        for state in random_states(rules, 3, seed=5, every=40):
+            views = [state.observation(viewer) for viewer in (0, 1, 2, SPECTATOR)]
+            assert all(view["rules"] == views[0]["rules"] for view in views)
+            seen = views[0]["rules"]
+            assert wanted <= set(seen)
+            assert {name: seen[name] for name in wanted} == rules.options.to_dict()
+            assert json.loads(json.dumps(seen)) == seen
+
+
 @pytest.mark.parametrize("seed", ["abc", 1.5, True, b"x", -1, 2**63, [1]])
 def test_a_seed_is_a_whole_number_in_range(game: Game, seed: object) -> None:
     with pytest.raises(KafeneioError, match="seed"):

@@ -316,6 +316,7 @@ class CafeState(State):
             "bar": [text(card) for card in self._bar],
             "bar_next_value": next_value,
             "bar_values": list(self.options.bar_values),
+            "rules": self.options.to_dict(),  # agreed by all players: public
             "hands": [[text(card) for card in hand] for hand in self._hands],
             "scores": list(self._scores),
             "hand_targets": list(self._targets),

@@ -1,10 +1,11 @@
 """Café International observations for machines: a hashable key and a flat float tensor.
 
-`CafeObservationKey` holds exactly what `observation(player)` shows (everything but the bag's
-order, CI-S.1) as plain ints and tuples, so two keys are equal exactly when the observations
-are. The tensor is made from the key alone, so it cannot carry anything the observation does
-not; its pieces and shapes (`observation_spec`) follow the board data and the options.
-docs/cafe-international.md documents every piece.
+`CafeObservationKey` holds exactly what `observation(player)` shows (everything but the bag's order,
+CI-S.1) as plain ints and tuples, so two keys of one game's states are equal exactly when the
+observations are (the observation's `rules`, the game's options, are the same in them all; the key
+holds only the `bar_values` the tensor needs). The tensor is made from the key alone, so it cannot
+carry anything the observation does not; its pieces and shapes (`observation_spec`) follow the board
+data and the options. docs/cafe-international.md documents every piece.
 """
 
 from __future__ import annotations

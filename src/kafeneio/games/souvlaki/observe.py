@@ -100,12 +100,8 @@ class SouvlakiObservation:
             "to_move": self.current_player(),
             "round": self.round,
             "round_limit": options.round_limit,
-            "rules": {
-                "win_money": options.win_money,
-                "win_reputation": options.win_reputation,
-                "send_away_cost": SEND_AWAY_COST,
-                "hand_limit": options.hand_limit,
-            },
+            # every option: the players agree on them, so every viewer sees them all
+            "rules": {**options.to_dict(), "send_away_cost": SEND_AWAY_COST},
             "phase": phase,
             "first_game": options.first_game,
             "turn_order": self.turn_order,

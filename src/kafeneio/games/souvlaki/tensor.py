@@ -1,10 +1,11 @@
 """Souvlaki Wars observations for machines: a hashable key and a flat float tensor.
 
-`SouvlakiObservationKey` holds exactly what `observation(player)` shows (no other player's hand,
-no deck's order, SW-S.3, SW-S.4) as plain ints and tuples, so two keys are equal exactly when the
-observations are. The tensor is made from the key alone, so it cannot carry anything the
-observation does not; its pieces and shapes (`observation_spec`) follow the card set, which is
-user data. docs/souvlaki-wars.md documents every piece.
+`SouvlakiObservationKey` holds exactly what `observation(player)` shows (no other player's hand, no
+deck's order, SW-S.3, SW-S.4) as plain ints and tuples, so two keys of one game's states are equal
+exactly when the observations are (the observation's `rules`, the game's options, are the same in
+them all; the key holds only those the tensor needs). The tensor is made from the key alone, so it
+cannot carry anything the observation does not; its pieces and shapes (`observation_spec`) follow
+the card set, which is user data. docs/souvlaki-wars.md documents every piece.
 """
 
 from __future__ import annotations
