@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kafeneio.core.options import MAX_LIST, MAX_WHOLE, RulesOptions
 from kafeneio.games import get_game
 from rl_extra import REASON, SKIPPED
 
@@ -35,6 +36,44 @@ def documented_defaults(page: str) -> dict[str, object]:
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_the_options_table_gives_every_option_with_its_default(name: str) -> None:
     assert documented_defaults(PAGES[name]) == get_game(name).options.to_dict()
+
+
+def documented_values(page: str) -> dict[str, str]:
+    """Each option's cell of the page's "Values" column, as written."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    section = text.split("## Rules options", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, str] = {}
+    for row in section.splitlines():
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        if OPTION_ROW.match(row):
+            for name in cells[0].split(", "):
+                found[name.strip("`")] = cells[2]
+    return found
+
+
+def stated_range(options: type[RulesOptions], name: str) -> str | None:
+    """What the page must say an option of numbers may take, from the code's bounds; None
+    for an option of another kind."""
+    default = getattr(options, name)
+    if isinstance(default, int) and not isinstance(default, bool):
+        least, most = options.BOUNDS.get(name, (0, MAX_WHOLE))
+        return f"{least}–{most}"
+    if isinstance(default, tuple) and name not in options.CHOICES:
+        return f"a list of 1–{MAX_LIST} whole numbers, each from -{MAX_WHOLE:,} to {MAX_WHOLE:,}"
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_options_table_gives_the_range_the_code_accepts(name: str) -> None:
+    options = type(get_game(name).options)
+    values = documented_values(PAGES[name])
+    expected = {
+        option: stated_range(options, option)
+        for option in values
+        if stated_range(options, option) is not None
+    }
+    assert expected, "the page has options of numbers"
+    assert {option: values[option] for option in expected} == expected
 
 
 @pytest.mark.parametrize("page", sorted(PAGES.values()))
