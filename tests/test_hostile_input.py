@@ -138,6 +138,16 @@ def test_every_option_says_what_it_does_and_what_values_it_takes() -> None:
     assert SouvlakiOptions.allowed("first_game") == "true | false"
 
 
+def test_the_round_limit_says_its_sum_is_net_of_loans_only_where_the_tie_break_option_says() -> (
+    None
+):
+    from kafeneio.games.souvlaki import SouvlakiOptions
+
+    described = SouvlakiOptions.DESCRIPTIONS["round_limit"]
+    assert "(net of loans)" not in described  # not net with loan_in_tiebreak false (SW-1.6)
+    assert "net of loans unless loan_in_tiebreak is false" in described
+
+
 def test_shown_quotes_huge_and_deep_values_briefly() -> None:
     deep: list[Any] = []
     for _ in range(100_000):

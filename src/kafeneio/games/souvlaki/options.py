@@ -39,8 +39,8 @@ class SouvlakiOptions(RulesOptions):
         "the card set (built in: thanasis, pita, express, souvlache).",
         "first_game": "SW-S.5: first-game mode, without unforeseen cards.",
         "round_limit": "Ruling: the game ends after this round even if nobody has reached the "
-        "win (SW-5.2), so that every game ends; the highest money + reputation (net of loans) "
-        "then wins.",
+        "win (SW-5.2), so that every game ends; the highest money + reputation then wins, "
+        "money net of loans unless loan_in_tiebreak is false (SW-5.3).",
         "hand_limit": "SW-1.4: the most food cards a hand may hold.",
         "hand_limit_discard": "SW-1.4 ruling: choose (the player chooses which cards to "
         "discard) or random.",
