@@ -248,7 +248,7 @@ def test_games_says_what_every_option_does_and_its_values() -> None:
     assert "CI-D.3 ruling (a): one (exactly one card" in result.stdout
     assert "-o hand_size=5    (a whole number from 1 to 10)" in result.stdout
     assert "-o round_limit=30    (a whole number from 1 to 1000)" in result.stdout
-    assert "-o shops=null    (null | a list of shop ids" in result.stdout
+    assert "-o shops=null\n      (null | a list of 2 to 4 shop ids, one a seat" in result.stdout
 
 
 def test_games_keeps_to_80_columns() -> None:

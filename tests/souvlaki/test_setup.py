@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kafeneio.core import KafeneioError, OptionsError
+from kafeneio.games import get_game
 from kafeneio.games.souvlaki import SouvlakiGame
 
 from .conftest import (
@@ -103,6 +104,20 @@ def test_two_to_four_players_each_with_a_shop_of_their_own() -> None:
         GAME.with_options({"shops": ["foo"]}).new_state(2, seed=1)  # not "1 shops for 2 seats"
     with pytest.raises(KafeneioError, match="names 1 shop for 2 seats"):
         GAME.with_options({"shops": ["pita"]}).new_state(2, seed=1)
+
+
+@pytest.mark.rule("SW-S.1")
+def test_the_shops_option_is_refused_when_it_names_no_shop_too_many_or_an_unknown_one() -> None:
+    with pytest.raises(OptionsError, match="option shops names no shop"):
+        get_game("souvlaki", {"shops": []})  # like ["pita"] for 2 seats, never the defaults
+    five = ["thanasis", "pita", "express", "souvlache", "kebab"]
+    with pytest.raises(OptionsError, match="names 5 shops: at most 4"):
+        get_game("souvlaki", {"shops": five})
+    with pytest.raises(OptionsError) as error:  # at once, not when a game starts
+        get_game("souvlaki", {"shops": ["nope", "pita"]})
+    assert str(error.value) == (
+        "option shops: no shop 'nope'; the shops are thanasis, pita, express, souvlache"
+    )
 
 
 @pytest.mark.rule("SW-S.2")

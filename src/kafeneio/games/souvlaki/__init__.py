@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from kafeneio.core.errors import KafeneioError, RecordError
+from kafeneio.core.errors import KafeneioError, OptionsError, RecordError
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
@@ -69,6 +69,7 @@ class SouvlakiGame(Game):
     ) -> None:
         super().__init__(options)
         self.cards: CardSet = cards if cards is not None else load_cards(cards_dir)
+        self._check_shops_known()
         self.space = ActionSpace(self.cards)
         codes = [foods_code(card.foods) for card in self.cards.foods]
         self.food_kinds = {code: kind for kind, code in enumerate(codes)}
@@ -95,6 +96,16 @@ class SouvlakiGame(Game):
             max_game_length=max_game_length(self.options, self.cards, 4),
             engine_version=ENGINE_VERSION,
         )
+
+    def _check_shops_known(self) -> None:
+        """The option shops names shops of this game's card set (SW-S.1): refused here, with
+        the option named, rather than when a game starts."""
+        known = [shop.id for shop in self.cards.shops]
+        for shop_id in self.options.shops or ():
+            if shop_id not in known:
+                raise OptionsError(
+                    f"option shops: no shop {shop_id!r}; the shops are {', '.join(known)}"
+                )
 
     def score_description(self) -> str:
         """Money + reputation, net of loans where a loan's penalty counts in it (SW-1.6's

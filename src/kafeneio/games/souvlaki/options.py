@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from kafeneio.core.errors import OptionsError
+from kafeneio.core.errors import OptionsError, shown
 from kafeneio.core.options import RulesOptions
 
 
@@ -98,12 +98,16 @@ class SouvlakiOptions(RulesOptions):
         if name == "shops":
             if value is None:
                 return None
-            if (
-                not isinstance(value, list | tuple)
-                or len(value) > cls.MAX_SHOPS
-                or not all(isinstance(v, str) for v in value)
-            ):
-                raise OptionsError("option shops must be a list of shop ids, one a seat")
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise OptionsError(
+                    f"option shops must be a list of shop ids, one a seat, not {shown(value)}"
+                )
+            if not value:
+                raise OptionsError("option shops names no shop: give one shop id a seat, or null")
+            if len(value) > cls.MAX_SHOPS:
+                raise OptionsError(
+                    f"option shops names {len(value)} shops: at most {cls.MAX_SHOPS}, one a seat"
+                )
             if len(set(value)) != len(value):
                 raise OptionsError("option shops: a shop is taken by one player only (SW-S.1)")
             return tuple(value)
@@ -112,5 +116,5 @@ class SouvlakiOptions(RulesOptions):
     @classmethod
     def allowed(cls, name: str) -> str:
         if name == "shops":
-            return "null | a list of shop ids, one a seat, each taken once"
+            return "null | a list of 2 to 4 shop ids, one a seat, each taken once"
         return super().allowed(name)
