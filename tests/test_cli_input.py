@@ -258,7 +258,9 @@ def test_games_keeps_to_80_columns() -> None:
     lines = run("games").stdout.splitlines()
     long = [line for line in lines if len(line) > 80]
     assert long == [line for line in long if re.fullmatch(r"  -o \w+=\S+", line)], long
-    assert "      (a list of 1 to 100 whole numbers)" in lines  # bar_values' own, below it
+    assert (
+        "      (a list of 1 to 100 whole numbers from -1000000 to 1000000)" in lines
+    )  # bar_values' own, below it
 
 
 @pytest.mark.parametrize(

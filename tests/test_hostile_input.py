@@ -148,6 +148,15 @@ def test_the_round_limit_says_its_sum_is_net_of_loans_only_where_the_tie_break_o
     assert "net of loans unless loan_in_tiebreak is false" in described
 
 
+@pytest.mark.parametrize(
+    ("value", "echoed"), [("1,2", "'1,2'"), ([], "[]"), ([1, 2.5], "[1, 2.5]")]
+)
+def test_a_bad_list_option_is_echoed_with_the_command_line_form(value: Any, echoed: str) -> None:
+    with pytest.raises(OptionsError) as error:
+        get_game("cafe", {"bar_values": value})
+    assert f"not {echoed} (on the command line: -o 'bar_values=[1,-2]')" in str(error.value)
+
+
 def test_shown_quotes_huge_and_deep_values_briefly() -> None:
     deep: list[Any] = []
     for _ in range(100_000):

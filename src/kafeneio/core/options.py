@@ -77,7 +77,7 @@ class RulesOptions:
             least, most = cls.BOUNDS.get(name, (0, MAX_WHOLE))
             return f"a whole number from {least} to {most}"
         if isinstance(default, tuple):
-            return f"a list of 1 to {MAX_LIST} whole numbers"
+            return f"a list of 1 to {MAX_LIST} whole numbers from -{MAX_WHOLE} to {MAX_WHOLE}"
         return "see the description"
 
     @classmethod
@@ -114,7 +114,8 @@ class RulesOptions:
             ):
                 raise OptionsError(
                     f"option {name} must be a list of 1 to {MAX_LIST} whole numbers "
-                    f"from -{MAX_WHOLE} to {MAX_WHOLE}"
+                    f"from -{MAX_WHOLE} to {MAX_WHOLE}, not {shown(value)} "
+                    f"(on the command line: -o '{name}=[1,-2]')"
                 )
             return tuple(value)
         raise OptionsError(f"option {name} cannot be set")
