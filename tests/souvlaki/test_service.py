@@ -253,6 +253,14 @@ def test_the_first_only_option_sends_away_only_the_first() -> None:
     assert error.value.rule == "SW-4.6"
 
 
+@pytest.mark.rule("SW-4.6")
+def test_sending_away_past_the_queue_says_how_many_customers_wait() -> None:
+    state = position(queues=[["GG 3/2"], []], reputation=[9, 5])
+    with pytest.raises(IllegalActionError, match=r"the queue has 1 customer\b") as error:
+        play(state, "send 2")
+    assert error.value.rule == "SW-4.6"
+
+
 @pytest.mark.rule("SW-4.7")
 @pytest.mark.rule("SW-4.8")
 def test_unserved_customers_become_annoyed_then_leave() -> None:

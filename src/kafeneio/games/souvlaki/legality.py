@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kafeneio.core.events import plural
 from kafeneio.games.souvlaki.cards import Foods, Shop, foods_text
 from kafeneio.games.souvlaki.customer import Customer
 
@@ -152,5 +153,5 @@ def send_refusal(slot: int, queue_length: int, send_away: str, most: int) -> Ref
     if slot < sendable(queue_length, send_away, most):
         return None
     if slot >= queue_length:
-        return ("SW-4.6", f"the queue has {queue_length} customers")
+        return ("SW-4.6", f"the queue has {plural(queue_length, 'customer')}")
     return ONLY_THE_FIRST
