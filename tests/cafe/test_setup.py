@@ -71,7 +71,8 @@ def test_a_hand_made_setup_records_itself_and_replays() -> None:
         ({"rest": {"seed": "x"}}, "setup.rest"),
         ({"rest": {"seed": 1, "deal": 2}}, "setup.rest"),
         ({"hands": [["USm"] * 5, []]}, "lists USm 5 times"),
-        ({"hands": [["XXm"], []]}, r"setup.hands\[0\]"),
+        ({"hands": [["XXm"], []]}, r"setup.hands\[0\]: "),  # the hand's path, no ".hand"
+        ({"hands": [["USm"], "USm"]}, r"setup.hands\[1\] must be a list of card notations"),
         ({"hands": [["USm"], -1]}, r"setup.hands\[1\]"),
         ({"hands": [["USm"]]}, "setup.hands must be a list of 2"),
         ({"bag": "USm"}, "setup.bag"),

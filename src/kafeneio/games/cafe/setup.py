@@ -177,14 +177,18 @@ def _unlisted(board: Board, listed: Counter[int], where: str, rng: random.Random
     return cards
 
 
-def _cards(board: Board, data: Mapping[str, Any], name: str, where: str = "setup") -> list[int]:
-    texts = data.get(name)
+def _cards(board: Board, data: Mapping[str, Any], name: str) -> list[int]:
+    return _card_list(board, data.get(name), f"setup.{name}")
+
+
+def _card_list(board: Board, texts: Any, where: str) -> list[int]:
+    """The cards written `texts`; a refusal names the setup's field, `where`."""
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-        raise KafeneioError(f"{where}.{name} must be a list of card notations like USm, Jf")
+        raise KafeneioError(f"{where} must be a list of card notations like USm, Jf")
     try:
         return [board.parse_card(text) for text in texts]
     except KafeneioError as err:
-        raise KafeneioError(f"{where}.{name}: {err}") from None
+        raise KafeneioError(f"{where}: {err}") from None
 
 
 def _hand(
@@ -202,7 +206,7 @@ def _hand(
         if not 0 <= hand <= sum(COPIES.values()):
             raise KafeneioError(f"setup.hands[{player}] must be a number of cards ≥ 0")
         return hand
-    return _cards(board, {"hand": hand}, "hand", f"setup.hands[{player}]")
+    return _card_list(board, hand, f"setup.hands[{player}]")
 
 
 def _check_every_card(board: Board, counts: Counter[int], where: str) -> None:
