@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import CHANCE, SPECTATOR, IllegalActionError
+from kafeneio.core import CHANCE, SPECTATOR, IllegalActionError, KafeneioError
 from kafeneio.games.souvlaki import SouvlakiState
 
 from .conftest import legal, play, position
@@ -226,6 +226,19 @@ def test_the_no_money_option_lends_only_to_an_empty_purse() -> None:
     assert state.money(0) == -1 and state.observation(0)["players"][0]["loans"] == 0
     play(state, "done")
     assert state.money(1) == 9 and state.observation(0)["players"][1]["loans"] == 1
+
+
+@pytest.mark.rule("SW-1.5")
+def test_a_shop_in_debt_may_be_set_up_as_play_reaches_it() -> None:
+    options = {"shops": ["express", "thanasis"], "loan_trigger": "no-money"}
+    state = maintenance(money=[-3, 20], options=options)  # the no-money option's debt
+    assert state.money(0) == -3 + 10 - 2 and state.observation(0)["players"][0]["loans"] == 1
+    state = maintenance(money=[-15, 20])  # a loan, then another, until the cost is paid
+    assert state.money(0) == -15 + 2 * 10 - 2 and state.observation(0)["players"][0]["loans"] == 2
+    with pytest.raises(
+        KafeneioError, match=r"setup\.money must be a list of 2 whole numbers ≥ -1000"
+    ):
+        maintenance(money=[-1001, 20])
 
 
 @pytest.mark.rule("SW-1.6")

@@ -167,14 +167,21 @@ def _list(data: Mapping[str, Any], name: str, where: str = "setup") -> list[Any]
     return value
 
 
-def _numbers(setup: Mapping[str, Any], name: str, n: int, default: list[int]) -> list[int]:
+LEAST_MONEY = -1000
+"""The least money a set-up shop may have. Money below 0 is a position play reaches (SW-1.3's
+and SW-1.5's options pay into debt); the bound keeps the loans that pay it off (SW-1.5) few."""
+
+
+def _numbers(
+    setup: Mapping[str, Any], name: str, n: int, default: list[int], least: int = 0
+) -> list[int]:
     values = setup.get(name, default)
     if (
         not isinstance(values, list)
         or len(values) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= least for v in values)
     ):
-        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers ≥ 0")
+        raise KafeneioError(f"setup.{name} must be a list of {n} whole numbers ≥ {least}")
     return list(values)
 
 
@@ -199,7 +206,7 @@ def _position(
     return Position(
         round=round_number,
         phase=phase,
-        money=_numbers(setup, "money", n, [money for money, _ in start]),
+        money=_numbers(setup, "money", n, [money for money, _ in start], LEAST_MONEY),
         reputation=_numbers(setup, "reputation", n, [rep for _, rep in start]),
         loans=_numbers(setup, "loans", n, [0] * n),
         food_hands=food_hands,
