@@ -260,3 +260,16 @@ def test_the_loan_can_be_left_out_of_the_tie_break_sum() -> None:
         options={"loan_in_tiebreak": False},
     )
     assert state.scores() == [37 + 25, 25 + 25]
+
+
+@pytest.mark.rule("SW-1.5")
+def test_an_effect_takes_nothing_from_a_shop_in_debt_and_gives_it_whole() -> None:
+    """Ruling: an effect takes no more money than a player has. A shop in debt (reachable
+    with purchases_into_debt or the no-money loan trigger) was lifted to 0 by a loss."""
+    state = position(phase="service", round=3, money=[-3, 5], reputation=[10, 5])
+    state.change_money(0, -2, "a card")
+    assert state.money(0) == -3  # nothing to take: the debt stays as it was
+    state.change_money(1, -8, "a card")
+    assert state.money(1) == 0  # no more than the shop has
+    state.change_money(0, 4, "a card")
+    assert state.money(0) == 1  # a gain is whole

@@ -1149,9 +1149,12 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             self.emit("reputation", ev.reputation, player, now - before, now, why)
 
     def change_money(self, player: int, amount: int, why: str) -> None:
-        """An effect's money (ruling: an effect takes no more money than a player has)."""
+        """An effect's money (ruling: an effect takes no more money than a player has, so a
+        shop in debt loses nothing to it; a gain is whole, debt or not)."""
         before = self._money[player]
-        self._money[player] = max(0, before + amount)
+        self._money[player] = (
+            before + amount if amount >= 0 else max(min(before, 0), before + amount)
+        )
         now = self._money[player]
         self.emit("money", ev.money, player, now - before, now, why)
 
