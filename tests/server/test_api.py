@@ -143,6 +143,17 @@ def test_the_how_to_play_of_each_game_cites_only_its_own_rules(client: TestClien
             assert set(RULE_ID.findall(text)) <= ids, text
 
 
+def test_cafes_how_to_play_names_both_guests_who_may_sit_alone(client: TestClient) -> None:
+    """It said only the start player's first move may seat a guest alone: a guest on a shared
+    chair in a group at the other table may too (CI-T.4), and the opening's may stay so."""
+    overview = " ".join(client.get("/static/howto/cafe.json").json()["overview"])
+    assert "one on a chair shared by two tables, where it belongs to a group at the other" in (
+        overview
+    )
+    assert "which may stay alone afterwards (CI-T.8)" in overview
+    assert "only the start player's very first move may seat one guest alone" not in overview
+
+
 def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "human", "random"])
     assert [link["seat"] for link in created["links"]] == [0, 1]
