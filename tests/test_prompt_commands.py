@@ -211,7 +211,8 @@ def test_a_long_refusal_is_broken_at_spaces_within_80_columns() -> None:
     told = [
         "Not understood: '99' is not a chair: chairs are numbered 1 to 68. Did you mean Jm@9 "
         "or Jm@59 or Jm@49?",
-        "Not allowed: swap Jm@16: a joker is exchanged for a guest, not for another joker (CI-M.4)",
+        "Not allowed: joker (man) to chair 16 in place of its joker (swap Jm@16): a joker is "
+        "exchanged for a guest, not for another joker (CI-M.4)",
     ]
     for refusal, words in zip(refusals, told, strict=True):
         lines = refusal.strip("\n").splitlines()

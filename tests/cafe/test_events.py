@@ -51,27 +51,68 @@ def test_a_player_thrown_out_at_the_bar_is_told() -> None:
     assert any(" draws " in t for t in texts)
 
 
-def test_a_move_reads_in_words_with_its_chair_tables_and_bar_seat() -> None:
+@pytest.mark.rule("CI-T.5")
+def test_a_move_reads_in_words_with_its_chair_tables_bar_seat_and_points() -> None:
     """Hints and analyses name a move by the guest, the chair and the tables it is at, and
-    the bar seat it would take with that seat's value (CI-0.3)."""
+    what it scores: the bar seat with its value (CI-0.3), a chair with the points it scores
+    now; a first guest at an empty table scores 0 and needs a partner in the same move."""
     state = new_position(
         [["FRf", "USm", "Jf", "CNm", "AFf"], ["GBm"]], bar=["DEf"] * 4 + ["DEm"] * 2
     )
     words = {a.notation: state.action_words(a) for a in state.legal_actions()}
-    assert words["FRf@24"] == "France lady to chair 24 between FR2 and US2"
-    assert words["FRf@25"] == "France lady to chair 25 at FR2"
+    assert words["FRf@24"] == (
+        "France lady to chair 24 between FR2 and US2: 0 points alone; it needs a partner at "
+        "FR2 or US2 in the same move (CI-T.5)"
+    )
+    assert words["FRf@25"] == (
+        "France lady to chair 25 at FR2: 0 points alone; it needs a partner at FR2 in the same "
+        "move (CI-T.5)"
+    )
     assert words["USm@bar"] == "USA man to the bar, seat 7: -4 points"
-    assert words["Jf@16"] == "joker (lady) to chair 16 at US1"
     state = new_position([["FRf", "USm"], ["GBm"]], {26: "FRm"})
+    assert state.action_words(state.parse_legal("FRf@25")) == (
+        "France lady to chair 25 at FR2: +2 points"
+    )
     state.apply(state.parse_legal("FRf@25"))
     assert state.action_words(state.parse_legal("end")) == "end the turn without a second guest"
+
+
+@pytest.mark.rule("CI-P.2")
+def test_a_placement_reads_the_points_it_scores_as_the_move_would() -> None:
+    """The words' points are those the placement then scores, at every table of its chair."""
+    for seed in range(3):
+        state = get_game("cafe").make_state(2, seed, None)
+        rng = random.Random(seed)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            if action.kind == "place":
+                said = state.action_words(action).split(": ", 1)[1].split(" ")[0]
+                before = state.scores()[state.current_player()]
+                mover = state.current_player()
+                state.apply(action)
+                assert int(said) == state.scores()[mover] - before
+            else:
+                state.apply(action)
+
+
+@pytest.mark.rule("CI-T.8")
+def test_the_opening_guest_reads_that_it_may_stay_alone() -> None:
+    state = get_game("cafe").make_state(2, 3, None)
+    action = next(a for a in state.legal_actions() if a.notation == "AFm@57")
+    assert state.action_words(action) == (
+        "Africa man to chair 57 at AF1: 0 points alone; as the opening guest it may stay alone "
+        "(CI-T.8)"
+    )
 
 
 def test_a_joker_exchange_reads_in_words() -> None:
     state = new_position([["FRf"], ["GBm"]], {5: "Jf", 6: "FRm"})
     move = state.parse_legal("swap FRf@5")
     assert state.action_words(move) == (
-        "France lady to chair 5 at FR1 in place of its joker, taken into the hand"
+        "France lady to chair 5 at FR1 in place of its joker, taken into the hand: no points "
+        "(CI-M.4)"
     )
 
 

@@ -606,7 +606,9 @@ def test_option_forbid_a_bar_seat_the_player_cannot_pay_is_not_a_move() -> None:
     assert err.value.rule == "CI-M.3"
     assert state == before
     refusal = state.bar_refusal()  # the predicate that move generation applies
-    assert refusal is not None and str(err.value) == f"AFm@bar: {refusal[1]} ({refusal[0]})"
+    assert refusal is not None and str(err.value) == (
+        f"Africa man to the bar (AFm@bar): {refusal[1]} ({refusal[0]})"
+    )
     rich = new_position(
         [["AFm", "AFf"], ["GBm"]], ELSEWHERE, options, bar=bar_setup(6), scores=[4, 10]
     )

@@ -164,6 +164,26 @@ def test_ruling_a_neighbours_guest_on_a_shared_chair_makes_a_20_point_dance() ->
 
 
 @pytest.mark.rule("CI-V.2")
+def test_each_dance_reads_its_guests_chair_by_chair_and_its_points() -> None:
+    """Three dances at one table, the joker on another chair, all read "fill table US1 for a
+    dance with 4 men": each names its guests chair by chair, and the points it scores."""
+    chairs = {13: "DEf", 14: "DEm", 23: "USf", 19: "USm", 21: "INf", **ELSEWHERE}
+    state = new_position([["DEm", "USm", "USm", "Jm", "AFf"], ["AFf"]], chairs, {"dance": True})
+    words = {a.notation: state.action_words(a) for a in state.legal_actions() if a.kind == "dance"}
+    assert len(set(words.values())) == len(words) == 3
+    assert words["dance US1: DEm@15 USm@16 Jm@17 USm@18"] == (
+        "dance at table US1 with 4 men: Germany man on chair 15 (between DE2 and US1), USA man "
+        "on chair 16, joker (man) on chair 17, USA man on chair 18 (between US1 and US2); "
+        "+26 points: 20 for the dance (not all four natives of USA) and 6 at the tables beside it"
+    )
+    natives = dance_position("m")
+    move = natives.parse_legal("dance US1: USm@15 USm@16 USm@17 Jm@18")
+    assert natives.action_words(move).endswith(
+        "+46 points: 40 for the dance (all four natives of USA) and 6 at the tables beside it"
+    )
+
+
+@pytest.mark.rule("CI-V.2")
 def test_three_guests_fill_a_table_that_already_holds_one_of_their_gender() -> None:
     # US1 holds an American man on chair 18 (in a pair at US2): three more men fill it.
     chairs = {18: "USm", 23: "USf", 13: "DEf", 14: "DEm", **ELSEWHERE}

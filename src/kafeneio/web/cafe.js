@@ -147,7 +147,6 @@ function sinceLastTurn(view) {
 }
 
 function signed(value) { return value > 0 ? `+${value}` : String(value); }
-function scored(gain) { return `${gain > 0 ? "+" : ""}${plural(gain, "point")}`; }
 
 function drawBoard(obs, moves, ctx) {
   const just = new Set(obs.placed_this_turn.map(([, chair]) => chair));
@@ -183,7 +182,7 @@ function drawBoard(obs, moves, ctx) {
     if (ctx.hintAt[1] === String(chair.id)) classes.push("hinted");
     const move = place || swap;
     // a lit chair is named by its move, in the game's words; another by what is on it
-    const label = move ? `${moveText(move)}: ${scored(move.gain)}`
+    const label = move ? moveText(move)  // the game's words say the points it scores
       : `chair ${chair.id}${info ? `: ${cardLabel(info)}` : ", empty"}${since.has(chair.id) && !just.has(chair.id) ? ` (${since.get(chair.id)})` : ""}`;
     const chosen = selected;  // as drawn: what a click on this chair seats
     const clickable = ctx.interactive && chosen;
@@ -306,15 +305,17 @@ function drawBar(obs, moves, ctx) {
 }
 
 // The moves not made on the board (end, pass, a dance, the birthday table, how many to draw):
-// each a button in the game's words; a birthday table by its name alone ("US1"), one of many.
+// each a button in the game's words; a birthday table, one of many, by its name and nation
+// ("US1 USA"), its guests in its title and label.
 function otherMoves(legal, ctx) {
   const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
   if (!ctx.interactive || !words.length) return null;
   const table = (m) => m.notation.startsWith("birthday ") && m.notation !== "birthday none";
+  const tableName = (id) => `${id} ${title(nationOf[id.slice(0, 2)])}`;
   return el("div", { class: "actions", style: "margin:.5rem 0" }, words.map((m) => el("button", {
     type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation),
     title: table(m) ? moveText(m) : null, "aria-label": table(m) ? moveText(m) : null,
-  }, table(m) ? m.notation.slice(9) : moveText(m))));
+  }, table(m) ? tableName(m.notation.slice(9)) : moveText(m))));
 }
 
 function handRow(view, player, ctx) {

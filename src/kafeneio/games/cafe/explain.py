@@ -21,7 +21,7 @@ from kafeneio.games.cafe.actions import (
     CafeAction,
 )
 from kafeneio.games.cafe.board import Board, gender_of, is_joker, nation_of
-from kafeneio.games.cafe.state import geometry
+from kafeneio.games.cafe.state import DANCE_NATIVE_VALUE, DANCE_VALUE, geometry
 
 if TYPE_CHECKING:
     from kafeneio.games.cafe.state import CafeState
@@ -37,27 +37,101 @@ def action_words(state: CafeState, action: CafeAction) -> str:
     """A legal move in words: the guest, the chair and the tables it is at, the bar seat and
     its value; all public (CI-S.1)."""
     board, kind = state.game.board, action.kind
-    if kind in (PLACE, SWAP):
-        chair = action.chair
-        where = f"{guest(board, action.card)} to chair {chair + 1} {_at(board, chair)}"
-        return where if kind == PLACE else f"{where} in place of its joker, taken into the hand"
+    if kind == PLACE:
+        return f"{_on_chair(board, action.card, action.chair)}: {_placement_points(state, action)}"
+    if kind == SWAP:
+        where = _on_chair(board, action.card, action.chair)
+        return f"{where} in place of its joker, taken into the hand: no points (CI-M.4)"
     if kind == BAR:
         seat = state.filling()[0]
         value = plural(state.options.bar_values[seat], "point", sign=True)
         return f"{guest(board, action.card)} to the bar, seat {seat + 1}: {value}"
     if kind == DANCE:
-        table = board.tables[action.table]
-        gender = "ladies" if gender_of(action.placements[0][0]) == LADY else "men"
-        count = len(action.placements)
-        return f"fill table {table.id} for a dance with {count} {gender}"
+        return _dance_words(state, action)
     if kind == BIRTHDAY:
         if action.table < 0:
             return "no birthday table"
-        return f"table {board.tables[action.table].id} as the birthday table"
+        return f"table {_table_words(state, action.table)} as the birthday table"
     return {
         END: "end the turn without a second guest",
         PASS: "pass: no guest can be seated",
     }.get(kind) or _draw_words(action)
+
+
+def _on_chair(board: Board, card: int, chair: int) -> str:
+    return f"{guest(board, card)} to chair {chair + 1} {_at(board, chair)}"
+
+
+def _placement_points(state: CafeState, action: CafeAction) -> str:
+    """What a placement scores now (CI-P.1-P.3), and, for a first guest that would leave a
+    table without a group, that it needs a partner in the same move (CI-T.5) or, the start
+    player's opening guest, that it may stay alone (CI-T.8)."""
+    gain = state.placement_points(action.card, action.chair)
+    points = plural(gain, "point", sign=gain != 0)
+    lacking = state.tables_left_without_group_by(action.card, action.chair)
+    if state.phase != "turn" or not lacking:
+        return points
+    ids = " or ".join(state.game.board.tables[table].id for table in lacking)
+    if state.lone_opening:
+        return f"{points} alone; as the opening guest it may stay alone (CI-T.8)"
+    return f"{points} alone; it needs a partner at {ids} in the same move (CI-T.5)"
+
+
+def _dance_words(state: CafeState, action: CafeAction) -> str:
+    """A dance (CI-V.2): which guest on which chair, and what the move scores: 20 at the dance
+    table, 40 if all four count as its nation, and whatever the tables beside it score."""
+    board, table = state.game.board, action.table
+    gender = "ladies" if gender_of(action.placements[0][0]) == LADY else "men"
+    seated = ", ".join(
+        f"{guest(board, card)} on chair {chair + 1}{_beside(board, chair)}"
+        for card, chair in action.placements
+    )
+    trial = state.clone().quiet(False)  # the dance scores before anything is drawn
+    gain = next(event.args[2] for event in trial.apply(action) if event.kind == "dance")
+    natives = _dance_natives(state, action)
+    dance = (DANCE_NATIVE_VALUE if natives else DANCE_VALUE) * (
+        2 if table == state.birthday_table else 1
+    )
+    nation = _nation(board, table)
+    why = f"all four natives of {nation}" if natives else f"not all four natives of {nation}"
+    parts = [f"{dance} for the dance ({why})"]
+    if gain != dance:
+        parts.append(f"{gain - dance} at the tables beside it")
+    points = f"{plural(gain, 'point', sign=True)}: {' and '.join(parts)}"
+    return f"dance at table {board.tables[table].id} with 4 {gender}: {seated}; {points}"
+
+
+def _beside(board: Board, chair: int) -> str:
+    """Where a shared chair is: " (between IT1 and AF2)"; nothing for a chair of one table."""
+    return f" ({_at(board, chair)})" if len(board.chairs[chair].tables) > 1 else ""
+
+
+def _dance_natives(state: CafeState, action: CafeAction) -> bool:
+    """Whether the dance fills its table with guests who all count as its nation (CI-V.2's
+    40, CI-P.3 for jokers)."""
+    table = action.table
+    placed = {chair: card for card, chair in action.placements}
+    return all(
+        state.counts_as_native(placed.get(chair, state.chair(chair)), chair, table)
+        for chair in geometry().table_chairs[table]
+    )
+
+
+def _table_words(state: CafeState, table: int) -> str:
+    """A table by its code, nation and guests: "AF1 (Africa, 1 lady and 1 man)"."""
+    board = state.game.board
+    ladies, men = state.table_genders(table)
+    held = _count(ladies, men) if ladies or men else "empty"
+    return f"{board.tables[table].id} ({_nation(board, table)}, {held})"
+
+
+def _nation(board: Board, table: int) -> str:
+    return _nation_name(board, board.tables[table].nation)
+
+
+def _nation_name(board: Board, nation: int) -> str:
+    name = board.nations[nation]
+    return NATION_NAMES.get(name, name.capitalize())
 
 
 def _draw_words(action: CafeAction) -> str:
@@ -71,8 +145,7 @@ def guest(board: Board, card: int) -> str:
     gender = "lady" if gender_of(card) == LADY else "man"
     if is_joker(card):
         return f"joker ({gender})"
-    name = board.nations[nation_of(card)]
-    return f"{NATION_NAMES.get(name, name.capitalize())} {gender}"
+    return f"{_nation_name(board, nation_of(card))} {gender}"
 
 
 def _at(board: Board, chair: int) -> str:
@@ -134,7 +207,7 @@ def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
         if refusal is None:  # cannot happen: the action would be legal
             return IllegalActionError(f"no rule forbids {action} here")
         rule, reason = refusal
-        return IllegalActionError(f"{action}: {reason}", rule)
+        return IllegalActionError(f"{_named(state.game.board, action)}: {reason}", rule)
     return _placement(state, action, second=False)
 
 
@@ -177,7 +250,8 @@ def _second(state: CafeState, action: CafeAction) -> IllegalActionError:
         )
     if action.kind != PLACE:
         return IllegalActionError(
-            f"{action}: a guest was already placed this turn; place a second one or end",
+            f"{_named(state.game.board, action)}: a guest was already placed this turn; "
+            "place a second one or end",
             "CI-M.1",
         )
     missing = _not_in_hand(state, action.card)
@@ -188,26 +262,46 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
     card, chair = action.card, action.chair
     board = state.game.board
     geo = geometry()
-    text = board.card_text(card)
+    move = _named(board, action)
     if state.chair(chair) >= 0:
-        taken = board.card_text(state.chair(chair))
-        return IllegalActionError(f"{action}: chair {chair + 1} is taken by {taken}", "CI-T.1")
+        taken = guest(board, state.chair(chair))
+        return IllegalActionError(
+            f"{move}: chair {chair + 1} is taken by the {taken} there", "CI-T.1"
+        )
     tables = geo.chair_tables[chair]
     if chair not in geo.chairs_for_card[card]:
-        ids = " or ".join(board.tables[t].id for t in tables)
+        ids = " or ".join(_table_nation(board, t) for t in tables)
         return IllegalActionError(
-            f"{action}: chair {chair + 1} belongs to {ids}; {text} is of another nation", "CI-T.2"
+            f"{move}: chair {chair + 1} belongs to {ids}; the {guest(board, card)} is of another "
+            "nation",
+            "CI-T.2",
         )
     if not state.gender_fits(card, chair):
         who = "men" if card & 1 else "ladies"
         return IllegalActionError(
-            f"{action}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"
+            f"{move}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"
         )
     hint = "" if second else "; no second guest from the hand can complete the move"
     lacking = state.tables_left_without_group_by(card, chair)
     return IllegalActionError(
-        f"{action}: {_without_group(state, lacking, (card, chair))}{hint}", "CI-T.4"
+        f"{move}: {_without_group(state, lacking, (card, chair))}{hint}", "CI-T.4"
     )
+
+
+def _named(board: Board, action: CafeAction) -> str:
+    """A refused move as the player reads it, its notation after it for whoever typed it:
+    "Cuba man to chair 2 (CUm@2)"."""
+    if action.kind in (PLACE, SWAP):
+        instead = " in place of its joker" if action.kind == SWAP else ""
+        return f"{guest(board, action.card)} to chair {action.chair + 1}{instead} ({action})"
+    if action.kind == BAR:
+        return f"{guest(board, action.card)} to the bar ({action})"
+    return str(action)
+
+
+def _table_nation(board: Board, table: int) -> str:
+    """A table by its code and nation: "TR1 (Turkey)"."""
+    return f"{board.tables[table].id} ({_nation(board, table)})"
 
 
 def _without_group(
@@ -237,10 +331,9 @@ def _genders_at(
 
 
 def _count(ladies: int, men: int) -> str:
-    """A table's guests in words: "1 man and no lady", "2 ladies and no man" (a table without
-    a group seats one gender only)."""
-    if men and not ladies:
-        return f"{men} {'man' if men == 1 else 'men'} and no lady"
-    if ladies and not men:
-        return f"{ladies} {'lady' if ladies == 1 else 'ladies'} and no man"
-    return f"{ladies} ladies and {men} men"
+    """A table's guests in words: "1 man and no lady", "2 ladies and 1 man"."""
+    lady_words = f"{ladies or 'no'} {'lady' if ladies == 1 or not ladies else 'ladies'}"
+    man_words = f"{men or 'no'} {'man' if men == 1 or not men else 'men'}"
+    return (
+        f"{man_words} and {lady_words}" if men and not ladies else f"{lady_words} and {man_words}"
+    )

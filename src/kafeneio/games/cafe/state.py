@@ -431,6 +431,22 @@ class CafeState(State):
         """CI-D.2: the table holds 4 guests, all of its nation (jokers count, CI-P.3)."""
         return self._ladies[table] + self._men[table] == 4 and self._all_natives(table)
 
+    @property
+    def lone_opening(self) -> bool:
+        """Whether this is the start player's first move, whose guest may sit alone at an
+        empty table and stay so (CI-T.8 reading A, option ``first_move = lone-guest``)."""
+        return self._opening and self.options.first_move == "lone-guest"
+
+    @property
+    def birthday_table(self) -> int:
+        """The table whose points are doubled (CI-V.1), or -1 while there is none."""
+        return self._birthday_table
+
+    def counts_as_native(self, card: int, chair: int, table: int) -> bool:
+        """Whether `card` on `chair` counts as a native of `table` (CI-P.3, as the option
+        ``joker_native_both`` says for a joker on a shared chair), whatever sits there now."""
+        return table in self._native_tables[card][chair]
+
     def _all_natives(self, table: int) -> bool:
         """Every chair of `table` holds a guest who counts as its native (CI-P.3, as the option
         ``joker_native_both`` says for a joker on a shared chair)."""
@@ -507,7 +523,7 @@ class CafeState(State):
         card_bits = MASKS.card_bits
         for card in kinds:
             held |= card_bits[card]
-        if self._opening and self.options.first_move == "lone-guest":
+        if self.lone_opening:
             actions = self._lone_openings(space, kinds)
         else:
             actions = self._place_starts(space, kinds, held & 0xFFFF, held >> 16 & 0xFFFF)
@@ -603,7 +619,7 @@ class CafeState(State):
         at_once = self._at_once or self._board_starts()
         if not bad:  # the move is complete: end, or add any guest who keeps every table valid
             return _placements_on(space, kinds, at_once[0], at_once[1], [space.end])
-        lone_first = self._opening and self.options.first_move == "lone-guest"
+        lone_first = self.lone_opening
         actions = [space.end] if lone_first else []
         # Only a guest of the other gender at a table left without a group can mend it: one
         # that forms a group at once (at its other table too, `at_once_starts`) at each such
