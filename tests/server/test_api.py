@@ -460,6 +460,12 @@ def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     assert own["format"] == "kafeneio-view" and "seed" not in own and "actions" not in own
     final = play_out(client, game_id, token)
     assert final["result"]["winners"] and final["status"] == "finished"
+    # what each hand cost at the end, as the log tells it (CI-E.2), for the result box
+    told = [0, 0]
+    for event in final["log"][-1]["events"]:
+        if " loses " in event:
+            told[int(event[1]) - 1] += int(event.split(" loses ")[1].split(" ")[0])
+    assert final["result"]["losses"] == told and any(told)
     record = client.get(f"/api/games/{game_id}/record").json()
     assert record["format"] == "kafeneio-record" and record["seats"] == ["human", "greedy"]
     assert load_record(record).scores() == final["result"]["scores"]

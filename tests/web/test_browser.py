@@ -177,6 +177,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.locator("#log .rule-text").count() == 0
     result = page.inner_text("#result")
     assert "The game ends" in result and "points" in result
+    # each hand's penalty, told in the log, in the result box too: the score before it, and why
+    losses = re.findall(r"(P\d) loses (\d+) (for [^()]+ left in hand)", page.inner_text("#log"))
+    assert losses  # 2-card hands: the game ends with cards held
+    lines = page.locator("#result .scoreline span").all_inner_texts()
+    for seat, loss, why in losses:
+        line = next(line for line in lines if line.startswith(seat))
+        final = int(line.split(": ", 1)[1].split(" ")[0])
+        assert line.endswith(f" points ({final + int(loss)}, less {loss} {why})"), line
     assert not page.title().startswith("▶")
     with page.expect_download() as download:
         page.click("#download")

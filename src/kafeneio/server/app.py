@@ -62,6 +62,7 @@ from kafeneio.server.sessions import (
     Watcher,
     WordedHint,
     check_bot,
+    game_result,
     is_idle,
     rematch_order,
     seat_infos,
@@ -672,7 +673,6 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
         raise ActionRefused("bad-request", f"there is no seat {viewer}")
     state = load_record({**session.stored.record(), "actions": session.stored.actions[:ply]})
     final = session.state
-    result = {"scores": final.scores(), "winners": final.winners()}
     return ReplayStep(
         ply=ply,
         total=total,
@@ -680,5 +680,5 @@ def _replay_step(session: GameSession, ply: int, viewer: Viewer) -> ReplayStep:
         viewer=viewer,
         observation=observation(state, viewer),
         log=history_log(state, viewer, over=session.ended),  # type: ignore[arg-type]
-        result=result if final.is_terminal() else None,  # type: ignore[arg-type]
+        result=game_result(session) if final.is_terminal() else None,  # type: ignore[arg-type]
     )

@@ -237,6 +237,10 @@ class LegalMove(BaseModel):
 class Result(BaseModel):
     scores: list[int]
     winners: list[int]
+    losses: list[int] = Field(
+        description="what each player lost at the end (the game's penalty events, as Café's "
+        "cards left in hand), already taken from their score"
+    )
 
 
 class GameView(BaseModel):

@@ -303,6 +303,17 @@ def seat_labels(seats: list[SeatSpec]) -> list[str]:
     return [seat.bot or "bot" if seat.kind == "bot" else "human" for seat in seats]
 
 
+def game_result(session: GameSession) -> dict[str, Any]:
+    """The scores and winners of a game over, and what each player lost at its end: its
+    ``penalty`` events, each the player first and the loss last."""
+    state = session.state
+    losses = [0] * state.num_players
+    for event in session.steps[-1].events if session.steps else ():
+        if event.kind == "penalty":
+            losses[event.args[0]] += event.args[-1]
+    return {"scores": state.scores(), "winners": state.winners(), "losses": losses}
+
+
 @dataclass
 class GameSession:
     stored: StoredGame
@@ -844,7 +855,7 @@ class Hub:
             "legal": self.legal(session) if yours else [],
             "log": session.log_for(viewer),
             "log_from": 0,
-            "result": {"scores": state.scores(), "winners": state.winners()} if over else None,
+            "result": game_result(session) if over else None,
             "options": session.stored.options,
             "rematch": session.stored.rematch,
             "rematch_seat": self.rematch_seat(session, token) if viewer is not None else None,

@@ -448,4 +448,12 @@ export function endReason(obs, options) {
 // A seat's standing for the players panel, beside its name: its score now.
 export function standing(obs, player) { return scoreText(obs, player, obs.scores[player]); }
 
+// What a hand left at the end cost for (CI-E.2): "for 2 cards and 1 joker left in hand"
+export function lossWords(obs, player) {
+  const hand = obs.hands[player];
+  const jokers = hand.filter((text) => card(text).joker).length;
+  const held = [hand.length - jokers ? plural(hand.length - jokers, "card") : null, jokers ? plural(jokers, "joker") : null];
+  return `for ${held.filter(Boolean).join(" and ")} left in hand`;
+}
+
 export function scoreText(obs, player, score) { return `${plural(score, "point")}${obs.out[player] ? " (out)" : ""}`; }

@@ -405,7 +405,7 @@ function renderResult(renderer) {
     box.replaceChildren(
     el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
-    el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}`))),
+    el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
     );
   }
@@ -414,6 +414,15 @@ function renderResult(renderer) {
     wasLive = false;
     box.scrollIntoView({ block: "nearest" });
   }
+}
+
+// What a player lost at the end, after their final score: "(76, less 10 for 2 cards left in
+// hand)", the game saying what for where it can; nothing where they lost nothing.
+function lossText(renderer, player, score) {
+  const loss = (view.result.losses || [])[player] || 0;
+  if (!loss) return "";
+  const why = renderer.lossWords ? ` ${renderer.lossWords(view.observation, player)}` : "";
+  return ` (${score + loss}, less ${loss}${why})`;
 }
 
 // This seat's link to the rematch, kept in this browser (one key a seat: two seats of a game
