@@ -178,7 +178,10 @@ def test_rule_finds_the_rules_that_use_the_words_asked() -> None:
 def test_hint_suggests_a_legal_move_from_the_players_own_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(cli, "HINT_SECONDS", 0.05)
+    # a budget of iterations, not of time: a search of 0.05 s on a busy machine looked at too
+    # few moves to name three others
+    searched = lambda state, seed=0, budget=None: hint(state, seed, Budget(iterations=400))  # noqa: E731
+    monkeypatch.setattr(cli, "hint", searched)
     output = _session("cafe", "hint\nquit\n")
     said = "hint: " + output.split("P1> hint: ", 1)[1].split("\nP1> ", 1)[0]
     assert all(len(line) <= 80 for line in said.splitlines())  # it ran to 100 and more
