@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -947,3 +948,34 @@ def test_bot_thinking_does_not_hold_up_the_server(
     assert answered["ply"] == 0 and answered["to_move"] == 0
     go_on.set()
     assert wait_for(lambda: view(client, created["id"])["over"])
+
+
+def test_cafe_points_shown_for_a_move_do_not_tell_the_bag() -> None:
+    """A move's points were found by playing it on the true state: one that ends the game
+    (here the first turn does) scored the hand left after the draw, a joker dearer than a
+    guest (CI-E.2), so the points told which card the bag would give. Two games alike but for
+    the bag's hidden order show the same points."""
+    from types import SimpleNamespace
+
+    from kafeneio.games import get_game
+    from kafeneio.server.sessions import Hub
+
+    def shown(state: Any) -> list[int]:
+        session = SimpleNamespace(state=state, stored=SimpleNamespace(game="cafe", seed=1))
+        return [move["gain"] for move in Hub.legal(None, session)]  # type: ignore[arg-type]
+
+    def scored(state: Any, action: Any) -> int:
+        copy = state.clone()
+        copy.apply(action)
+        return int(copy.scores()[0])
+
+    game = get_game("cafe", {"hand_size": 2, "end_bag": 100})
+    told_apart = 0
+    for seed in range(60):
+        state = game.new_state(2, seed=seed)
+        bar = next(a for a in state.legal_actions() if a.notation.endswith("@bar"))
+        for other in range(6):
+            twin = state.determinize(0, random.Random(other))  # the same to P1 but the bag
+            assert shown(state) == shown(twin)
+            told_apart += scored(state, bar) != scored(twin, bar)
+    assert told_apart  # the bag did change what the move really scores: the check can fail

@@ -873,11 +873,16 @@ class Hub:
         player = state.current_player()
         preview = session.stored.game in PREVIEW_GAMES
         before = state.scores()[player] if preview else 0
+        # played in a world the mover thinks possible, never on the true state: a move that ends
+        # the game scores the hand left after the draw (Café's CI-E.2, a joker dearer than a
+        # guest), and which cards the bag gives is hidden from everyone
+        seen = random.Random(derived_seed(session.stored.seed, "preview", state.ply))
+        world = state.determinize(player, seen) if preview else state
         moves = []
         for action in state.legal_actions():
             gain = None
             if preview:
-                copy = state.clone()
+                copy = world.clone()
                 copy.apply(action)
                 gain = copy.scores()[player] - before
             words = state.action_words(action)
