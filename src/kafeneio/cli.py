@@ -38,7 +38,15 @@ from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
-from kafeneio.core.events import RUNS, Event, RunWords, packed, subject_of, texts_told
+from kafeneio.core.events import (
+    RUNS,
+    Event,
+    RunWords,
+    end_losses,
+    packed,
+    subject_of,
+    texts_told,
+)
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.play import Player, Step
 from kafeneio.core.play import play as play_game
@@ -969,9 +977,9 @@ def list_moves(state: State) -> str:
 
 
 def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
-    """The final scores, with what the end-of-game penalties took (``penalty`` events: the
-    player first, the loss last) and why the game ended."""
-    losses = {e.args[0]: e.args[-1] for e in last_events if e.kind == "penalty"}
+    """The final scores, with what the end-of-game penalties took (`end_losses`) and why the
+    game ended."""
+    losses = end_losses(last_events)
     table = Table(title="Final scores")
     table.add_column("seat")
     if losses:

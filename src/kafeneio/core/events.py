@@ -180,6 +180,17 @@ def winners_text(winners: Sequence[int]) -> str:
     return f"{names} {'share the win' if len(winners) > 1 else 'wins'}"
 
 
+def end_losses(events: Sequence[Event]) -> dict[int, int]:
+    """What each player lost at the game's end, from its ``penalty`` events (a game that takes
+    penalties off the final scores emits one a player, the player first and the loss last,
+    as Café's hand penalties, CI-E.2); a player with none is not named."""
+    losses: dict[int, int] = {}
+    for event in events:
+        if event.kind == "penalty":
+            losses[event.args[0]] = losses.get(event.args[0], 0) + event.args[-1]
+    return losses
+
+
 def game_over(args: tuple[Any, ...], viewer: int) -> str:
     """The `end` event's words in every game: why the game ended (public)."""
     (reason,) = args

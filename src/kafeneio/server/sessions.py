@@ -27,6 +27,7 @@ from typing import Any, Literal
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Analysis, Bot
 from kafeneio.core import CHANCE, Action, Game, KafeneioError, State, sample_chance
+from kafeneio.core.events import end_losses
 from kafeneio.games import game_from_parts, load_record
 from kafeneio.server.contract import Step, Viewer, log_entry, observation
 from kafeneio.server.models import MAX_BUDGET
@@ -304,13 +305,11 @@ def seat_labels(seats: list[SeatSpec]) -> list[str]:
 
 
 def game_result(session: GameSession) -> dict[str, Any]:
-    """The scores and winners of a game over, and what each player lost at its end: its
-    ``penalty`` events, each the player first and the loss last."""
+    """The scores and winners of a game over, and what each player lost at its end
+    (`end_losses` of its last step's events)."""
     state = session.state
-    losses = [0] * state.num_players
-    for event in session.steps[-1].events if session.steps else ():
-        if event.kind == "penalty":
-            losses[event.args[0]] += event.args[-1]
+    lost = end_losses(session.steps[-1].events if session.steps else ())
+    losses = [lost.get(player, 0) for player in range(state.num_players)]
     return {"scores": state.scores(), "winners": state.winners(), "losses": losses}
 
 
@@ -876,8 +875,9 @@ class Hub:
         # played in a world the mover thinks possible, never on the true state: a move that ends
         # the game scores the hand left after the draw (Café's CI-E.2, a joker dearer than a
         # guest), and which cards the bag gives is hidden from everyone
-        seen = random.Random(derived_seed(session.stored.seed, "preview", state.ply))
-        world = state.determinize(player, seen) if preview else state
+        if preview:
+            seen = random.Random(derived_seed(session.stored.seed, "preview", state.ply))
+            world = state.determinize(player, seen)
         moves = []
         for action in state.legal_actions():
             gain = None
