@@ -52,19 +52,19 @@ def refused_character(character: str) -> str | None:
     return REFUSED_CATEGORIES.get(unicodedata.category(character))
 
 
+def is_mark(character: str) -> bool:
+    return unicodedata.category(character) in MARKS
+
+
 def is_visible(character: str) -> bool:
     """Whether `character` is drawn by itself: no space, joiner, combining mark or character
     a name may not hold."""
     return not (
         character.isspace()
         or character in JOINERS
-        or unicodedata.category(character) in MARKS
+        or is_mark(character)
         or refused_character(character) is not None
     )
-
-
-def is_mark(character: str) -> bool:
-    return unicodedata.category(character) in MARKS
 
 
 def joins_visible(name: str, index: int) -> bool:
