@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import NotationError
+from kafeneio.core.errors import KafeneioError, NotationError
 from kafeneio.core.notation import (
     MAX_NUMBER_DIGITS,
     check_code,
@@ -271,9 +271,12 @@ class ActionSpace:
         return None if self._card_index(words[1]) is not None else words[1]
 
     def _card_index(self, card_id: str) -> int | None:
-        """The index in the card set of the unforeseen card `card_id` (any case), or None."""
-        ids = [kind.id for kind in self.cards.unforeseen]
-        return ids.index(card_id.lower()) if card_id.lower() in ids else None
+        """The index in the card set of the unforeseen card `card_id` (any case,
+        `CardSet.unforeseen_index`), or None."""
+        try:
+            return self.cards.unforeseen_index(card_id)
+        except KafeneioError:
+            return None
 
     def parse(self, text: str) -> SouvlakiAction:
         """The action written `text`; `NotationError` naming the problem otherwise."""
