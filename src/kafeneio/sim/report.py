@@ -85,11 +85,12 @@ def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Pa
             f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{body}</body></html>\n"
         )
-        (directory / "report.html").write_text(page, encoding="utf-8")
-        (directory / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
+        report, data = (directory / name for name in REPORT_FILES)
+        report.write_text(page, encoding="utf-8")
+        data.write_text(json.dumps(results, indent=1) + "\n", "utf-8")
     except OSError as err:
         raise KafeneioError(f"cannot write the report in {directory}: {err.strerror}") from None
-    return directory / "report.html"
+    return report
 
 
 def image(data: bytes, alt: str) -> str:
