@@ -64,7 +64,7 @@ class SimulationReport:
     @property
     def uneven(self) -> str | None:
         """Why the bots did not play every seat equally often; None where they did."""
-        dealt = get_game(self.game).role_option if self.by_role and self.deal_roles else None
+        dealt = get_game(self.game).role_option if self.deal_roles else None  # Café: none
         return uneven_seats(self.games, self.seats, dealt=dealt)
 
     @property

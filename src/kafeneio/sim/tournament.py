@@ -69,9 +69,7 @@ class TournamentReport:
     def uneven(self) -> str | None:
         """Why the bots of a pairing did not play every seat equally often; None where they
         did."""
-        dealt = None
-        if self.deal_roles and self.results[0].roles is not None:
-            dealt = get_game(self.game).role_option
+        dealt = get_game(self.game).role_option if self.deal_roles else None  # Café: none
         return uneven_seats(self.games_per_pairing, self.pairings[0].bots, " a pairing", dealt)
 
     @property
