@@ -32,6 +32,7 @@ from kafeneio.core import (
     SPECTATOR,
     TERMINAL,
     Action,
+    Game,
     GameInfo,
     IllegalActionError,
     NotationError,
@@ -218,17 +219,9 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
             state.apply(self._chance_action(int(action)))
             self._fold(mover, CHANCE_SEEN)
         else:
-            played = self._player_action(int(action))
+            played = player_action(game.setup.game, int(action))
             state.apply(played)
             self._fold(mover, played.code)
-
-    def _player_action(self, code: int) -> Action:
-        """The game's action of code `code`; a code outside the game's space is refused as any
-        illegal action is, with `IllegalActionError` (not the notation's error), naming it."""
-        try:
-            return self._game().setup.game.decode_action(code)
-        except NotationError as err:
-            raise IllegalActionError(f"{err}: no action of the game has it") from None
 
     def _chance_action(self, outcome: int) -> Action:
         """The engine's chance action numbered `outcome`; `IllegalActionError` naming this
@@ -415,3 +408,12 @@ def _game_class(game_name: str) -> type[KafeneioSpielGame]:
 
     title = "".join(part.title() for part in game_name.split("_"))
     return type(f"{title}SpielGame", (KafeneioSpielGame,), {"__init__": init})
+
+
+def player_action(game: Game, code: int) -> Action:
+    """`game`'s action of code `code`; a code outside the game's space is refused as any
+    illegal action is, with `IllegalActionError` (not the notation's error), naming it."""
+    try:
+        return game.decode_action(code)
+    except NotationError as err:
+        raise IllegalActionError(f"{err}: no action of the game has it") from None
