@@ -531,13 +531,13 @@ def _play_loop(
     # decision: a search bot's 0.2 s a decision shows as a short wait before it. A run longer in
     # coming than `RUN_TOLD_AFTER` is told as it stands and goes on in a new one, and a stop
     # (quit, Ctrl-C while a bot thinks) tells what was decided.
-    run: list[tuple[str, Step]] = []
-    run_wording: list[RunWords | None] = [None]  # the run's `_run_wording_of`
+    run: list[Step] = []
+    run_who = [""]  # who made the run's decisions (`_step_who` of its first)
     run_since = [0.0]  # when the run's first decision was told
 
     def tell_run() -> None:
         if run:
-            keyboard.say(_run_words(run))
+            keyboard.say(_run_words(run_who[0], run))
             run.clear()
 
     numbers = _ReadNumbers(state)
@@ -570,23 +570,23 @@ def _play_loop(
         if quiet:
             return
         wording = _run_wording_of(step)
-        if run and step.player == run[0][1].player:
-            if wording and wording is run_wording[0]:
-                run.append(("", step))
+        if run and step.player == run[0].player:
+            if wording and wording is _run_wording_of(run[0]):
+                run.append(step)
                 if time.monotonic() - run_since[0] >= RUN_TOLD_AFTER:
                     tell_run()  # a bot that thinks long: what it decided so far, as it goes on
                 return
             if not any(subject_of(event) == step.player for event in _caused(step)):
                 # `done`, `finish`: said last in the run, what they caused (the next shop's
                 # maintenance, the round's end) below it, as another's doing
-                run.append(("", dataclasses.replace(step, events=[])))
+                run.append(dataclasses.replace(step, events=[]))
                 tell_run()
                 keyboard.say(_step_words("", step))
                 return
         tell_run()
         if wording and step.player != CHANCE:
-            run.append((_step_who(step, seats, again), step))
-            run_wording[0] = wording
+            run.append(step)
+            run_who[0] = _step_who(step, seats, again)
             run_since[0] = time.monotonic()
         else:
             keyboard.say(_step_words(_step_head(step, seats, again), step))
@@ -634,19 +634,19 @@ def _run_wording_of(step: Step) -> RunWords | None:
     return runs.pop() if len(runs) == 1 and own else None  # not the next shop's maintenance
 
 
-def _run_words(run: list[tuple[str, Step]]) -> Words:
-    """A run of one player's decisions (who made them, each step), each of which
+def _run_words(who: str, run: list[Step]) -> Words:
+    """A run of one player's decisions (`who` made them), each of which
     `_run_wording_of` tells alike, in words: who decided, and what they caused told together,
     whose clauses name each decision, broken at spaces into lines of `COLUMNS`: ``P3
     (heuristic): plays S, GF; serves phone order SF 1/2: +1 money, +2 reputation (SW-4.2,
     SW-4.3)``, where a row for each decision ran a bot's service past 24 rows (and a head of
     the decisions said each again: ``play S, play GF, serve — P3 plays S, GF; serves ...``)."""
-    who, first = run[0]
-    head = f"{who}: {', '.join(str(step.action) for _, step in run)}"
+    first = run[0]
+    head = f"{who}: {', '.join(str(step.action) for step in run)}"
     if len(run) == 1:
         return _step_words(head, first)
-    events = [event for _, step in run for event in step.events]
-    then = ", ".join(str(step.action) for _, step in run[1:] if not step.events)
+    events = [event for step in run for event in step.events]
+    then = ", ".join(str(step.action) for step in run[1:] if not step.events)
     return _step_words(head, dataclasses.replace(first, events=events), folded=(who, then))
 
 
