@@ -57,7 +57,7 @@ from kafeneio.bots.knowledge import (
     root_priors,
     routine_action,
 )
-from kafeneio.bots.spec import is_real, is_whole
+from kafeneio.bots.spec import is_real, is_search_iterations, is_search_seconds, is_whole
 from kafeneio.core import CHANCE, JSON, Action, KafeneioError, State, sample_chance
 
 DEFAULT_SECONDS = 0.2
@@ -285,11 +285,9 @@ class MctsBot(Bot):
         follow: bool | None = None,
         luck: bool | None = None,
     ) -> None:
-        if iterations is not None and (not is_whole(iterations) or iterations < 1):
+        if iterations is not None and not is_search_iterations(iterations):
             raise KafeneioError(f"mcts: iterations must be a whole number >= 1, not {iterations!r}")
-        if seconds is not None and (
-            not is_real(seconds) or not 0 < seconds < math.inf
-        ):  # `not 0 < nan` holds too
+        if seconds is not None and not is_search_seconds(seconds):
             raise KafeneioError(f"mcts: seconds must be a finite number > 0, not {seconds!r}")
         if depth is not None and (not is_whole(depth) or depth < 0):
             raise KafeneioError(f"mcts: depth must be a whole number >= 0, not {depth!r}")

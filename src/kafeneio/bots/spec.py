@@ -28,6 +28,17 @@ def is_real(value: object) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def is_search_seconds(value: object) -> bool:
+    """Whether `value` is a search's budget in seconds: a finite number > 0 (`not 0 < nan`
+    holds too)."""
+    return is_real(value) and 0 < value < math.inf  # type: ignore[operator]
+
+
+def is_search_iterations(value: object) -> bool:
+    """Whether `value` is a search's budget in iterations: a whole number >= 1."""
+    return is_whole(value) and value >= 1  # type: ignore[operator]
+
+
 def plain_number(value: SupportsFloat) -> int | float:
     """A number `is_real` takes as Python's own int or float (a numpy scalar is neither, and
     JSON cannot write it)."""

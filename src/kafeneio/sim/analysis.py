@@ -24,7 +24,12 @@ from typing import Any, Protocol
 from kafeneio.bots import BOTS, bot_parameters
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
 from kafeneio.bots.knowledge import knowledge_for, playout_bot
-from kafeneio.bots.spec import is_real, is_whole, parse_seat, plain_number
+from kafeneio.bots.spec import (
+    is_search_iterations,
+    is_search_seconds,
+    parse_seat,
+    plain_number,
+)
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.errors import shown
 from kafeneio.core.events import plural
@@ -82,12 +87,11 @@ class Budget:
 
     def __post_init__(self) -> None:
         seconds, iterations = self.seconds, self.iterations
-        # `not 0 < nan` holds too
-        if seconds is not None and not (is_real(seconds) and 0 < seconds < math.inf):
+        if seconds is not None and not is_search_seconds(seconds):
             raise KafeneioError(
                 f"a budget's seconds are a positive, finite number, not {shown(seconds)}"
             )
-        if iterations is not None and not (is_whole(iterations) and iterations >= 1):
+        if iterations is not None and not is_search_iterations(iterations):
             raise KafeneioError(
                 f"a budget's iterations are a whole number >= 1, not {shown(iterations)}"
             )
