@@ -317,7 +317,7 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     assert line.startswith("Since your last turn: P2 heuristic ")
     for chair in chairs:  # each chair seated, and the guest there in words, as the board names it
         label = page.get_attribute(f".chair[data-chair='{chair}']", "aria-label")
-        guest = label.split(": ", 1)[1].split(" (")[0]
+        guest = label.split(": ", 1)[1].rsplit(" (seated by ", 1)[0]  # "joker (lady)" whole
         assert f"{guest} at chair {chair}" in line
         assert label.endswith("(seated by P2 heuristic since your last turn)")
     # the dashed ring, apart from the solid one of this turn's guests and from the focus ring
