@@ -733,6 +733,37 @@ def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: Live
     context.close()
 
 
+def test_a_double_clicks_second_click_after_the_answer_makes_no_game(
+    browser: Any, server: LiveServer
+) -> None:
+    # the race a fast server wins: the first game is made before the second click comes
+    context, page, console = new_page(browser)
+    made: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/api/games") and made.append(r.url),
+    )
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.locator("#create-button").hover()
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_selector("#created a.join-link")
+    page.wait_for_selector("#create-button:not([disabled])")
+    page.locator("#create-button").hover()  # where it is now the links are shown
+    page.mouse.down(click_count=2)  # the second click of the same double click
+    page.mouse.up(click_count=2)
+    page.locator("#create-button").hover()
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith("/api/games")
+    ):
+        page.mouse.down()  # a click of its own, later: this one makes a game
+        page.mouse.up()
+    assert len(made) == 2
+    assert console.errors == []
+    context.close()
+
+
 def finished_between_people(server: LiveServer, names: tuple[str, str] = ("Ada", "Bo")) -> Any:
     """A short Café game between two people, played to its end through the API."""
     seats = [{"kind": "human", "name": name} for name in names]

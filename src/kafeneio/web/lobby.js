@@ -123,8 +123,8 @@ function showCreated(created) {
   box.classList.remove("hidden");
 }
 
-// One game a click: until the server answers, the button waits, so that the second click of
-// a double click (or an impatient one) does not make a second game nobody will join.
+// One game a click: until the server answers, the button waits, so that an impatient second
+// click does not make a second game nobody will join.
 async function submit(event) {
   event.preventDefault();
   const button = document.getElementById("create-button");
@@ -332,6 +332,11 @@ async function start() {
   select.addEventListener("change", renderOptions);
   document.getElementById("players").addEventListener("change", renderSeats);
   document.getElementById("create-form").addEventListener("submit", submit);
+  // the second click of a double click never submits: a local server can answer the first one
+  // before it comes, when the waiting button above is enabled again
+  document.getElementById("create-button").addEventListener("click", (event) => {
+    if (event.detail > 1) event.preventDefault();
+  });
   renderOptions();
   refreshLists();
   setInterval(refreshLists, 5000);
