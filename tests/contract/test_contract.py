@@ -9,6 +9,7 @@ import math
 import pickle
 import random
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from kafeneio.core import (
     State,
     ViewerError,
 )
+from kafeneio.core.game import sample_chance
 from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
 from kafeneio.games import load_record
@@ -349,6 +351,35 @@ def test_a_sample_is_quiet_has_no_record_and_keeps_the_turn(game: Game) -> None:
             assert sample.is_quiet and sample.current_player() == state.current_player()
             with pytest.raises(KafeneioError):
                 sample.to_record()
+
+
+def test_a_sample_keeps_neither_the_seed_nor_a_stacked_setup(game: Game) -> None:
+    """The seed and the public history rebuild the true deal: a sample's state key (its
+    equality, its pickle) holds no trace of it. The seed is one no other value here takes."""
+    seed = 987_654_321_987
+    state, rng = game.new_state(2, seed=seed), random.Random(1)
+    for _ in range(12):
+        mover = state.current_player()
+        state.apply(
+            sample_chance(state, rng) if mover == CHANCE else rng.choice(state.legal_actions())
+        )
+    assert seed in set(flattened(state.state_key()))  # where the seed is, in the truth
+    for player in range(2):
+        sample = state.determinize(player, random.Random(player))
+        assert seed not in set(flattened(sample.state_key()))
+        assert seed not in set(flattened(pickle.loads(pickle.dumps(sample)).state_key()))
+
+
+def flattened(value: object) -> Iterator[object]:
+    if isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            yield from flattened(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from flattened(key)
+            yield from flattened(item)
+    else:
+        yield value
 
 
 @pytest.mark.parametrize("players", PLAYERS)

@@ -538,7 +538,11 @@ class State(ABC):
         carries nothing hidden from `player` (not even in its history), and `to_record()` on it
         raises `KafeneioError`."""
         sample = self._determinize(self.check_viewer(player), rng)
-        sample._sampled = True  # its seed would rebuild the truth: a sample has no record
+        # The seed, or a stacked setup, and the public history rebuild the true deal: a sample
+        # keeps neither (nor its equality, pickle or repr through them), and has no record.
+        sample._seed = None
+        sample._setup = None
+        sample._sampled = True
         sample._quiet = True
         if player != self.current_player():
             # The mover's own legal actions are part of what they know, so a sample made for
@@ -630,7 +634,7 @@ class State(ABC):
 
     def to_record(self) -> JSON:
         """The JSON game record: game, players, options, seed or stacked setup, actions.
-        `KafeneioError` for a determinized sample: its seed would rebuild the true game."""
+        `KafeneioError` for a determinized sample: not a game that was played."""
         from kafeneio.core.record import make_record  # the record module builds on this one
 
         if self._sampled:
