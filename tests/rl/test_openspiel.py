@@ -117,6 +117,28 @@ def test_resampling_keeps_the_information_state_and_the_observation() -> None:
     assert differs >= 1  # the other hands really were dealt anew
 
 
+def test_a_samples_history_hides_the_shuffle_and_the_cards_taken_at_random() -> None:
+    """The true shuffle's seed rebuilds the whole deal: a sample's history holds stand-ins for
+    every chance outcome, the player's decisions as they were, and goes on from there."""
+    state = played_souvlaki(players=2, actions=150, seed=4)
+    truth = state.full_history()
+    chance = [i for i, entry in enumerate(truth) if entry.player == pyspiel.PlayerId.CHANCE]
+    assert len(chance) > 1  # the shuffle and at least one card taken at random
+    player = state.current_player()
+    sampler = np.random.RandomState(5).rand
+    samples = [state.resample_from_infostate(player, sampler) for _ in range(4)]
+    for sample in samples:
+        history = sample.full_history()
+        assert [e.player for e in history] == [e.player for e in truth]
+        decisions = [i for i in range(len(truth)) if i not in chance]
+        assert [history[i].action for i in decisions] == [truth[i].action for i in decisions]
+        assert sample.move_number() == state.move_number()
+        assert str(truth[0].action) not in str(sample)
+        sample.apply_action(sample.legal_actions()[0])  # and is played on as the world it is
+        assert len(sample.history()) == len(truth) + 1
+    assert truth[0].action not in {sample.history()[0] for sample in samples}
+
+
 def test_the_information_state_string_has_perfect_recall() -> None:
     """Two histories that end in the same observation but differ earlier are told apart."""
     game = pyspiel.load_game("kafeneio_cafe", {"players": 2})

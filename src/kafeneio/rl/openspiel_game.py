@@ -183,6 +183,9 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         return game
 
     def current_player(self) -> int:
+        if "_recording" in self.__dict__:  # `_record_history`: the next entry's player
+            player, _ = next(self._recording)
+            return player
         if self.engine is None:
             return int(pyspiel.PlayerId.CHANCE)
         player = self.engine.state.current_player()
@@ -204,6 +207,8 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
         return sorted(outcomes)
 
     def _apply_action(self, action: int) -> None:
+        if "_recording" in self.__dict__:
+            return  # `_record_history`: the entry is recorded, not played
         game = self._game()
         if self.engine is None:
             if not 0 <= action < SHUFFLES:
@@ -282,12 +287,15 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the player cannot tell from this one: the contract's `determinize`. The
-        other players' fingerprints are replaced by ones made from what this player knows."""
+        other players' fingerprints are replaced by ones made from what this player knows, and
+        its history's chance outcomes (the shuffle, a card taken at random) by stand-ins: the
+        true ones would rebuild the world the sample hides."""
         self._seat(player_id)
-        sample = self.clone()
         if self.engine is None:
-            return sample
+            return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
+        sample = self._game().new_initial_state()
+        sample._record_history(self._stand_ins(rng))
         sample.engine = Engine(self.engine.state.determinize(player_id, rng))
         known = self.fingerprints[player_id]
         sample.fingerprints = tuple(
@@ -295,6 +303,29 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
             for seat in range(len(self.fingerprints))
         )
         return sample
+
+    def _stand_ins(self, rng: random.Random) -> list[tuple[int, int]]:
+        """This history as (player, action), each chance outcome drawn at random from the
+        shuffle's or the game's outcomes: a history nobody's information rebuilds the world from."""
+        outcomes = len(self._game().chance_codes)
+        entries = []
+        for index, entry in enumerate(self.full_history()):
+            action = entry.action
+            if entry.player == pyspiel.PlayerId.CHANCE:
+                shuffle = index == 0 and self._game().shuffles
+                action = rng.randrange(SHUFFLES if shuffle else outcomes)
+            entries.append((int(entry.player), action))
+        return entries
+
+    def _record_history(self, entries: list[tuple[int, int]]) -> None:
+        """Make `entries` this state's history, as OpenSpiel keeps it, without playing them:
+        OpenSpiel sets a history only through `apply_action`, which asks who moves first."""
+        self._recording = iter(entries)
+        try:
+            for _, action in entries:
+                self.apply_action(action)
+        finally:
+            del self._recording
 
     def __str__(self) -> str:
         if self.engine is None:
