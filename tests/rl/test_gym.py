@@ -66,6 +66,17 @@ def test_an_illegal_action_ends_the_episode_and_leaves_the_game_as_it_was() -> N
         strict.step(illegal)
 
 
+def test_a_float_is_not_an_action_code() -> None:
+    """A policy's float output is refused as illegal, not cut to a code and played."""
+    gym = SingleAgentEnv("cafe", num_players=2)
+    _, info = gym.reset(seed=1)
+    before = gym.game_state.clone()
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    _, reward, done, _, info = gym.step(legal + 0.7)  # type: ignore[arg-type]
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, legal + 0.7)
+    assert gym.game_state == before
+
+
 def test_bad_opponents_and_seats_are_refused() -> None:
     with pytest.raises(KafeneioError, match="unknown bot"):
         SingleAgentEnv("cafe", num_players=2, opponents="nobody")

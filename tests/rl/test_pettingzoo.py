@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,9 +82,35 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     before = aec.game_state.clone()
     legal = {action.code for action in aec.game_state.legal_actions()}
     illegal = next(code for code in range(aec.setup.num_actions) if code not in legal)
-    with pytest.raises((IllegalActionError, NotationError)):
+    with pytest.raises(IllegalActionError):
         aec.step(illegal)
     assert aec.game_state == before
+
+
+@pytest.mark.parametrize("game_name", ["cafe", "souvlaki"])
+def test_a_code_that_names_no_action_is_refused_as_an_illegal_one(game_name: str) -> None:
+    """As the docs say: `IllegalActionError` for a code in a gap of the space, outside it or not
+    a whole number (not the notation's error, nor a float cut to a code and played)."""
+    aec = raw_env(game_name, num_players=2)
+    aec.reset(seed=3)
+    before = aec.game_state.clone()
+    gap = next(code for code in range(aec.setup.num_actions) if not names_an_action(aec, code))
+    for code in (gap, aec.setup.num_actions, -1, float(min(legal_codes(aec))), "3"):
+        with pytest.raises(IllegalActionError):
+            aec.step(code)
+        assert aec.game_state == before
+
+
+def legal_codes(aec: Any) -> set[int]:
+    return {action.code for action in aec.game_state.legal_actions()}
+
+
+def names_an_action(aec: Any, code: int) -> bool:
+    try:
+        aec.setup.game.decode_action(code)
+    except NotationError:
+        return False
+    return True
 
 
 def test_the_wrapped_env_ends_the_game_on_an_illegal_action() -> None:

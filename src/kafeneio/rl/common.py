@@ -14,7 +14,17 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from kafeneio.core import CHANCE, SPECTATOR, Game, KafeneioError, State, sample_chance
+from kafeneio.core import (
+    CHANCE,
+    SPECTATOR,
+    Action,
+    Game,
+    IllegalActionError,
+    KafeneioError,
+    NotationError,
+    State,
+    sample_chance,
+)
 from kafeneio.core.notation import integer_value
 from kafeneio.core.tensor import Entries
 from kafeneio.games import get_game
@@ -41,6 +51,20 @@ class MachineView(Protocol):
     def observation_tensor(self, player: int) -> list[float]: ...
 
     def observation_entries(self, player: int) -> Entries: ...
+
+
+def player_action(game: Game, code: object) -> Action:
+    """`game`'s action of code `code`. What names no action is refused as any illegal action
+    is, with `IllegalActionError` (not the notation's error) naming it: a code in a gap of the
+    game's space or outside it, and what is not a whole number (a float from a policy's output
+    would otherwise be cut to a code and played)."""
+    whole = integer_value(code)
+    if whole is None:
+        raise IllegalActionError(f"an action is a whole-number code, not {code!r}")
+    try:
+        return game.decode_action(whole)
+    except NotationError as err:
+        raise IllegalActionError(f"{err}: no action of the game has it") from None
 
 
 def machine_view(state: State) -> MachineView:

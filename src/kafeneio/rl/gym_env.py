@@ -26,7 +26,7 @@ from gymnasium import spaces
 
 from kafeneio.bots import make_bot
 from kafeneio.bots.spec import is_real
-from kafeneio.core import IllegalActionError, KafeneioError, NotationError, State
+from kafeneio.core import IllegalActionError, KafeneioError, State
 from kafeneio.core.errors import shown
 from kafeneio.core.events import plural
 from kafeneio.core.notation import integer_value
@@ -41,6 +41,7 @@ from kafeneio.rl.common import (
     action_mask,
     check_render_mode,
     observation_array,
+    player_action,
     render_position,
     resolve_chance,
 )
@@ -139,12 +140,13 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         if not self._in_episode:
             raise KafeneioError("no episode is under way (none began, or it ended): call reset()")
         try:
-            self.game_state.apply(self.setup.game.decode_action(int(action)))
-        except (IllegalActionError, NotationError):
+            self.game_state.apply(player_action(self.setup.game, action))
+        except IllegalActionError:
             if self.illegal == "raise":
                 raise
             self._in_episode = False
-            info = {**self._info(), "illegal_action": int(action)}
+            whole = integer_value(action)
+            info = {**self._info(), "illegal_action": action if whole is None else whole}
             return self._observation(), self.illegal_reward, True, False, info
         self._play_others()
         done = self.game_state.is_terminal()

@@ -32,14 +32,12 @@ from kafeneio.core import (
     SPECTATOR,
     TERMINAL,
     Action,
-    Game,
     GameInfo,
     IllegalActionError,
-    NotationError,
     State,
 )
 from kafeneio.games import GAMES, get_game
-from kafeneio.rl.common import GameSetup, legal_codes, machine_view
+from kafeneio.rl.common import GameSetup, legal_codes, machine_view, player_action
 
 SHUFFLES = 2**16
 """How many shuffles the first chance node deals from: seeds 0 to 65535."""
@@ -224,7 +222,7 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
             state.apply(self._chance_action(int(action)))
             self._fold(mover, CHANCE_SEEN)
         else:
-            played = player_action(game.setup.game, int(action))
+            played = player_action(game.setup.game, action)
             state.apply(played)
             self._fold(mover, played.code)
 
@@ -439,12 +437,3 @@ def _game_class(game_name: str) -> type[KafeneioSpielGame]:
 
     title = "".join(part.title() for part in game_name.split("_"))
     return type(f"{title}SpielGame", (KafeneioSpielGame,), {"__init__": init})
-
-
-def player_action(game: Game, code: int) -> Action:
-    """`game`'s action of code `code`; a code outside the game's space is refused as any
-    illegal action is, with `IllegalActionError` (not the notation's error), naming it."""
-    try:
-        return game.decode_action(code)
-    except NotationError as err:
-        raise IllegalActionError(f"{err}: no action of the game has it") from None

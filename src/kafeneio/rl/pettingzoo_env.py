@@ -27,6 +27,7 @@ from kafeneio.rl.common import (
     action_mask,
     check_render_mode,
     observation_array,
+    player_action,
     render_position,
     resolve_chance,
 )
@@ -103,7 +104,7 @@ class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
             return
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for a finished agent")
-        self.game_state.apply(self.setup.game.decode_action(int(action)))
+        self.game_state.apply(player_action(self.setup.game, action))
         resolve_chance(self.game_state, self._chance)
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
