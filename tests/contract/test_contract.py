@@ -339,8 +339,9 @@ def test_refusals_name_a_rule_of_the_games_own_prefix(game: Game) -> None:
                 continue
             with pytest.raises(IllegalActionError) as err:
                 state.apply(action)
-            assert err.value.rule is None or err.value.rule.startswith(prefix)
-            refused += err.value.rule is not None
+            assert err.value.rule is not None, f"{action} refused naming no rule: {err.value}"
+            assert err.value.rule.startswith(prefix)
+            refused += 1
     assert refused > 20
 
 

@@ -178,10 +178,16 @@ def why_illegal(state: CafeState, action: Any) -> IllegalActionError:
     return _first(state, action)
 
 
-def _not_in_hand(state: CafeState, card: int) -> IllegalActionError | None:
-    if card not in state.hand(state.current_player()):
-        text = state.game.board.card_text(card)
-        return IllegalActionError(f"{text} is not in the hand of P{state.current_player() + 1}")
+HAND_RULES = {PLACE: "CI-M.1", BAR: "CI-M.2", SWAP: "CI-M.4"}
+"""The rule of each move that plays a card, which says it comes from the mover's hand."""
+
+
+def _not_in_hand(state: CafeState, action: CafeAction) -> IllegalActionError | None:
+    if action.card not in state.hand(state.current_player()):
+        text = state.game.board.card_text(action.card)
+        return IllegalActionError(
+            f"{text} is not in the hand of P{state.current_player() + 1}", HAND_RULES[action.kind]
+        )
     return None
 
 
@@ -195,7 +201,7 @@ def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
         return IllegalActionError(f"{action}: the dance variant is off", "CI-V.2")
     if kind == DANCE:
         return _dance(state, action)
-    missing = _not_in_hand(state, action.card)
+    missing = _not_in_hand(state, action)
     if missing:
         return missing
     if kind in (BAR, SWAP):
@@ -217,7 +223,7 @@ def _dance(state: CafeState, action: CafeAction) -> IllegalActionError:
     for card, count in Counter(card for card, _ in action.placements).items():
         if hand[card] < count:
             held = f"{hand[card]} × {board.card_text(card)}"
-            return IllegalActionError(f"{action}: the hand holds {held}, not {count}")
+            return IllegalActionError(f"{action}: the hand holds {held}, not {count}", "CI-V.2")
     for _, chair in action.placements:
         if state.chair(chair) >= 0:
             return IllegalActionError(f"{action}: chair {chair + 1} is taken", "CI-T.1")
@@ -254,7 +260,7 @@ def _second(state: CafeState, action: CafeAction) -> IllegalActionError:
             "place a second one or end",
             "CI-M.1",
         )
-    missing = _not_in_hand(state, action.card)
+    missing = _not_in_hand(state, action)
     return missing or _placement(state, action, second=True)
 
 
