@@ -285,7 +285,9 @@ def test_a_player_that_applies_an_action_to_the_game_itself_is_refused(game: Gam
         return state.legal_actions()[0]
 
     state = game.new_state(2, seed=3)
-    with pytest.raises(KafeneioError, match=r"P\d applied 1 action .*state\.clone\(\)"):
+    with pytest.raises(
+        KafeneioError, match=r"P\d applied 1 action .*now spoilt: .*state\.clone\(\)"
+    ):
         play(state, [careless, careless], rng)  # type: ignore[list-item]
 
 

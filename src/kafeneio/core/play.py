@@ -48,7 +48,8 @@ def play(
     handed the game's own state, not a copy: one that looks ahead applies actions to
     `state.clone()` (or a `determinize` sample); one that applied an action to the state
     itself is refused with `KafeneioError`, since the game would go on from a position nobody
-    chose."""
+    chose. The state is then as that player left it (undoing would cost a copy a decision):
+    the game is spoilt, and the error says so."""
     steps = 0
     limit = sys.maxsize if max_steps is None else max_steps  # one comparison a decision
     while steps < limit:
@@ -68,7 +69,7 @@ def play(
                 raise KafeneioError(
                     f"the player of P{mover + 1} applied "
                     f"{plural(state.ply - ply, 'action')} to the state it was handed, which is "
-                    "the game itself: look ahead on state.clone()"
+                    "the game itself, now spoilt: look ahead on state.clone()"
                 )
         steps += 1
         if on_step is None:  # the common case, random play and search: nothing else to do
