@@ -8,6 +8,7 @@ import math
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -60,6 +61,36 @@ def test_python_dash_m_runs_the_command(module: str) -> None:
         [sys.executable, "-m", module, "--version"], capture_output=True, text=True, env=env
     )
     assert ran.returncode == 0 and ran.stdout == f"kafeneio {kafeneio.__version__}\n", ran
+
+
+@pytest.mark.parametrize("signal_name", ["SIGHUP", "SIGTERM"])
+def test_a_closed_terminal_still_writes_the_record(tmp_path: Path, signal_name: str) -> None:
+    """A window shut or an ssh link lost (SIGHUP), or a kill (SIGTERM), ended the process on
+    the spot, and a game played with --record was lost: it stops as Ctrl-C does now."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    record = tmp_path / "game.json"
+    command = ["play", "cafe", "--seats", "human,random", "--seed", "7", "--record", str(record)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kafeneio", *command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"moves\n")  # answered only once play has begun, at the first prompt
+    process.stdin.flush()
+    seen = b""
+    while b"@" not in seen.partition(b"P1>")[2]:  # the moves listed: play is under way
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    process.send_signal(getattr(signal, signal_name))
+    rest, _ = process.communicate(timeout=30)
+    assert record.exists(), (seen + rest).decode()
+    assert load_record(json.loads(record.read_text())).ply == 0
+    assert b"Record written" in rest
 
 
 def test_importing_the_main_module_runs_nothing() -> None:

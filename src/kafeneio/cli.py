@@ -21,8 +21,10 @@ import os
 import random
 import re
 import shlex
+import signal
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -350,7 +352,8 @@ def play(
         console.print(_commands(game, state), markup=False)
     try:
         recorded = record is not None
-        _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
+        with _stopped_as_by_ctrl_c():
+            _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
     finally:
         if record is not None:
             data = state.to_record()
@@ -360,6 +363,30 @@ def play(
             except OSError as err:
                 raise fail(f"cannot write the record to {record}: {err.strerror}") from None
             console.print(f"Record written to {record}", markup=False)
+
+
+class _Hangup(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM)."""
+
+
+@contextlib.contextmanager
+def _stopped_as_by_ctrl_c() -> Any:
+    """A closed terminal (a window shut, an ssh link lost) or a kill stops play as Ctrl-C does,
+    so that the record is still written: by default either signal ends the process at once."""
+    if threading.current_thread() is not threading.main_thread():  # only it may take signals
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Hangup(signal.Signals(signum).name)
+
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    previous = {number: signal.signal(number, stop) for number in wanted}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _check_writable(record: Path, force: bool) -> None:
