@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -46,7 +47,9 @@ def test_the_end_says_why_and_what_each_hand_cost() -> None:
 @pytest.mark.rule("CI-M.3")
 def test_a_player_thrown_out_at_the_bar_is_told() -> None:
     texts = [t for seed in range(12) for step in _history(3, seed) for t in step]
-    assert any("is out of the game (CI-M.3)" in t for t in texts)
+    out = [t for t in texts if "is out of the game (CI-M.3)" in t]
+    assert out and all(re.search(r"sends \w+ to bar seat \d+, cannot pay its -\d", t) for t in out)
+    assert not any("points" in t for t in out)  # the seat's points are never taken
     assert any("sends" in t and "bar seat" in t for t in texts)
     assert any(" draws " in t for t in texts)
 
@@ -68,7 +71,13 @@ def test_a_move_reads_in_words_with_its_chair_tables_bar_seat_and_points() -> No
         "France lady to chair 25 at FR2: 0 points alone; it needs a partner at FR2 in the same "
         "move (CI-T.5)"
     )
-    assert words["USm@bar"] == "USA man to the bar, seat 7: -4 points"
+    assert words["USm@bar"] == (  # with 0 points, a red seat cannot be paid
+        "USA man to the bar, seat 7: cannot pay its -4: out of the game (CI-M.3)"
+    )
+    paid = new_position([["FRf", "USm"], ["GBm"]], bar=["DEf"] * 4 + ["DEm"] * 2, scores=[4, 0])
+    assert paid.action_words(paid.parse_legal("USm@bar")) == (
+        "USA man to the bar, seat 7: -4 points"
+    )
     state = new_position([["FRf", "USm"], ["GBm"]], {26: "FRm"})
     assert state.action_words(state.parse_legal("FRf@25")) == (
         "France lady to chair 25 at FR2: +2 points"

@@ -58,8 +58,11 @@ def went_to_bar(args: Args, viewer: int) -> str:
 
 
 def thrown_out(args: Args, viewer: int) -> str:
-    player, value = args
-    return f"{seat(player)} cannot pay the {value} of that bar seat and is out of the game (CI-M.3)"
+    player, card, place, value = args
+    return (
+        f"{seat(player)} sends {_card(card)} to bar seat {place + 1}, cannot pay its {value} "
+        "and is out of the game (CI-M.3)"
+    )
 
 
 def swapped(args: Args, viewer: int) -> str:

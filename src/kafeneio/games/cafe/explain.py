@@ -44,8 +44,12 @@ def action_words(state: CafeState, action: CafeAction) -> str:
         return f"{where} in place of its joker, taken into the hand: no points (CI-M.4)"
     if kind == BAR:
         seat = state.filling()[0]
-        value = plural(state.options.bar_values[seat], "point", sign=True)
-        return f"{guest(board, action.card)} to the bar, seat {seat + 1}: {value}"
+        value = state.options.bar_values[seat]
+        if not state.pays_bar_seat():  # CI-M.3
+            told = f"cannot pay its {value}: out of the game (CI-M.3)"
+        else:
+            told = plural(value, "point", sign=True)
+        return f"{guest(board, action.card)} to the bar, seat {seat + 1}: {told}"
     if kind == DANCE:
         return _dance_words(state, action)
     if kind == BIRTHDAY:

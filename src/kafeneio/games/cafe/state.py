@@ -412,6 +412,7 @@ class CafeState(State):
         return counts
 
     def is_out(self, player: int) -> bool:
+        """CI-M.3: thrown out at the bar."""
         return self._out[player]
 
     def filling(self) -> tuple[int, int, int]:
@@ -718,22 +719,25 @@ class CafeState(State):
         generation offers the bar to no joker, and names no card)."""
         if card is not None and is_joker(card):
             return ("CI-M.2", "a joker never goes to the bar")
-        seat = len(self._bar)
-        values = self.options.bar_values
-        if seat < len(values) and (
-            values[seat] >= 0 or self._scores[self._player] + values[seat] >= 0
-        ):
+        if len(self._bar) < len(self.options.bar_values) and self.pays_bar_seat():
             return None  # the common answer first: move generation asks at every turn
+        seat = len(self._bar)
         if self.bar_full:  # then the game has ended (CI-E.1)
             return ("CI-E.1", f"all {seat} bar seats are taken")
         value, score = self.options.bar_values[seat], self._scores[self._player]
-        if score + value < 0 and self.options.bar_unpaid == "forbid":
+        if self.options.bar_unpaid == "forbid":  # (a seat that is paid was taken above)
             return (
                 "CI-M.3",
                 f"bar seat {seat + 1} costs {-value} and P{self._player + 1} has {score} "
                 "(option bar_unpaid = forbid)",
             )
         return None
+
+    def pays_bar_seat(self) -> bool:
+        """CI-M.3: whether the mover can pay the next bar seat (there is one): a black value
+        always, a red one while it leaves their score at 0 or more."""
+        value = self.options.bar_values[len(self._bar)]
+        return value >= 0 or self._scores[self._player] + value >= 0
 
     def swap_refusal(self, card: int, chair: int) -> Refusal | None:
         """CI-M.4: why `card` may not take the place of the joker on `chair`; None when it may
@@ -1010,7 +1014,7 @@ class CafeState(State):
         if seat >= len(values):
             raise KafeneioError("bar_points: every bar seat is taken")
         player, value = self._player, values[seat]
-        if self._scores[player] + value < 0:
+        if not self.pays_bar_seat():
             return None
         drawn = min(2 if self.options.bar_draw == "extra" else 1, len(self._bag))
         if not self._may_end(len(self._bag) - drawn, seat + 1):  # (the move resets passes)
@@ -1026,11 +1030,13 @@ class CafeState(State):
         hand.remove(card)
         bar = self._bar
         value = self.options.bar_values[len(bar)]
-        self.emit("bar", events.went_to_bar, player, card, len(bar), value)
+        unpaid = not self.pays_bar_seat()
+        # one event: the seat's points, or that they cannot be paid (its points never count)
+        told = events.thrown_out if unpaid else events.went_to_bar
+        self.emit("out" if unpaid else "bar", told, player, card, len(bar), value)
         bar.append(card)
-        if self._scores[player] + value < 0:
+        if unpaid:
             self._out[player] = True  # CI-M.3: thrown out; the hand leaves play
-            self.emit("out", events.thrown_out, player, value)
             hand.clear()
         else:
             self._scores[player] += value
