@@ -374,3 +374,25 @@ def test_a_number_that_names_what_it_named_is_played_unasked(tmp_path: Path) -> 
     args = ["play", "souvlaki", "--from", str(path), "--seats", "human,random"]
     output = runner.invoke(app, args, input="send 3\nquit\ny\n").output
     assert cli.ALL_THE_SAME not in output and "P1 sends " in output
+
+
+@pytest.mark.rule("CI-M.3")
+def test_a_move_that_puts_the_player_out_is_marked_asked_about_and_shown_in_the_result() -> None:
+    """Nothing on screen said a red bar seat the player cannot pay ends their game: `moves`
+    showed it as any other, it was played at once, and the result showed 0 points, unmarked."""
+    command = ["play", "cafe", "--seats", "human,random,random", "--seed", "7"]
+    red = ["-o", "bar_values=[-3,-3,-3,-3,-3,-3]"]  # with 0 points, every seat is unpaid
+    typed = "moves\nCUf@bar\nn\nCUf@bar\ny\n"
+    result = runner.invoke(app, [*command, *red], input=typed)
+    assert result.exit_code == 0, result.output
+    shown = " ".join(result.output.split())
+    assert "CUf@bar (out of the game)" in shown
+    asked = "CUf@bar puts you out of the game: you would play no more and cannot win."
+    assert shown.count(asked) == 2 and shown.count("Not played.") == 1
+    assert "P1 sends CUf to bar seat 1, cannot pay its -3 and is out of the game (CI-M.3)" in shown
+    assert re.search(r"│ P1 +│.*│ out +│", result.output)
+    paid = runner.invoke(
+        app, [*command, "-o", "bar_values=[3,3,3,3,3,3]"], input="moves\nquit\ny\n"
+    )
+    assert "CUf@bar (+3)" in " ".join(paid.output.split())
+    assert "out of the game" not in paid.output

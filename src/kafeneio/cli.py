@@ -766,7 +766,7 @@ def _human_turn(
             except KafeneioError as err:
                 _refuse(f"Not allowed: {err}")
             else:
-                if numbers.meant(state, action):
+                if numbers.meant(state, action) and _leaves_the_game_meant(state, action):
                     return action
 
 
@@ -803,6 +803,29 @@ class _ReadNumbers:
             return False
         self.read(state)  # they have read the numbers as they are now
         return True
+
+
+OUT_WHY = "a move marked 'out of the game' puts you out: you would play no more and cannot win"
+
+
+def _leaves_the_game_meant(state: State, action: Action) -> bool:
+    """Whether the player plays `action` where it puts them out of the game: asked first (no by
+    default, and at the end of input), as nothing else on screen says so."""
+    player = state.current_player()
+    after = state.clone().quiet()
+    after.apply(action)
+    if not after.is_out(player):
+        return True
+    _refuse(f"{action.notation} puts you out of the game: {OUT_WHY.split(': ', 1)[1]}.")
+    try:
+        answer = ask(f"Play {action.notation}{ALL_THE_SAME}").strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return False
+    if answer not in {"y", "yes"}:
+        console.print("Not played.", markup=False)
+        return False
+    return True
 
 
 def _refuse(words: str) -> None:
@@ -981,7 +1004,7 @@ def list_moves(state: State) -> str:
         after = state.clone()
         after.apply(action)
         gain = after.scores()[player] - before
-        points = f" ({gain:+d})" if gain else ""
+        points = " (out of the game)" if after.is_out(player) else f" ({gain:+d})" if gain else ""
         card, at, where = action.notation.partition("@")
         words = action.notation.split(" ", 2)
         if at and where.isdigit() and " " not in card:
@@ -993,6 +1016,8 @@ def list_moves(state: State) -> str:
     count = len(state.legal_actions())
     what = state.game.info.score_name
     lines = [f"{plural(count, 'legal move')} (with the {what} each gains now, where not 0):"]
+    if any(" (out of the game)" in text for text in others):  # said once, not on each move
+        lines.append(f"  ({OUT_WHY})")
     for card, chairs in sorted(by_card.items()):  # a joker's 68 chairs ran to 280 columns
         lines.extend(packed(f"  {card}@ ", [text for _, text in sorted(chairs)], "  "))
     if others:
@@ -1018,7 +1043,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     for player, score in enumerate(state.scores()):
         loss = losses.get(player, 0)
         cells = [str(score + loss), f"-{loss}" if loss else "0"] if losses else []
-        mark = "winner" if player in winners else ""
+        mark = "winner" if player in winners else "out" if state.is_out(player) else ""
         table.add_row(f"P{player + 1}", *cells, str(score), mark)
     console.print(table)
     for event in last_events:

@@ -506,6 +506,11 @@ class State(ABC):
     def winners(self) -> list[int]:
         """The winning players once terminal (several on a shared win); empty before."""
 
+    def is_out(self, player: int) -> bool:
+        """Whether `player` is out of the game (Café's CI-M.3: a bar seat they cannot pay):
+        they move no more and cannot win. A game where nobody leaves keeps this."""
+        return False
+
     def returns(self) -> list[float]:
         """The result for learning and search: winners share 1, everyone else gets 0."""
         won = self.winners()
