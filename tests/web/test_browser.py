@@ -6,6 +6,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from server.conftest import LiveServer, age, mentions, wait_for
 from web.conftest import Console
 
@@ -640,6 +642,31 @@ def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer)
     label = page.get_attribute("[data-action='birthday US1']", "aria-label")
     assert re.fullmatch(r"Table US1 \(USA, (empty|.* and .*)\) as the birthday table", label)
     click_and_wait(page, "[data-action='birthday US1']")
+    assert console.errors == []
+    context.close()
+
+
+@pytest.mark.rule("CI-M.3")
+def test_a_bar_seat_the_player_cannot_pay_says_so_and_is_asked_about(
+    browser: Any, server: LiveServer
+) -> None:
+    """The bar button read "Send to the bar (+0)" for a red seat the player cannot pay, which
+    puts them out of the game at once; it says so now, and the move is confirmed first."""
+    context, page, console = new_page(browser)
+    create_in_lobby(page, server, "cafe", {"bar_values": "-3,-3,-3,-3,-3,-3"})
+    assert wait_turn_or_end(page)
+    page.click("#board .hand button.card:not(.joker) >> nth=0")
+    assert page.inner_text("#to-bar") == "Send to the bar (you cannot pay it: out of the game)"
+    assert "out of the game (CI-M.3)" in page.get_attribute("#to-bar", "aria-label")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    ply = page.get_attribute("body", "data-ply")
+    page.click("#to-bar")
+    assert asked and "You would play no more and could not win" in asked[0]
+    assert page.get_attribute("body", "data-ply") == ply  # declined: nothing sent
+    page.once("dialog", lambda dialog: dialog.accept())
+    click_and_wait(page, "#to-bar")  # the guest is still chosen
+    page.wait_for_function("document.body.innerText.includes('is out of the game')")
     assert console.errors == []
     context.close()
 

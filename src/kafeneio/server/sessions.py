@@ -867,7 +867,7 @@ class Hub:
     def legal(self, session: GameSession) -> list[dict[str, Any]]:
         """The legal moves, for the seat to move only: each in the game's notation and in its
         words as the mover reads them (`state.action_words`: the mover's own cards are named),
-        Café's with the points it would score."""
+        Café's with the points it would score and whether it puts the mover out (CI-M.3)."""
         state = session.state
         player = state.current_player()
         preview = session.stored.game in PREVIEW_GAMES
@@ -880,13 +880,13 @@ class Hub:
             world = state.determinize(player, seen)
         moves = []
         for action in state.legal_actions():
-            gain = None
+            gain, out = None, False
             if preview:
                 copy = world.clone()
                 copy.apply(action)
-                gain = copy.scores()[player] - before
+                gain, out = copy.scores()[player] - before, copy.is_out(player)
             words = state.action_words(action)
-            moves.append({"notation": action.notation, "words": words, "gain": gain})
+            moves.append({"notation": action.notation, "words": words, "gain": gain, "out": out})
         return moves
 
     def full_record(self, session: GameSession) -> dict[str, Any]:

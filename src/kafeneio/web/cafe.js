@@ -297,8 +297,8 @@ function drawBar(obs, moves, ctx) {
     const button = el("button", {
       type: "button", id: "to-bar", disabled: !moves.bar, title: moves.bar ? moveText(moves.bar) : null,
       "aria-label": moves.bar ? moveText(moves.bar) : null,
-      onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
-    }, moves.bar ? `Send to the bar (${signed(moves.bar.gain)})` : "The bar is not open to this card");
+      onclick: (event) => toBar(ctx, chosen, moves.bar, event),
+    }, moves.bar ? `Send to the bar (${barGain(moves.bar)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
   }
   return el("div", { class: "panel" }, parts);
@@ -406,8 +406,19 @@ function instruction(obs, moves, ctx) {
   const chosen = selected;
   return [`No chair takes your ${name} now. `, el("button", {
     type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
-    onclick: (event) => choose(ctx, `${chosen.text}@bar`, event),
-  }, `Send it to the bar (${signed(moves.bar.gain)})`), " or choose another guest."];
+    onclick: (event) => toBar(ctx, chosen, moves.bar, event),
+  }, `Send it to the bar (${barGain(moves.bar)})`), " or choose another guest."];
+}
+
+// A bar seat the mover cannot pay puts them out of the game (CI-M.3, the default ruling): the
+// button says so, and the move is asked about first, as nothing else on the page warns of it.
+function barGain(move) {
+  return move.out ? "you cannot pay it: out of the game" : signed(move.gain);
+}
+
+function toBar(ctx, chosen, move, event) {
+  if (move.out && !window.confirm(`${moveText(move)}.\n\nYou would play no more and could not win. Send the guest to the bar all the same?`)) return;
+  choose(ctx, `${chosen.text}@bar`, event);
 }
 
 // After the turn's first guest: a second, or the end, as the legal moves allow (the rules may
