@@ -116,7 +116,7 @@ def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out
     start, cards = cafe.split("P1> ")[:2]
     assert "Bar: nobody yet" in cards and "In the bag (90 cards, order unknown): AFf×" in cards
     assert max(len(line) for line in cards.splitlines()) <= 80
-    assert "Or a command: moves, hint, board, cards, rule ID" in cafe
+    assert "Or a command: moves, hint, board, log, cards, rule ID" in cafe
     assert "cards," in start.splitlines()[1]
 
 
@@ -396,3 +396,17 @@ def test_a_move_that_puts_the_player_out_is_marked_asked_about_and_shown_in_the_
     )
     assert "CUf@bar (+3)" in " ".join(paid.output.split())
     assert "out of the game" not in paid.output
+
+
+def test_log_tells_again_what_happened_since_the_players_last_turn_began() -> None:
+    """The report of the others' moves between two turns (39-59 lines in a 3- or 4-player
+    Souvlaki game) scrolled off a 24-row screen, and no command told it again."""
+    command = ["play", "souvlaki", "--seats", "human,random,random", "--seed", "21"]
+    result = runner.invoke(app, command, input="log\nkeep\nlog\nquit\ny\n")
+    assert result.exit_code == 0, result.output
+    first, second = result.output.split("Since your last turn began:\n")[1:3]
+    assert re.match(r"  P2 \(random\): \w+", first)  # the others' moves before P1's first turn
+    told = second.split("\nP1> ")[0]
+    assert told.splitlines()[0].strip() == "P1 keeps their food cards (SW-S.6)"  # their own turn
+    assert "  P2 (random): " in told and "  P3 (random): " in told  # and what came after it
+    assert first.split("\nP1> ")[0].strip() not in told  # before the previous turn: dropped

@@ -142,6 +142,7 @@ COMMANDS = {
     "moves": "the legal moves, what each scores",
     "hint": "the search bot's suggestion for you",
     "board": "show the board again",
+    "log": "what happened since your last turn began, told again (it may have scrolled off)",
     "cards": "what the board leaves out, to look up now and then",
     "rule ID": "what a rule says (a refusal names the rule it cites)",
     "rule WORDS": "the rules that use those words (a card's name, a mark on screen)",
@@ -467,6 +468,10 @@ class Keyboard:
         self.seen_by: int | None = None
         """The human whose view is on the screen."""
         self.missed: dict[int, list[str]] = {p: [] for p in self.humans}
+        self.told: dict[int, list[str]] = {p: [] for p in self.humans}
+        """What each human may read of the game, since their previous turn began (`log`)."""
+        self.turn_began: dict[int, int] = dict.fromkeys(self.humans, 0)
+        """Where in `told` each human's turn under way began."""
 
     @property
     def viewer(self) -> int:
@@ -482,11 +487,27 @@ class Keyboard:
         line = words(self.viewer)
         if line is not None:
             console.print(line, markup=False)
+        for human, lines in self.told.items():
+            text = line if human == self.viewer else words(human)
+            if text is not None:
+                lines.append(text)
         if self.hot_seat:
             for human, lines in self.missed.items():
                 text = words(human)
                 if text is not None and human != self.seen_by:
                     lines.append(text)
+
+    def turn_begins(self, player: int) -> None:
+        """`player` begins a turn (a run of their decisions): what came before their previous
+        one is dropped from `told`."""
+        del self.told[player][: self.turn_began[player]]
+        self.turn_began[player] = len(self.told[player])
+
+    def log(self, player: int) -> str:
+        """What `log` answers: `told` as one text."""
+        if not self.told[player]:
+            return "Nothing has happened yet."
+        return "Since your last turn began:\n" + "\n".join(self.told[player])
 
     def hand_to(self, player: int) -> bool:
         """Hide the screen of the human who has the keyboard, then wait until `player` has it;
@@ -574,6 +595,7 @@ def _play_loop(
             tell_run()  # the run before this prompt, on the screen of who has had it
             if last_mover[0] != player:  # the first of their run of decisions: a new board
                 numbers.read(state)
+                keyboard.turn_begins(player)
             if keyboard.seen_by != player:
                 if not keyboard.hand_to(player):
                     raise _Quit
@@ -583,7 +605,8 @@ def _play_loop(
                 # fit 24 rows (the board's first line sets it off from the log)
                 console.print(game.render(state, player), markup=False)
                 shown_at[0] = state.ply
-            action = _human_turn(game, state, player, recorded, hints, numbers)
+            log = functools.partial(keyboard.log, player)
+            action = _human_turn(game, state, player, recorded, hints, numbers, log)
             if action is None:
                 raise _Quit
             return action
@@ -730,7 +753,13 @@ def _within_columns(lines: list[str]) -> list[str]:
 
 
 def _human_turn(
-    game: Game, state: State, player: int, recorded: bool, hints: _Hints, numbers: _ReadNumbers
+    game: Game,
+    state: State,
+    player: int,
+    recorded: bool,
+    hints: _Hints,
+    numbers: _ReadNumbers,
+    log: Callable[[], str],
 ) -> Action | None:
     """Read one legal decision; None when the player quits (and, the game not `recorded`,
     says so again) or their input ends. A move whose numbers name another thing than where
@@ -758,6 +787,8 @@ def _human_turn(
             console.print(list_moves(state), markup=False)
         elif command == "board":
             console.print(game.render(state, player), markup=False)
+        elif command == "log":
+            console.print(log(), markup=False)
         elif text:
             try:
                 action = state.parse_legal(text)
@@ -837,7 +868,7 @@ def _refuse(words: str) -> None:
 def _commands(game: Game, state: State) -> str:
     """The prompt's commands on one line, said once as a game with a human starts."""
     cards = " cards," if game.reference(state, SPECTATOR) else ""
-    return f"At the prompt: a move, or help, moves, hint, board,{cards} rule ID, quit."
+    return f"At the prompt: a move, or help, moves, hint, board, log,{cards} rule ID, quit."
 
 
 def _help(game: Game, state: State, player: int, asked: str = "") -> str:
