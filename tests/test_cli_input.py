@@ -16,7 +16,7 @@ from typer.testing import CliRunner, Result
 
 from kafeneio import __version__, cli
 from kafeneio.cli import app
-from kafeneio.core import CHANCE, sample_chance
+from kafeneio.core import CHANCE, State, sample_chance
 from kafeneio.games import get_game, load_record
 from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
 
@@ -405,15 +405,23 @@ def test_moves_folds_a_card_played_on_targets_into_lines_of_that_card() -> None:
     assert max(map(len, listing)) <= 80 and len(listing) + 1 <= 24  # and the prompt
     folded: dict[str, str] = {}
     for line in listing[1:]:
-        if line.startswith("  use "):
-            card = " ".join(line.split()[:2])
-            folded[card] = line.split(maxsplit=2)[2]
+        if line.startswith("  use "):  # "  use wrong-number: p1.2  p2.3 (+1)": one target a move
+            card, _, folded[card] = line.strip().partition(": ")
         elif line.startswith("   "):  # the card's targets go on under the first
-            folded[card] += " " + line.strip()
+            folded[card] += "  " + line.strip()
     listed = {f"{card} {target.split(' (')[0]}" for card, targets in folded.items()
-              for target in targets.split(", ")}  # fmt: skip
+              for target in targets.split("  ")}  # fmt: skip
+    example = listing[-1]  # how one of them is typed, said once
+    assert re.fullmatch(
+        r"  \(a card's targets follow it: one is one move, typed as '.+'\)", example
+    )
+    assert example.split("as '")[1][:-2] in legal_notations(state)
     legal = {a.notation for a in state.legal_actions() if len(a.notation.split(" ", 2)) == 3}
     assert listed == legal and len(folded) < len(legal) // 4
+
+
+def legal_notations(state: State) -> set[str]:
+    return {action.notation for action in state.legal_actions()}
 
 
 def test_moves_says_1_legal_move_in_the_singular() -> None:

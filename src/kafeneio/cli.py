@@ -1054,8 +1054,11 @@ def list_moves(state: State) -> str:
     if others:
         lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
     for played, targets in on_targets.items():
-        listed = [f"{target}," for target in targets[:-1]] + targets[-1:]
-        lines.extend(packed(f"  {played} ", listed, " "))
+        lines.extend(packed(f"  {played}: ", targets, "  "))
+    if on_targets:  # "use eurovision-party p1, p2" read as one move, and typed so was refused
+        played, targets = next(iter(on_targets.items()))
+        example = f"{played} {targets[0].split(' (')[0]}"
+        lines.append(f"  (a card's targets follow it: one is one move, typed as '{example}')")
     return "\n".join(lines)
 
 
