@@ -212,7 +212,9 @@ def test_the_treat_of_an_emptied_queue_says_nobody_is_left_to_treat() -> None:
         play(state, "play GF", "serve")
         (treat,) = [e for e in state.apply(state.parse_legal("finish")) if e.kind == "treat"]
         told[len(queue) - 1] = treat.text_for(SPECTATOR)
-    assert told[0] == "P1 has food left over and nobody left to treat: +1 reputation (SW-4.4)"
+    assert told[0] == (
+        "P1 treats with the food left over, though nobody is left waiting: +1 reputation (SW-4.4)"
+    )
     assert told[1] == "P1 treats the queue with the food left over: +1 reputation (SW-4.4)"
 
 

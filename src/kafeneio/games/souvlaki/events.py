@@ -373,7 +373,7 @@ def _treats(args: Args) -> str:
     or without customers still waiting to be treated."""
     _, waiting = args
     if not waiting:
-        return "has food left over and nobody left to treat: +1 reputation"
+        return "treats with the food left over, though nobody is left waiting: +1 reputation"
     return "treats the queue with the food left over: +1 reputation"
 
 
