@@ -269,7 +269,7 @@ function newsBox(view) {
   }, newsOpened === said ? "fewer" : `${folded} more`) : null;
   box.append(el("div", { class: "news-head" }, el("strong", {}, "Since your last turn:"), more),
     el("ul", {}, shown.map((line, i) => el("li", { class: i < folded ? "folded" : null }, line))),
-    earlier ? el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier)) : null);
+    ...(earlier ? [el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier))] : []));  // (append writes a null as "null")
   return box;
 }
 
@@ -293,7 +293,9 @@ export function endReason(obs, options) {
 // A seat's standing for the players panel, beside its name: the race to 25 and 25 (SW-5.2).
 export function standing(obs, player) {
   const p = obs.players[player];
-  return `money ${p.money} · reputation ${p.reputation}`;
+  // money net of loans, as the shop's meter, the win (SW-5.2) and the result count it
+  const loans = p.loans ? ` (net of ${p.loans} loan${p.loans > 1 ? "s" : ""})` : "";
+  return `money ${p.net_money}${loans} · reputation ${p.reputation}`;
 }
 
 export function scoreText(obs, player, score) {
