@@ -1224,3 +1224,28 @@ def test_a_cafe_board_whose_data_answers_late_is_drawn_at_the_latest_position(
     assert console.errors == []
     ada_context.close()
     bo_context.close()
+
+
+def test_the_keyboard_focus_stays_on_the_board_as_moves_are_made(
+    browser: Any, server: LiveServer
+) -> None:
+    """Each move draws the board anew: the focused button went with it, and the focus fell back
+    to the page's start, so a keyboard or screen-reader player lost their place at every move."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "souvlaki", "seats": seats})
+    context, page, console = new_page(browser)
+    page.goto(server.base + created["links"][0]["path"])
+    in_board = "document.getElementById('board').contains(document.activeElement)"
+    for _ in range(3):  # keep, then two picks of the draft
+        page.wait_for_selector("body[data-your-turn=true] #board[aria-busy=false]")
+        ply = page.get_attribute("body", "data-ply")
+        page.focus(f"{MOVES}:not(:disabled) >> nth=0")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([ply]) => document.body.dataset.ply !== ply", arg=[ply]
+        )  # the move made, the board drawn anew
+        assert page.evaluate(in_board), page.evaluate("document.activeElement.outerHTML")
+    page.keyboard.press("Tab")  # and Tab goes on into the board, not from the page's start
+    assert page.evaluate(in_board)
+    assert console.errors == []
+    context.close()

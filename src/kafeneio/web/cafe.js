@@ -258,8 +258,16 @@ function choose(ctx, notation, event) {
 // Where keyboard focus goes after the page is drawn again (a redraw loses it): to the lit
 // chairs once a guest is chosen (or, when no chair nor the bar takes it, to its card still),
 // to the card put back, and back to the hand once the move is made.
-function placeFocus(root, ply) {
+function placeFocus(root, ply, legal) {
   if (!refocus || (refocus.target === "hand" && refocus.ply === ply)) return;
+  // after a first guest no second fits: the one move, ending the turn, rather than a card of
+  // the hand that no chair takes
+  const only = legal.length === 1 ? root.querySelector(`[data-action="${legal[0].notation}"]`) : null;
+  if (refocus.target === "hand" && only) {
+    refocus = null;
+    only.focus();
+    return;
+  }
   const card = root.querySelectorAll(".hand button.card")[refocus.index ?? 0];
   const place = refocus.target === "board"
     ? root.querySelector(".chair.legal, .chair.swap, #to-bar-here, #to-bar:not([disabled])") : null;
@@ -379,7 +387,7 @@ export async function render(root, view, ctx) {
   fillAround(root, hint, [news, status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)")]);
   redraw = ctx.interactive ? full.rerender : null;
-  if (ctx.interactive) placeFocus(root, view.ply);
+  if (ctx.interactive) placeFocus(root, view.ply, view.legal);
 }
 
 const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });

@@ -184,8 +184,38 @@ function drawBoard() {
   return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
     waitForAnswer(board);
+    keepBoardFocus(board);
     renderBanner();  // news that waited for the board's data (the same words: not said again)
   });
+}
+
+// Keyboard focus on the board survives its drawing anew (each move, each of the others' moves):
+// a redraw replaces the focused button, and the focus fell back to the page's start, so that a
+// keyboard or screen-reader player lost their place at every move. It goes back to the button
+// of the same move if there is one that can be made (Serve, again), else to the board itself
+// (Tab goes on to its first button; no move is pressed by a key meant for another). A game's
+// renderer that places the focus itself (Café's chosen guest) keeps its choice.
+let boardFocus = null;  // what of the board the player put the focus on last: a move's data-action, or "board"
+let placingFocus = false;  // the board focused by `keepBoardFocus`, not by the player: the move is still wanted
+document.addEventListener("focusin", (event) => {
+  if (placingFocus) return;
+  const board = document.getElementById("board");
+  const inside = board.contains(event.target);
+  boardFocus = !inside ? null : event.target === board ? "board" : event.target.dataset?.action || "board";
+});
+
+function keepBoardFocus(board) {
+  const now = document.activeElement;
+  if (boardFocus === null || (now && now !== document.body && now !== board)) return;
+  const same = [...board.querySelectorAll("[data-action]")].find((b) => b.dataset.action === boardFocus);
+  const target = same && !same.disabled ? same : board;
+  if (target === board) board.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
+  placingFocus = target === board;
+  try {
+    if (target !== now) target.focus({ preventScroll: true });
+  } finally {
+    placingFocus = false;
+  }
 }
 
 // The banner, a live region said once a change: on your turn with what the others did since
