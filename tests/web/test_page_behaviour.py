@@ -1249,3 +1249,25 @@ def test_the_keyboard_focus_stays_on_the_board_as_moves_are_made(
     assert page.evaluate(in_board)
     assert console.errors == []
     context.close()
+
+
+def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
+    browser: Any, server: LiveServer
+) -> None:
+    """A loan's player read "money 4" in the panel, "-7" on the meter and in the result; and the
+    news box showed a stray "null" line whenever no earlier news was folded away."""
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    standing = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            const obs = { players: [{ money: 4, net_money: -7, loans: 1, reputation: 0 }] };
+            return souvlaki.standing(obs, 0);
+        }"""
+    )
+    assert standing == "money -7 (net of 1 loan) · reputation 0"
+    socket.holding = False
+    page.click("[data-action=keep]")  # the bot's next move is news
+    page.wait_for_selector("#since-last")
+    assert "null" not in page.inner_text("#since-last")
+    assert console.errors == []
+    context.close()
