@@ -424,3 +424,23 @@ def test_a_lit_chair_answers_a_finger_within_22_px_of_its_centre(
     assert all(page.evaluate(REACH, reach))
     assert console.errors == []
     context.close()
+
+
+def test_the_live_banner_says_who_won_when_the_game_ends(browser: Any, server: LiveServer) -> None:
+    """It said only "The game is over.": who won was in the result box, neither live nor
+    focused, so a screen reader heard nothing of it."""
+    seats = [{"kind": "bot", "bot": "random", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    context, page, console = new_page(browser)
+    page.goto(server.base + created["spectator"])
+    page.wait_for_selector("body[data-over=true]")
+    said = page.wait_for_function(
+        "document.querySelector('#banner').textContent.startsWith('The game is over:')"
+    )
+    assert said
+    banner = page.text_content("#banner")
+    heading = page.inner_text("#result h2")  # "P1 Ann wins", "... share the win"
+    assert banner == f"The game is over: {heading}.", (banner, heading)
+    assert page.get_attribute("#banner", "aria-live") or page.get_attribute("#banner", "role")
+    assert console.errors == []
+    context.close()

@@ -248,6 +248,11 @@ function waitForAnswer(board) {
 
 function bannerText(v) {
   if (v.status === "abandoned") return "This game was abandoned: it is not played any more.";
+  if (v.over && v.result) {  // said by the live banner: who won, not only that it ended
+    const names = v.result.winners.map((w) => seatName(v.seats, w)).join(" and ");
+    const won = v.result.winners.length > 1 ? "share the win" : "wins";
+    return v.result.winners.length ? `The game is over: ${names} ${won}.` : "The game is over: nobody wins.";
+  }
   if (v.over) return "The game is over.";
   if (v.your_turn) return "Your turn.";
   if (v.to_move === null) return "…";
