@@ -273,3 +273,15 @@ def test_an_effect_takes_nothing_from_a_shop_in_debt_and_gives_it_whole() -> Non
     assert state.money(1) == 0  # no more than the shop has
     state.change_money(0, 4, "a card")
     assert state.money(0) == 1  # a gain is whole
+
+
+@pytest.mark.rule("SW-1.6")
+def test_a_loan_says_what_it_takes_from_the_money_that_wins() -> None:
+    """"Takes a loan of 10" while net money fell by 11: the penalty was said nowhere."""
+    options = {"shops": ["express", "thanasis"], "loan_trigger": "no-money"}
+    state = maintenance(money=[1, 0], options=options)
+    (told,) = [e for e in state.apply(state.parse_legal("done")) if e.kind == "loan"]
+    assert told.text_for(SPECTATOR) == (
+        "P2 takes a loan of 10 (SW-1.5), which takes 11 from their money when the win is "
+        "counted (SW-1.6)"
+    )

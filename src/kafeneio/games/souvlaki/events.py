@@ -131,8 +131,11 @@ def operating_cost(args: Args, viewer: int) -> str:
 
 
 def loan(args: Args, viewer: int) -> str:
-    player, amount = args
-    return f"{seat(player)} takes a loan of {amount} (SW-1.5)"
+    player, amount, penalty = args
+    return (
+        f"{seat(player)} takes a loan of {amount} (SW-1.5), which takes {penalty} from their "
+        "money when the win is counted (SW-1.6)"
+    )
 
 
 def bought(args: Args, viewer: int) -> str:

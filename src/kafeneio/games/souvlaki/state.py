@@ -765,7 +765,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
     def _take_loan(self, player: int) -> None:
         self._money[player] += self.options.loan_amount
         self._loans[player] += 1
-        self.emit("loan", ev.loan, player, self.options.loan_amount)
+        self.emit("loan", ev.loan, player, self.options.loan_amount, self.options.loan_penalty)
 
     def _buy(self, action: SouvlakiAction) -> None:
         player = self._to_move
