@@ -109,6 +109,8 @@ def test_example_3_no_guest_fits_the_chair_between_the_american_and_indian_table
     with pytest.raises(IllegalActionError) as err:
         state.apply_notation(f"{card}@19")
     assert err.value.rule == "CI-T.3"  # a lady would be US2's third, a man IN2's third
+    full = "US2 already has 2 ladies" if card.endswith("f") else "IN2 already has 2 men"
+    assert full in str(err.value)  # the table named, not "a table of chair 19"
     assert state == before
 
 

@@ -280,7 +280,7 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         )
     tables = geo.chair_tables[chair]
     if chair not in geo.chairs_for_card[card]:
-        ids = " or ".join(_table_nation(board, t) for t in tables)
+        ids = " and ".join(_table_nation(board, t) for t in tables)  # a shared chair: both
         return IllegalActionError(
             f"{move}: chair {chair + 1} belongs to {ids}; the {guest(board, card)} is of another "
             "nation",
@@ -288,9 +288,9 @@ def _placement(state: CafeState, action: CafeAction, *, second: bool) -> Illegal
         )
     if not state.gender_fits(card, chair):
         who = "men" if card & 1 else "ladies"
-        return IllegalActionError(
-            f"{move}: a table of chair {chair + 1} already has 2 {who}", "CI-T.3"
-        )
+        full = [t for t in tables if _genders_at(state, t)[card & 1] >= 2]
+        where = " and ".join(board.tables[t].id for t in full) or f"a table of chair {chair + 1}"
+        return IllegalActionError(f"{move}: {where} already has 2 {who}", "CI-T.3")
     hint = "" if second else "; no second guest from the hand can complete the move"
     lacking = state.tables_left_without_group_by(card, chair)
     return IllegalActionError(

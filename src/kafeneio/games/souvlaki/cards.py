@@ -96,7 +96,7 @@ def parse_foods(text: str) -> Foods:
     for letter in text:
         index = FOOD_LETTERS.find(letter.upper()) if letter.isascii() else -1
         if index < 0:
-            raise ValueError(f"{shown(text)} is not foods: use the letters G, S, F, D (like GGF)")
+            raise ValueError(f"{shown(text)} is not food letters: use G, S, F, D (like GGF)")
         counts[index] += 1
     if not any(counts):
         raise ValueError("no food named: use the letters G, S, F, D (like GGF)")
