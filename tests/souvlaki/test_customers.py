@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from kafeneio.core import IllegalActionError
+from kafeneio.core import SPECTATOR, IllegalActionError
 from kafeneio.games.souvlaki import SouvlakiState
 
 from .conftest import legal, play, position, queue_text
@@ -149,3 +150,13 @@ def test_an_undrafted_big_phone_order_is_discarded_like_any_leftover() -> None:
     # said as the card left, not "nobody drafted" (a row may hold two, one of them drafted)
     said = [line for entry in state.history_for(0) for line in entry.events]
     assert "Left in the row: BIG, discarded (SW-2.11)" in said
+
+
+@pytest.mark.rule("SW-2.2")
+def test_a_pick_is_told_citing_the_draft_rule() -> None:
+    """A pick cited SW-2.3 (picking is mandatory), where the draft it is part of is SW-2.2."""
+    state = draft_of_two(ROW_OF_FIVE)
+    (told,) = [e for e in state.apply(state.parse_legal("pick 2")) if e.kind == "pick"]
+    assert re.fullmatch(
+        r"P\d drafts \S+ \d/\d from slot 2 \(SW-2\.2\)", told.text_for(SPECTATOR) or ""
+    )

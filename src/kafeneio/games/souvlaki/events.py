@@ -232,7 +232,7 @@ SUBJECTS.update(dict.fromkeys((drew_food, drew_unforeseen, discarded), itemgette
 
 def picked(args: Args, viewer: int) -> str:
     cards, player, slot, card = args
-    return f"{seat(player)} drafts {cards.customers[card].text} from slot {slot + 1} (SW-2.3)"
+    return f"{seat(player)} drafts {cards.customers[card].text} from slot {slot + 1} (SW-2.2)"
 
 
 def left_in_row(args: Args, viewer: int) -> str:
