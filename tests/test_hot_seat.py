@@ -304,3 +304,13 @@ def test_only_the_ninjas_victim_is_shown_the_card_it_knows_in_the_thiefs_hand(
     assert f"P{thief + 1} {shop} holds {card}" in victims  # looked up with `cards`
     assert "Food cards you know" in victims and "you know" not in thiefs.lower()
     assert reader.leaks == []
+
+
+def test_a_move_typed_at_the_handover_prompt_is_said_not_played() -> None:
+    """The handover prompt took any text as Enter: a move typed there was lost without a word."""
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
+    result = CliRunner().invoke(app, args, input="keep\n")
+    assert result.exit_code == 0, result.output
+    after = result.output.split(HANDOVER + "2")[-1]
+    said = "Not played: 'keep' (that prompt only hands the keyboard over)."
+    assert said in after and after.index(said) < after.index("P2> ")

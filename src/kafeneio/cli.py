@@ -520,11 +520,18 @@ class Keyboard:
         if not self.hide(f"pass the keyboard to P{player + 1}"):
             return False
         try:
-            ask(f"Pass the keyboard to P{player + 1} and press Enter (P{player + 1} only). ")
+            typed = ask(
+                f"Pass the keyboard to P{player + 1} and press Enter (P{player + 1} only). "
+            )
         except (EOFError, KeyboardInterrupt):
             console.print()
             return False
         self.clear()
+        if typed.strip():  # a move typed here is not played: said, not lost without a word
+            console.print(
+                f"Not played: '{typed.strip()[:40]}' (that prompt only hands the keyboard over).",
+                markup=False,
+            )
         self.seen_by = player
         if self.missed[player]:
             console.print(f"P{player + 1}, since your last turn:", markup=False)
