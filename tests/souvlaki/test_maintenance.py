@@ -277,7 +277,7 @@ def test_an_effect_takes_nothing_from_a_shop_in_debt_and_gives_it_whole() -> Non
 
 @pytest.mark.rule("SW-1.6")
 def test_a_loan_says_what_it_takes_from_the_money_that_wins() -> None:
-    """ "Takes a loan of 10" while net money fell by 11: the penalty was said nowhere."""
+    """A loan read "takes a loan of 10" while net money fell by 11: the penalty was said nowhere."""
     options = {"shops": ["express", "thanasis"], "loan_trigger": "no-money"}
     state = maintenance(money=[1, 0], options=options)
     (told,) = [e for e in state.apply(state.parse_legal("done")) if e.kind == "loan"]
