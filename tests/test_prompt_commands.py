@@ -115,6 +115,10 @@ def test_cards_shows_what_the_board_leaves_out_where_a_game_leaves_something_out
     cafe = _session("cafe", "cards\nhelp\nquit\n")
     start, cards = cafe.split("P1> ")[:2]
     assert "Bar: nobody yet" in cards and "In the bag (90 cards, order unknown): AFf×" in cards
+    # the codes the board and the hands are written in, spelt out once (AF, CU: the screen's)
+    legend = " ".join(cards.split("Cards: ")[1].split())
+    assert legend.startswith("f lady, m man, J joker;") and "AF Africa" in legend
+    assert "CU Cuba" in legend and "US USA" in legend
     assert max(len(line) for line in cards.splitlines()) <= 80
     assert "Or a command: moves, hint, board, log, cards, rule ID" in cafe
     assert "cards," in start.splitlines()[1]

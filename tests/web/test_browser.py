@@ -172,6 +172,7 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     # a rule id the log cites opens that rule's text under its line, and closes again
     cited = page.locator("#log button.rule-ref").last
     rule = cited.inner_text()
+    assert cited.get_attribute("aria-label") == f"rule {rule}"  # said as a rule, not a code
     cited.click()
     shown = page.inner_text(f"#log .rule-text[data-rule='{rule}']")
     assert shown.startswith(f"{rule} · ") and len(shown) > len(rule) + 20

@@ -204,7 +204,7 @@ function ruleButton(id, key) {
   const open = openRules.has(`${key}|${id}`);
   return el("button", {
     type: "button", class: "rule-ref", "data-rule": id, "aria-expanded": String(open),
-    title: `${rulebook.get(id).section}: what rule ${id} says`,
+    title: `${rulebook.get(id).section}: what rule ${id} says`, "aria-label": `rule ${id}`,  // not a bare code read out
     onclick: (event) => {
       const line = event.currentTarget.closest(".rule-cite").parentElement;  // the citing line
       if (openRules.delete(`${key}|${id}`)) {

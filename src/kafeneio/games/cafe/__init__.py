@@ -69,9 +69,10 @@ class CafeGame(Game):
         return render_observation(self.board, state.observation(viewer), may_end, may_place)
 
     def _reference(self, state: State, viewer: int) -> str:
+        from kafeneio.games.cafe.explain import nation_legend
         from kafeneio.games.cafe.render import reference_text
 
-        return reference_text(state.observation(viewer))
+        return reference_text(state.observation(viewer), nation_legend(self.board))
 
     def _observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""

@@ -138,6 +138,13 @@ def _nation_name(board: Board, nation: int) -> str:
     return NATION_NAMES.get(name, name.capitalize())
 
 
+def nation_legend(board: Board) -> list[str]:
+    """Each nation's code and name, as cards and tables are written: "AF Africa", "US USA"."""
+    return [
+        f"{code} {_nation_name(board, nation)}" for nation, code in enumerate(board.nation_codes)
+    ]
+
+
 def _draw_words(action: CafeAction) -> str:
     if action.code == DRAW_FEWER:
         return "draw fewer: lower the hand target"

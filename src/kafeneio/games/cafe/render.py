@@ -9,6 +9,7 @@ terminal's ``cards``) who sits there and what is still in the bag.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kafeneio.core.events import packed, plural
@@ -112,9 +113,10 @@ def _when(obs: dict[str, Any]) -> str:
     return f"round {obs['turn'] // len(obs['out']) + 1}"
 
 
-def reference_text(obs: dict[str, Any]) -> str:
+def reference_text(obs: dict[str, Any], nations: Sequence[str] = ()) -> str:
     """What a player may look up beside the picture, all of it public (CI-S.1): who sits at the
-    bar, seat by seat with its value, and the guests still in the bag (not their order)."""
+    bar, seat by seat with its value, the guests still in the bag (not their order), and what
+    the cards' letters say (`nations`: "AF Africa", ...)."""
     seated = obs["bar"]
     values = obs["bar_values"]
     bar = [f"{seat + 1}:{values[seat]:+d} {guest}" for seat, guest in enumerate(seated)]
@@ -122,4 +124,6 @@ def reference_text(obs: dict[str, Any]) -> str:
     contents = [f"{card}×{count}" for card, count in obs["bag_contents"].items()]
     head = f"In the bag ({plural(obs['bag_size'], 'card')}, order unknown): "
     lines.extend(packed(head, contents, " ") if contents else [head + "none"])
+    if nations:
+        lines.extend(packed("Cards: ", ["f lady, m man, J joker;", *nations], "  "))
     return "\n".join(lines)
