@@ -343,12 +343,12 @@ def play(
         _enable_line_editing()
     bots = {p: make_bot(name, seed + p) for p, name in enumerate(seat_names) if name != HUMAN}
     going_on = f"; going on from {start} after {plural(state.ply, 'action')}" if start else ""
-    console.print(
+    banner = (
         f"{game.info.title}, {state.num_players} players: "
         + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names))
-        + going_on,
-        markup=False,
+        + going_on
     )
+    console.print("\n".join(_within_columns([banner])), markup=False)  # a long --from path
     if HUMAN in seat_names:
         console.print(_commands(game, state), markup=False)
     try:
