@@ -264,6 +264,9 @@ def test_the_observation_shows_only_ones_own_hands() -> None:
     obs = state.observation(1)
     assert obs["hand"]["food"] == state.food_hand(1)
     assert len(obs["hand"]["unforeseen"]) == 3
+    names = {kind.id: kind.name for kind in GAME.cards.unforeseen}  # "Dirty Shop", as logged
+    held = set(obs["hand"]["unforeseen"])
+    assert obs["hand"]["unforeseen_names"] == {kind: names[kind] for kind in held}
     assert [p["food_cards"] for p in obs["players"]] == [5, 5, 5]
     text = json.dumps(obs)
     assert "food_hands" not in text and json.loads(text) == obs

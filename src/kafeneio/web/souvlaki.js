@@ -124,7 +124,7 @@ function hand(view, legal, ctx) {
   const unforeseen = [...new Set(obs.hand.unforeseen)].map((kind) => {
     const count = obs.hand.unforeseen.filter((k) => k === kind).length;
     const mine = uses.filter((n) => n.split(" ")[1] === kind);
-    return el("div", { class: "unforeseen", "data-card": kind }, el("strong", {}, kind.replaceAll("-", " ")), count > 1 ? ` ×${count}` : "",
+    return el("div", { class: "unforeseen", "data-card": kind }, el("strong", {}, obs.hand.unforeseen_names?.[kind] || kind.replaceAll("-", " ")), count > 1 ? ` ×${count}` : "",
       el("div", { class: "muted", style: "font-size:.85rem" }, obs.hand.unforeseen_text[kind] || ""),
       ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", {
         type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": moveText(legal.get(n)), onclick: () => ctx.send(n),

@@ -165,6 +165,11 @@ class SouvlakiObservation:
                 for kind, count in zip(kinds, self._unforeseen[viewer], strict=True)
                 if count
             },
+            "unforeseen_names": {  # as the log names them ("Dirty Shop")
+                kind.id: kind.name
+                for kind, count in zip(kinds, self._unforeseen[viewer], strict=True)
+                if count
+            },
         }
 
     def _view_customer(self, customer: Customer) -> JSON:
