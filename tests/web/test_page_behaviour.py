@@ -1265,6 +1265,9 @@ def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
         }"""
     )
     assert standing == "money -7 (net of 1 loan) · reputation 0"
+    # the hand's unforeseen cards named as the log names them ("Dirty Shop", not "dirty shop")
+    names = page.locator("#my-hand .unforeseen strong").all_inner_texts()
+    assert names and all(name[0].isupper() and "-" not in name for name in names), names
     socket.holding = False
     page.click("[data-action=keep]")  # the bot's next move is news
     page.wait_for_selector("#since-last")
