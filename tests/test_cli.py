@@ -90,7 +90,40 @@ def test_a_closed_terminal_still_writes_the_record(tmp_path: Path, signal_name: 
     rest, _ = process.communicate(timeout=30)
     assert record.exists(), (seen + rest).decode()
     assert load_record(json.loads(record.read_text())).ply == 0
-    assert b"Record written" in rest
+    assert f"Stopped ({signal_name}).".encode() in rest and b"Record written" in rest
+    assert process.returncode == 128 + getattr(signal, signal_name)  # as the kill would exit
+
+
+def test_a_kill_at_a_yes_or_no_question_stops_the_game_too(tmp_path: Path) -> None:
+    """The questions that take Ctrl-C as "no" took a kill so too, and asked for a move again:
+    the process went on running."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    record = tmp_path / "game.json"
+    command = ["play", "cafe", "--seats", "human,random", "--seed", "7", "--record", str(record)]
+    red = ["-o", "bar_values=[-3,-3,-3,-3,-3,-3]"]  # a bar seat P1 cannot pay: asked about
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kafeneio", *command, *red],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"CUf@bar\n")  # and no answer to the question: it waits
+    process.stdin.flush()
+    seen = b""
+    while b"all the same? [y/N]" not in seen:
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)  # by itself: its input is still open
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("still running after SIGTERM at the question")
+    assert process.returncode == 128 + signal.SIGTERM and record.exists()
 
 
 def test_importing_the_main_module_runs_nothing() -> None:
@@ -364,7 +397,8 @@ def test_play_goes_on_from_a_record_cut_short(tmp_path: Path) -> None:
     # said first: which record the game goes on from, and how far it got, not a new game's start
     assert f"P2 greedy; going on from {start} after 10 actions" in " ".join(result.output.split())
     banner = result.output.split("Final scores")[0].splitlines()
-    assert all(len(line) <= 80 for line in banner)  # a long path: broken at spaces
+    # a long path: broken at spaces (a path longer than a line stands on a line of its own)
+    assert all(len(line) <= 80 or " " not in line.strip() for line in banner), banner
     finished = json.loads(end.read_text())
     assert finished["actions"][:10] == record["actions"]
     assert len(finished["actions"]) > 10 and finished["seed"] == record["seed"]

@@ -351,10 +351,15 @@ def play(
     console.print("\n".join(_within_columns([banner])), markup=False)  # a long --from path
     if HUMAN in seat_names:
         console.print(_commands(game, state), markup=False)
+    stopped: _Hangup | None = None
     try:
         recorded = record is not None
-        with _stopped_as_by_ctrl_c():
+        with _stopped_as_by_signal():
             _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
+    except _Hangup as signalled:
+        stopped = signalled
+        with contextlib.suppress(OSError):  # a terminal that closed takes no more output
+            console.print(f"Stopped ({signalled}).", markup=False)
     finally:
         if record is not None:
             data = state.to_record()
@@ -363,23 +368,31 @@ def play(
                 record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             except OSError as err:
                 raise fail(f"cannot write the record to {record}: {err.strerror}") from None
-            console.print(f"Record written to {record}", markup=False)
+            with contextlib.suppress(OSError):
+                console.print(f"Record written to {record}", markup=False)
+    if stopped is not None:  # as a process killed by it exits, for whoever started this one
+        raise typer.Exit(128 + stopped.signum)
 
 
-class _Hangup(KeyboardInterrupt):
-    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM)."""
+class _Hangup(BaseException):
+    """The terminal closed (SIGHUP) or the process was asked to stop (SIGTERM). Not a
+    `KeyboardInterrupt`: the prompts that take Ctrl-C as "no" must not take a kill so."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 @contextlib.contextmanager
-def _stopped_as_by_ctrl_c() -> Any:
-    """A closed terminal (a window shut, an ssh link lost) or a kill stops play as Ctrl-C does,
-    so that the record is still written: by default either signal ends the process at once."""
+def _stopped_as_by_signal() -> Any:
+    """A closed terminal (a window shut, an ssh link lost) or a kill stops play where it is, so
+    that the record is still written: by default either signal ends the process at once."""
     if threading.current_thread() is not threading.main_thread():  # only it may take signals
         yield
         return
 
     def stop(signum: int, frame: object) -> None:
-        raise _Hangup(signal.Signals(signum).name)
+        raise _Hangup(signum)
 
     wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
     previous = {number: signal.signal(number, stop) for number in wanted}
@@ -580,6 +593,7 @@ def _play_loop(
     hints = _Hints()
     last_events: list[Event] = list(ended)
     last_mover = [CHANCE]  # who made the last decision told: a run of theirs names them once
+    last_decider = [CHANCE]  # the last player who decided (not chance): whose turn it was
 
     # A run of one player's decisions told together once it ends (`_run_wording_of`), with
     # who decided. Told when it ends, so a bot's service appears at once rather than decision by
@@ -602,6 +616,7 @@ def _play_loop(
             tell_run()  # the run before this prompt, on the screen of who has had it
             if last_mover[0] != player:  # the first of their run of decisions: a new board
                 numbers.read(state)
+            if last_decider[0] != player:  # chance's draw amid their turn begins none
                 keyboard.turn_begins(player)
             if keyboard.seen_by != player:
                 if not keyboard.hand_to(player):
@@ -624,6 +639,8 @@ def _play_loop(
         last_events[:] = step.events
         again = step.player == last_mover[0]
         last_mover[0] = step.player
+        if step.player != CHANCE:
+            last_decider[0] = step.player
         if quiet:
             return
         wording = _run_wording_of(step)
