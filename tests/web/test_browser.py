@@ -322,6 +322,17 @@ TWIN_GUESTS = """
 its first two cards made alike (a deal cannot be asked for them)."""
 
 
+def wait_for_focus_after_a_first_guest(page: Any, view: dict[str, Any]) -> None:
+    """Where the focus goes once a first guest is seated by keyboard: back to the hand, or,
+    when no second guest fits (the deal decides), to the one move left, ending the turn."""
+    legal = view["legal"]
+    if len(legal) == 1:
+        only = legal[0]["notation"]
+        page.wait_for_function(f"document.activeElement.dataset.action === '{only}'")
+    else:
+        page.wait_for_function("document.activeElement.matches('.hand button.card')")
+
+
 def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     browser: Any, server: LiveServer
 ) -> None:
@@ -349,11 +360,12 @@ def test_a_refused_chair_leaves_nothing_chosen_and_the_reason_in_sight(
     assert page.locator(".chair:not(.legal):not(.swap)[tabindex='-1']").count() > 20
     page.keyboard.press("Enter")
     page.wait_for_function("([p]) => document.body.dataset.ply !== p", arg=[ply])
-    if page.get_attribute("body", "data-your-turn") == "true":  # a second guest to seat
-        page.wait_for_function("document.activeElement.matches('.hand button.card')")
-    # two guests alike are two cards: choosing one does not choose the other
     token = link.split("token=")[1]
-    mine = server.get(f"/api/games/{link.split('/game/')[1].split('#')[0]}", token=token)
+    game_id = link.split("/game/")[1].split("#")[0]
+    if page.get_attribute("body", "data-your-turn") == "true":  # a second guest to seat
+        wait_for_focus_after_a_first_guest(page, server.get(f"/api/games/{game_id}", token))
+    # two guests alike are two cards: choosing one does not choose the other
+    mine = server.get(f"/api/games/{game_id}", token=token)
     twins = (
         """async ([view]) => {"""
         + TWIN_GUESTS
@@ -517,12 +529,7 @@ def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: Liv
     page.wait_for_selector(f"#log li[value='{ply + 1}']")
     assert page.inner_text(f"#log li[value='{ply + 1}'] code.notation").endswith(f"@{last}")
     if page.get_attribute("body", "data-your-turn") == "true":
-        legal = server.get(f"/api/games/{game_id}", token)["legal"]
-        if len(legal) == 1:  # no second guest fits: to the one move, ending the turn
-            only = legal[0]["notation"]
-            page.wait_for_function(f"document.activeElement.dataset.action === '{only}'")
-        else:
-            page.wait_for_function("document.activeElement.matches('.hand button.card')")
+        wait_for_focus_after_a_first_guest(page, server.get(f"/api/games/{game_id}", token))
     assert console.errors == []
     context.close()
 

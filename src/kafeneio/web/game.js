@@ -168,8 +168,24 @@ function render() {
   renderLeave();
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
+  sayOwnMoves();
   renderResult(renderer);
   drawBoard();
+}
+
+// What the viewer's own moves did, said to a screen reader once made (the board changes
+// silently, and the banner says "Your turn." still while the turn goes on): the game's words
+// of each, from the log. What was made before the page opened is not said.
+let saidUpTo = null;  // the last ply of the log already said (or there when the page opened)
+
+function sayOwnMoves() {
+  const last = view.log.length ? view.log[view.log.length - 1].ply : -1;
+  if (saidUpTo === null || view.viewer === null) { saidUpTo = last; return; }
+  const own = view.log.filter((entry) => entry.ply > saidUpTo && entry.player === view.viewer);
+  saidUpTo = Math.max(saidUpTo, last);
+  if (!own.length) return;
+  const words = own.map((entry) => (entry.events?.length ? entry.events.join(" ") : entry.text));
+  setLive(document.getElementById("said"), words.join(" "));
 }
 
 // The board, drawn by the game's renderer; drawn again by the renderer itself through `redraw`
@@ -189,33 +205,31 @@ function drawBoard() {
   });
 }
 
-// Keyboard focus on the board survives its drawing anew (each move, each of the others' moves):
-// a redraw replaces the focused button, and the focus fell back to the page's start, so that a
-// keyboard or screen-reader player lost their place at every move. It goes back to the button
-// of the same move if there is one that can be made (Serve, again), else to the board itself
-// (Tab goes on to its first button; no move is pressed by a key meant for another). A game's
-// renderer that places the focus itself (Café's chosen guest) keeps its choice.
-let boardFocus = null;  // what of the board the player put the focus on last: a move's data-action, or "board"
-let placingFocus = false;  // the board focused by `keepBoardFocus`, not by the player: the move is still wanted
+// Keyboard focus on the board survives its drawing anew (each move, each of the others' moves,
+// a friend connecting): a redraw replaces the focused button, and the focus fell back to the
+// page's start, so that a keyboard or screen-reader player lost their place at every move.
+// Drawn again in the same position, it goes back to the same button; once a move was made, to
+// the board itself, from where Tab goes on to its buttons: not to a button, where a key pressed
+// twice, or held, would make a second move ("send 1" again sends the next customer away). A
+// game's renderer that places the focus itself (Café's chosen guest) keeps its choice.
+let boardFocus = null;  // { action, ply }: the board's element the player focused last, when
 document.addEventListener("focusin", (event) => {
-  if (placingFocus) return;
-  const board = document.getElementById("board");
-  const inside = board.contains(event.target);
-  boardFocus = !inside ? null : event.target === board ? "board" : event.target.dataset?.action || "board";
+  const inside = document.getElementById("board").contains(event.target);
+  boardFocus = inside ? { action: event.target.dataset?.action, ply: view?.ply } : null;
+});
+document.addEventListener("pointerdown", (event) => {  // a click on nothing focusable moves no focus
+  if (!document.getElementById("board").contains(event.target)) boardFocus = null;
 });
 
 function keepBoardFocus(board) {
   const now = document.activeElement;
-  if (boardFocus === null || (now && now !== document.body && now !== board)) return;
-  const same = [...board.querySelectorAll("[data-action]")].find((b) => b.dataset.action === boardFocus);
-  const target = same && !same.disabled ? same : board;
-  if (target === board) board.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
-  placingFocus = target === board;
-  try {
-    if (target !== now) target.focus({ preventScroll: true });
-  } finally {
-    placingFocus = false;
-  }
+  if (!boardFocus || (now && now !== document.body)) return;
+  const { action, ply } = boardFocus;
+  const same = action && ply === view.ply
+    ? [...board.querySelectorAll("[data-action]")].find((b) => b.dataset.action === action) : null;
+  if (same && !same.disabled) { same.focus({ preventScroll: true }); return; }
+  board.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
+  board.focus({ preventScroll: true });
 }
 
 // The banner, a live region said once a change: on your turn with what the others did since
