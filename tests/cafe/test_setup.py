@@ -4,6 +4,8 @@ naming the field for each way to get one wrong."""
 
 from __future__ import annotations
 
+import pickle
+import random
 from collections import Counter
 from typing import Any
 
@@ -14,7 +16,7 @@ from kafeneio.core.record import replay
 from kafeneio.games import get_game
 from kafeneio.games.cafe import CafeState
 
-from .conftest import GAME, legal, play
+from .conftest import GAME, legal, new_position, play
 
 PAIR_AT_TR2 = {"8": "TRm", "9": "TRf"}
 """A pair at TR2: a position past the opening."""
@@ -280,3 +282,22 @@ def test_a_bad_dance_table_is_refused(
 ) -> None:
     with pytest.raises(KafeneioError, match=named):
         hand_made(options=options, chairs={**PAIR_AT_TR2, **DANCE_AT_US1}, **fields)
+
+
+def test_a_sample_of_a_stacked_setup_keeps_no_trace_of_its_bag_order() -> None:
+    """A stacked setup lists the bag in order, the one thing hidden in Café: a determinized
+    sample kept the setup, and with it the true order, in its state key and pickle."""
+    bag_top = ["USm", "Jf", "CUf", "RUm", "AFf", "ITm", "DEf"]
+    state = new_position([["FRf", "GBm"], ["ESf"]], bag_top=bag_top)
+    order = tuple(state.to_record()["setup"]["bag"])
+    assert order[: len(bag_top)] == tuple(bag_top)
+
+    def orders_in(key: object) -> bool:  # the bag's order, as the setup lists it, anywhere
+        if isinstance(key, tuple | list):
+            return tuple(key) == order or any(orders_in(item) for item in key)
+        return False
+
+    assert orders_in(state.state_key())  # the truth holds it
+    sample = state.determinize(0, random.Random(3))
+    assert not orders_in(sample.state_key())
+    assert not orders_in(pickle.loads(pickle.dumps(sample)).state_key())
