@@ -414,3 +414,29 @@ def test_log_tells_again_what_happened_since_the_players_last_turn_began() -> No
     assert told.splitlines()[0].strip() == "P1 keeps their food cards (SW-S.6)"  # their own turn
     assert "  P2 (random): " in told and "  P3 (random): " in told  # and what came after it
     assert first.split("\nP1> ")[0].strip() not in told  # before the previous turn: dropped
+
+
+def test_log_keeps_the_others_moves_when_chance_draws_amid_the_players_turn(
+    tmp_path: Path,
+) -> None:
+    """A Ninja's card, taken at random, then the hand limit's discard: chance's draw amid P1's
+    turn began a new one for `log`, which dropped what P2 and P3 did before it."""
+    from souvlaki.conftest import position
+
+    state = position(
+        3,
+        phase="unforeseen",
+        reputation=[3, 9, 6],  # P2, P3, then P1
+        food_hands=[["G", "S", "F", "D", "GS", "GF", "SF"], ["GD", "SD"], []],
+        unforeseen_hands=[["ninja-in-the-kitchen"], [], []],
+    )
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(state.to_record()))
+    command = ["play", "souvlaki", "--from", str(start), "--seats", "human,random,random"]
+    typed = "use ninja-in-the-kitchen p2\nlog\nquit\ny\n"
+    result = runner.invoke(app, command, input=typed)
+    assert result.exit_code == 0, result.output
+    assert "over the limit" in result.output  # the discard the stolen card asks for
+    told = result.output.split("Since your last turn began:\n")[1].split("\nP1> ")[0]
+    assert "P2 (random): pass" in told and "P3 (random): pass" in told, told
+    assert "P1 plays the unforeseen Ninja in the Kitchen on P2" in told
