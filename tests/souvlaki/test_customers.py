@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import SPECTATOR, IllegalActionError
+from kafeneio.core import SPECTATOR, IllegalActionError, NotationError
 from kafeneio.games.souvlaki import SouvlakiState
 
 from .conftest import legal, play, position, queue_text
@@ -160,3 +160,11 @@ def test_a_pick_is_told_citing_the_draft_rule() -> None:
     assert re.fullmatch(
         r"P\d drafts \S+ \d/\d from slot 2 \(SW-2\.2\)", told.text_for(SPECTATOR) or ""
     )
+
+
+@pytest.mark.rule("SW-2.2")
+def test_pick_of_a_word_names_the_rows_own_slots() -> None:
+    """``pick x`` said "slots are numbered 1 to 9", the largest row's, in a row of 5."""
+    state = draft_of_two(ROW_OF_FIVE)
+    with pytest.raises(NotationError, match=r"^'x' is not a slot: the row's slots are 1 to 5$"):
+        state.parse_legal("pick x")

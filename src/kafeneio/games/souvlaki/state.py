@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
+from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError, shown
 from kafeneio.core.events import plural
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
 from kafeneio.core.randomness import shuffle
@@ -336,10 +336,17 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         of no kind: refused with the cards the mover holds (the notation lists all 16)."""
         number = self.game.space.pick_number(text)
         picks = self.game.space.pick
-        if number is not None and any(action in picks for action in self.legal_actions()):
+        picking = any(action in picks for action in self.legal_actions())
+        if number is not None and picking:
             error = pick_error(number, self._row)
             if error is not None:
                 raise error
+        words = text.split() if isinstance(text, str) else []
+        if picking and number is None and len(words) == 2 and words[0].lower() == "pick":
+            # ``pick x``: the row's own slots, where the notation names the largest row's
+            raise NotationError(
+                f"{shown(words[1])} is not a slot: the row's slots are 1 to {len(self._row)}"
+            )
         card = self.game.space.unknown_card(text)
         if card is not None and self._to_move >= 0:  # not the whole set: the mover's hand
             hand = self._unforeseen[self._to_move]
