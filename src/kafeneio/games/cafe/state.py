@@ -719,9 +719,10 @@ class CafeState(State):
         generation offers the bar to no joker, and names no card)."""
         if card is not None and is_joker(card):
             return ("CI-M.2", "a joker never goes to the bar")
-        if len(self._bar) < len(self.options.bar_values) and self.pays_bar_seat():
-            return None  # the common answer first: move generation asks at every turn
-        seat = len(self._bar)
+        seat, values = len(self._bar), self.options.bar_values
+        # the common answer first, a black seat without a call: move generation asks every turn
+        if seat < len(values) and (values[seat] >= 0 or self.pays_bar_seat()):
+            return None
         if self.bar_full:  # then the game has ended (CI-E.1)
             return ("CI-E.1", f"all {seat} bar seats are taken")
         value, score = self.options.bar_values[seat], self._scores[self._player]
