@@ -844,20 +844,31 @@ class _ReadNumbers:
         then = self.at.numbered_words(action)
         if now is None or now == then:
             return True
-        _refuse(
+        reason = (
             f"The numbers have moved since your turn began: {action.notation} now means {now} "
             f"(then: {then or 'nobody'})."
         )
-        try:
-            answer = ask(f"Play {action.notation}{ALL_THE_SAME}").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return False
-        if answer not in {"y", "yes"}:
-            console.print("Not played: the board shows the numbers as they are now.", markup=False)
+        if not _played_all_the_same(
+            action, reason, "Not played: the board shows the numbers as they are now."
+        ):
             return False
         self.read(state)  # they have read the numbers as they are now
         return True
+
+
+def _played_all_the_same(action: Action, reason: str, declined: str) -> bool:
+    """Whether the player answers yes to playing `action`, refused first for `reason` (no by
+    default, and at the end of input; `declined` is said to a no)."""
+    _refuse(reason)
+    try:
+        answer = ask(f"Play {action.notation}{ALL_THE_SAME}").strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return False
+    if answer not in {"y", "yes"}:
+        console.print(declined, markup=False)
+        return False
+    return True
 
 
 OUT_WHY = "a move marked 'out of the game' puts you out: you would play no more and cannot win"
@@ -871,16 +882,8 @@ def _leaves_the_game_meant(state: State, action: Action) -> bool:
     after.apply(action)
     if not after.is_out(player):
         return True
-    _refuse(f"{action.notation} puts you out of the game: {OUT_WHY.split(': ', 1)[1]}.")
-    try:
-        answer = ask(f"Play {action.notation}{ALL_THE_SAME}").strip().lower()
-    except (EOFError, KeyboardInterrupt):
-        console.print()
-        return False
-    if answer not in {"y", "yes"}:
-        console.print("Not played.", markup=False)
-        return False
-    return True
+    reason = f"{action.notation} puts you out of the game: {OUT_WHY.split(': ', 1)[1]}."
+    return _played_all_the_same(action, reason, "Not played.")
 
 
 def _refuse(words: str) -> None:

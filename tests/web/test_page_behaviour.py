@@ -722,7 +722,8 @@ def test_a_budget_is_asked_only_of_a_search_bot(browser: Any, server: LiveServer
         context.close()
 
 
-def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: LiveServer) -> None:
+def lobby_counting_games_made(browser: Any, server: LiveServer) -> tuple[Any, Any, Any, list[str]]:
+    """The lobby in a page of its own, and the list of the games it asks to make, as it asks."""
     context, page, console = new_page(browser)
     made: list[str] = []
     page.on(
@@ -731,6 +732,11 @@ def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: Live
     )
     page.goto(server.base + "/")
     page.wait_for_selector("#game option", state="attached")
+    return context, page, console, made
+
+
+def test_a_double_click_on_create_game_makes_one_game(browser: Any, server: LiveServer) -> None:
+    context, page, console, made = lobby_counting_games_made(browser, server)
     page.dblclick("#create-button")
     page.wait_for_selector("#created a.join-link")
     page.wait_for_selector("#create-button:not([disabled])")  # ready for another game
@@ -743,14 +749,7 @@ def test_a_double_clicks_second_click_after_the_answer_makes_no_game(
     browser: Any, server: LiveServer
 ) -> None:
     # the race a fast server wins: the first game is made before the second click comes
-    context, page, console = new_page(browser)
-    made: list[str] = []
-    page.on(
-        "request",
-        lambda r: r.method == "POST" and r.url.endswith("/api/games") and made.append(r.url),
-    )
-    page.goto(server.base + "/")
-    page.wait_for_selector("#game option", state="attached")
+    context, page, console, made = lobby_counting_games_made(browser, server)
     page.locator("#create-button").hover()
     page.mouse.down()
     page.mouse.up()
