@@ -1280,6 +1280,15 @@ def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
         }"""
     )
     assert standing == "money -7 (net of 1 loan) · reputation 0"
+    # before the viewer's first move the news is of the game so far, not of "your last turn"
+    heads = page.evaluate(
+        """async () => {
+            const common = await import("/static/common.js");
+            return [common.sinceHead([{ player: 1 }], 0),
+                    common.sinceHead([{ player: 0 }, { player: 1 }], 0)];
+        }"""
+    )
+    assert heads == ["Since the game began", "Since your last turn"]
     # the hand's unforeseen cards named as the log names them ("Dirty Shop", not "dirty shop")
     names = page.locator("#my-hand .unforeseen strong").all_inner_texts()
     assert names and all(name[0].isupper() and "-" not in name for name in names), names

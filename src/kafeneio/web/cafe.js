@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, withRules, youMark, yours } from "./common.js";
+import { api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, sinceHead, withRules, youMark, yours } from "./common.js";
 
 // each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
@@ -142,7 +142,7 @@ function sinceLastTurn(view) {
     if (previous && previous[0] === player) previous[1] += `, then ${words}`;
     else phrases.push([player, words]);
   }
-  const line = phrases.length ? `Since your last turn: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
+  const line = phrases.length ? `${sinceHead(view.log, view.viewer)}: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
   return { chairs, line };
 }
 

@@ -250,6 +250,12 @@ export function ownTurnStart(log, viewer) {
   return end;
 }
 
+// How the news of the others' moves begins: "Since your last turn", or, before the viewer's
+// first move (the others moved first), "Since the game began".
+export function sinceHead(log, viewer) {
+  return log.some((entry) => entry.player === viewer) ? "Since your last turn" : "Since the game began";
+}
+
 // Over, or abandoned: played no more (the server's statuses are open, running, finished and
 // abandoned, in a game's view and in the lobby's summaries alike)
 export function hasEnded(game) {

@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { RULE_ID, el, fill, moveText, ownTurnStart, plural, seatName, youMark, yours } from "./common.js";
+import { RULE_ID, el, fill, moveText, ownTurnStart, plural, seatName, sinceHead, youMark, yours } from "./common.js";
 
 // The foods' letters, for the key under the hand and a customer's order (not moves: a move is
 // named in the game's own words, `words`, sent with each legal move to its mover)
@@ -244,7 +244,7 @@ const EARLIER = (count) => `${plural(count, "earlier line")} under Moves`;
 export function news(view) {
   const { shown, earlier } = newsLines(view);
   if (!shown.length) return null;
-  return `Since your last turn: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
+  return `${sinceHead(view.log, view.viewer)}: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
 }
 
 // On a narrow screen the box shows its last NARROW_LINES lines, and "N more" the others, so that
@@ -267,7 +267,7 @@ function newsBox(view) {
       more.textContent = newsOpened === said ? "fewer" : `${folded} more`;
     },
   }, newsOpened === said ? "fewer" : `${folded} more`) : null;
-  box.append(el("div", { class: "news-head" }, el("strong", {}, "Since your last turn:"), more),
+  box.append(el("div", { class: "news-head" }, el("strong", {}, `${sinceHead(view.log, view.viewer)}:`), more),
     el("ul", {}, shown.map((line, i) => el("li", { class: i < folded ? "folded" : null }, line))),
     ...(earlier ? [el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier))] : []));  // (append writes a null as "null")
   return box;
