@@ -6,6 +6,7 @@ import io
 import json
 import math
 import os
+import pty
 import random
 import re
 import signal
@@ -92,6 +93,67 @@ def test_a_closed_terminal_still_writes_the_record(tmp_path: Path, signal_name: 
     assert load_record(json.loads(record.read_text())).ply == 0
     assert f"Stopped ({signal_name}).".encode() in rest and b"Record written" in rest
     assert process.returncode == 128 + getattr(signal, signal_name)  # as the kill would exit
+
+
+def started_at_the_prompt(record: Path) -> subprocess.Popen[bytes]:
+    """A terminal game of P1 against a bot played with --record, started and waiting at P1's
+    first prompt, its moves listed (so play is surely under way)."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    command = ["play", "cafe", "--seats", "human,random", "--seed", "7", "--record", str(record)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kafeneio", *command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"moves\n")
+    process.stdin.flush()
+    seen = b""
+    while b"@" not in seen.partition(b"P1>")[2]:
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    return process
+
+
+def test_two_hangups_at_once_still_write_the_record(tmp_path: Path) -> None:
+    """A window closing sends SIGHUP twice (the shell's and the terminal's): the second came
+    after the handler was put back, and killed the process before the record was written."""
+    record = tmp_path / "game.json"
+    process = started_at_the_prompt(record)
+    process.send_signal(signal.SIGHUP)
+    process.send_signal(signal.SIGHUP)
+    _, errors = process.communicate(timeout=30)
+    assert record.exists() and process.returncode == 128 + signal.SIGHUP
+    assert b"Traceback" not in errors, errors.decode()
+
+
+def test_a_terminal_gone_before_its_hangup_still_writes_the_record(tmp_path: Path) -> None:
+    """A terminal that closes fails reads and writes (EIO) before its hangup signal comes, if
+    it comes: the failed read or write ended play in a traceback, exit code 1."""
+    source = Path(kafeneio.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(source), "TERM": "dumb"}
+    record = tmp_path / "game.json"
+    command = ["play", "cafe", "--seats", "human,random", "--seed", "7", "--record", str(record)]
+    screen, keyboard = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kafeneio", *command],
+        stdin=keyboard,
+        stdout=keyboard,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    os.close(keyboard)
+    seen = b""
+    while b"P1>" not in seen:
+        seen += os.read(screen, 4096)
+    os.close(screen)  # the window shut
+    _, errors = process.communicate(timeout=30)
+    assert record.exists(), errors.decode()
+    assert process.returncode == 128 + signal.SIGHUP and b"Traceback" not in errors, errors
 
 
 def test_a_kill_at_a_yes_or_no_question_stops_the_game_too(tmp_path: Path) -> None:

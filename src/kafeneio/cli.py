@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+import errno
 import functools
 import json
 import math
@@ -352,26 +353,44 @@ def play(
     if HUMAN in seat_names:
         console.print(_commands(game, state), markup=False)
     stopped: _Hangup | None = None
-    try:
-        recorded = record is not None
-        with _stopped_as_by_signal():
-            _play_loop(game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended)
-    except _Hangup as signalled:
-        stopped = signalled
-        with contextlib.suppress(OSError):  # a terminal that closed takes no more output
-            console.print(f"Stopped ({signalled}).", markup=False)
-    finally:
-        if record is not None:
-            data = state.to_record()
-            data["seats"] = seat_names
-            try:
-                record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-            except OSError as err:
-                raise fail(f"cannot write the record to {record}: {err.strerror}") from None
-            with contextlib.suppress(OSError):
-                console.print(f"Record written to {record}", markup=False)
+    with _stopped_as_by_signal() as hold_signals:
+        try:
+            recorded = record is not None
+            _play_loop_to_a_signal(
+                game, state, bots, seat_names, quiet, recorded, random.Random(seed), ended
+            )
+        except _Hangup as signalled:
+            stopped = signalled
+            with contextlib.suppress(OSError):  # a terminal that closed takes no more output
+                console.print(f"Stopped ({signalled}).", markup=False)
+        finally:
+            hold_signals()  # the record is written whole: a second signal waits
+            if record is not None:
+                data = state.to_record()
+                data["seats"] = seat_names
+                try:
+                    record.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+                except OSError as err:
+                    raise fail(f"cannot write the record to {record}: {err.strerror}") from None
+                with contextlib.suppress(OSError):
+                    console.print(f"Record written to {record}", markup=False)
     if stopped is not None:  # as a process killed by it exits, for whoever started this one
         raise typer.Exit(128 + stopped.signum)
+
+
+GONE = frozenset({errno.EIO, errno.EPIPE})
+"""What writing to a terminal that closed (or a pipe whose reader left) fails with."""
+
+
+def _play_loop_to_a_signal(*args: Any) -> None:
+    """`_play_loop`; a terminal gone from under it (its input ended and its output fails, the
+    hangup signal maybe still to come) stops it as the hangup would."""
+    try:
+        _play_loop(*args)
+    except OSError as err:
+        if err.errno not in GONE:
+            raise
+        raise _Hangup(signal.SIGHUP if hasattr(signal, "SIGHUP") else signal.SIGTERM) from None
 
 
 class _Hangup(BaseException):
@@ -386,21 +405,32 @@ class _Hangup(BaseException):
 @contextlib.contextmanager
 def _stopped_as_by_signal() -> Any:
     """A closed terminal (a window shut, an ssh link lost) or a kill stops play where it is, so
-    that the record is still written: by default either signal ends the process at once."""
+    that the record is still written: by default either signal ends the process at once. The
+    first signal stops play; any after it (a window closing sends two) are ignored until the
+    record is written, as they are once the caller holds them (the function yielded). A signal
+    ignored when play began (``nohup``) stays ignored."""
     if threading.current_thread() is not threading.main_thread():  # only it may take signals
-        yield
+        yield lambda: None
         return
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+
+    def hold() -> None:
+        for number in wanted:
+            signal.signal(number, signal.SIG_IGN)
 
     def stop(signum: int, frame: object) -> None:
+        hold()
         raise _Hangup(signum)
 
-    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
-    previous = {number: signal.signal(number, stop) for number in wanted}
+    previous = {number: signal.getsignal(number) for number in wanted}
+    wanted = [number for number in wanted if previous[number] != signal.SIG_IGN]
+    for number in wanted:
+        signal.signal(number, stop)
     try:
-        yield
+        yield hold
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        for number in wanted:  # (None: a handler not set from Python, where the default was)
+            signal.signal(number, previous[number] or signal.SIG_DFL)
 
 
 def _check_writable(record: Path, force: bool) -> None:
@@ -673,6 +703,10 @@ def _play_loop(
         tell_run()
         console.print("Stopped.")
         return
+    except _Hangup:  # what a bot decided before the signal, then the record (`play`)
+        with contextlib.suppress(OSError):
+            tell_run()
+        raise
     tell_run()
     if keyboard.hot_seat and not keyboard.hide("see the final scores"):
         keyboard.clear()  # input closed: the final scores all the same, with no hand on screen
