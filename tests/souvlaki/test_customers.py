@@ -168,3 +168,5 @@ def test_pick_of_a_word_names_the_rows_own_slots() -> None:
     state = draft_of_two(ROW_OF_FIVE)
     with pytest.raises(NotationError, match=r"^'x' is not a slot: the row's slots are 1 to 5$"):
         state.parse_legal("pick x")
+    with pytest.raises(NotationError, match="plain ASCII"):  # the notation's own error stands
+        state.parse_legal("pick ３")

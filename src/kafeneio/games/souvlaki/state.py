@@ -17,6 +17,7 @@ from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError, shown
 from kafeneio.core.events import plural
 from kafeneio.core.game import CHANCE, JSON, SPECTATOR, TERMINAL, State
+from kafeneio.core.notation import notation_words
 from kafeneio.core.randomness import shuffle
 from kafeneio.core.tensor import Entries
 from kafeneio.games.souvlaki import events as ev
@@ -341,7 +342,10 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             error = pick_error(number, self._row)
             if error is not None:
                 raise error
-        words = text.split() if isinstance(text, str) else []
+        try:
+            words = notation_words(text)
+        except NotationError:
+            return  # not text, too long, not ASCII: the notation's own error says so
         if picking and number is None and len(words) == 2 and words[0].lower() == "pick":
             # ``pick x``: the row's own slots, where the notation names the largest row's
             raise NotationError(
