@@ -314,3 +314,12 @@ def test_a_move_typed_at_the_handover_prompt_is_said_not_played() -> None:
     after = result.output.split(HANDOVER + "2")[-1]
     said = "Not played: 'keep' (that prompt only hands the keyboard over)."
     assert said in after and after.index(said) < after.index("P2> ")
+
+
+def test_the_first_recap_says_since_the_game_began() -> None:
+    """A human's recap before their first move said "since your last turn"."""
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
+    result = CliRunner().invoke(app, args, input="\nkeep\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "P1, since the game began:\n  P2 (human): keep — P2 keeps their" in result.output
+    assert "since your last turn" not in result.output

@@ -408,7 +408,8 @@ def test_log_tells_again_what_happened_since_the_players_last_turn_began() -> No
     command = ["play", "souvlaki", "--seats", "human,random,random", "--seed", "21"]
     result = runner.invoke(app, command, input="log\nkeep\nlog\nquit\ny\n")
     assert result.exit_code == 0, result.output
-    first, second = result.output.split("Since your last turn began:\n")[1:3]
+    first = result.output.split("Since the game began:\n")[1]  # P1's first turn: the others'
+    second = result.output.split("Since your last turn began:\n")[1]
     assert re.match(r"  P2 \(random\): \w+", first)  # the others' moves before P1's first turn
     told = second.split("\nP1> ")[0]
     assert told.splitlines()[0].strip() == "P1 keeps their food cards (SW-S.6)"  # their own turn
@@ -437,6 +438,6 @@ def test_log_keeps_the_others_moves_when_chance_draws_amid_the_players_turn(
     result = runner.invoke(app, command, input=typed)
     assert result.exit_code == 0, result.output
     assert "over the limit" in result.output  # the discard the stolen card asks for
-    told = result.output.split("Since your last turn began:\n")[1].split("\nP1> ")[0]
+    told = result.output.split("Since the game began:\n")[1].split("\nP1> ")[0]  # (here)
     assert "P2 (random): pass" in told and "P3 (random): pass" in told, told
     assert "P1 plays the unforeseen Ninja in the Kitchen on P2" in told

@@ -515,6 +515,8 @@ class Keyboard:
         """What each human may read of the game, since their previous turn began (`log`)."""
         self.turn_began: dict[int, int] = dict.fromkeys(self.humans, 0)
         """Where in `told` each human's turn under way began."""
+        self.turns: dict[int, int] = dict.fromkeys(self.humans, 0)
+        """How many turns each human has begun."""
 
     @property
     def viewer(self) -> int:
@@ -545,12 +547,18 @@ class Keyboard:
         one is dropped from `told`."""
         del self.told[player][: self.turn_began[player]]
         self.turn_began[player] = len(self.told[player])
+        self.turns[player] += 1
+
+    def since(self, player: int) -> str:
+        """Since when `told` goes: "since your last turn began", or, in `player`'s first turn,
+        "since the game began" (the others moved first)."""
+        return "since your last turn began" if self.turns[player] > 1 else "since the game began"
 
     def log(self, player: int) -> str:
         """What `log` answers: `told` as one text."""
         if not self.told[player]:
             return "Nothing has happened yet."
-        return "Since your last turn began:\n" + "\n".join(self.told[player])
+        return f"{self.since(player).capitalize()}:\n" + "\n".join(self.told[player])
 
     def hand_to(self, player: int) -> bool:
         """Hide the screen of the human who has the keyboard, then wait until `player` has it;
@@ -577,7 +585,8 @@ class Keyboard:
             )
         self.seen_by = player
         if self.missed[player]:
-            console.print(f"P{player + 1}, since your last turn:", markup=False)
+            since = "since your last turn" if self.turns[player] > 1 else "since the game began"
+            console.print(f"P{player + 1}, {since}:", markup=False)
             console.print("\n".join(self.missed[player]), markup=False)
             self.missed[player].clear()
         return True
