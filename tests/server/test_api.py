@@ -200,6 +200,14 @@ def test_create_gives_private_links_and_a_spectator_link(client: TestClient) -> 
             "seat 2's budget: input should be less than or equal to 2000",
         ),
         ({"game": "cafe", "seats": [{"kind": "human"}] * 2, "extra": 1}, "extra"),
+        (  # text is not a number, as for `ply`: it was read as 100
+            {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "budget": "100"}]},
+            "seat 2's budget: input should be a valid integer",
+        ),
+        (  # a person's seat with a bot's fields: dropped without a word before
+            {"game": "cafe", "seats": [{"kind": "human", "budget": 50}, {"kind": "human"}]},
+            "seat 1 is a person: a budget is for a bot's seat",
+        ),
         (
             {
                 "game": "souvlaki",
@@ -424,6 +432,12 @@ def test_cafe_legal_moves_carry_their_points(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "human"])
     moves = view(client, created["id"], token_of(created, 0))["legal"]
     assert all(isinstance(move["gain"], int) for move in moves)
+    assert not any(move["out"] for move in moves)
+    # and whether a move puts the mover out (CI-M.3): the HTTP view dropped it, the socket's not
+    red = create(client, "cafe", ["human", "human"], bar_values=[-3] * 6)
+    moves = view(client, red["id"], token_of(red, 0))["legal"]
+    assert {move["notation"].endswith("@bar") for move in moves if move["out"]} == {True}
+    assert all(move["out"] for move in moves if move["notation"].endswith("@bar"))
     souvlaki = create(client, "souvlaki", ["human", "human"])
     moves = view(client, souvlaki["id"], token_of(souvlaki, 0))
     assert all(move["gain"] is None for move in moves["legal"])

@@ -457,6 +457,13 @@ def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
     if problem is not None:
         raise ActionRefused("bad-request", f"seat {index + 1}'s name {problem}")
     if seat.kind == "human":
+        extra = [field for field in ("bot", "budget") if getattr(seat, field) is not None]
+        if extra:  # said, not dropped: the asker meant something by it
+            given = " and ".join(f"a {field}" for field in extra)
+            are = "is" if len(extra) == 1 else "are"
+            raise ActionRefused(
+                "bad-request", f"seat {index + 1} is a person: {given} {are} for a bot's seat"
+            )
         return SeatSpec(kind="human", name=name or f"Player {index + 1}")
     if seat.bot is None:
         bots = ", ".join(sorted(BOTS))

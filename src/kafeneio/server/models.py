@@ -130,7 +130,11 @@ class SeatRequest(BaseModel):
     )
     bot: str | None = Field(default=None, description="the bot's name, for a bot seat")
     budget: int | None = Field(
-        default=None, ge=1, le=MAX_BUDGET, description="a search bot's iterations per move"
+        default=None,
+        ge=1,
+        le=MAX_BUDGET,
+        strict=True,  # a number, as `ply` is: "100" is refused, not read
+        description="a search bot's iterations per move",
     )
 
 
@@ -232,6 +236,9 @@ class LegalMove(BaseModel):
     notation: str
     words: str = Field(description="the move in words, as its mover reads it (action_words)")
     gain: int | None = Field(description="points this move scores (Café), else null")
+    out: bool = Field(
+        default=False, description="whether it puts the mover out of the game (Café's CI-M.3)"
+    )
 
 
 class Result(BaseModel):
