@@ -1471,7 +1471,10 @@ def serve_command(
         url = database_url(db)
     except ValueError as err:
         raise fail(str(err)) from None
-    serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
+    try:
+        serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
+    except KafeneioError as err:  # a database another server holds, or one it cannot write
+        raise fail(str(err)) from None
 
 
 sim_commands.register(app)

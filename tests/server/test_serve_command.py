@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kafeneio.cli import app
-from kafeneio.server import database_url, default_db_url
+from kafeneio.core import KafeneioError
+from kafeneio.server import check_writable, database_url, default_db_url, hold_database
 
 
 def test_serve_refuses_a_card_set_that_is_no_directory(tmp_path: Path) -> None:
@@ -35,3 +36,34 @@ def test_serve_refuses_a_database_it_cannot_use(db: str, says: str) -> None:
     result = CliRunner().invoke(app, ["serve", "--db", db])
     assert result.exit_code == 2
     assert says in result.output
+
+
+def test_a_second_server_on_one_database_is_refused(tmp_path: Path) -> None:
+    """Two servers on one file each kept its games in memory and wrote them: a game abandoned
+    on one went on on the other, and the file held a running game's moves under "abandoned"."""
+    path = tmp_path / "games.sqlite3"
+    url = database_url(str(path))
+    held = hold_database(url)
+    assert held is not None
+    try:
+        with pytest.raises(KafeneioError, match="another kafeneio server is using"):
+            hold_database(url)
+        result = CliRunner().invoke(app, ["serve", "--db", str(path), "--port", "8793"])
+        assert result.exit_code == 2 and "another kafeneio server is using" in result.output
+    finally:
+        held.close()
+    again = hold_database(url)  # free once the first has stopped
+    assert again is not None
+    again.close()
+    assert hold_database("sqlite://") is None  # in memory: nothing to share
+
+
+def test_a_database_the_server_cannot_write_is_refused_at_the_start(tmp_path: Path) -> None:
+    """A read-only database started, then failed every move and new game with a bare 500."""
+    path = tmp_path / "games.sqlite3"
+    check_writable(database_url(str(path)))  # made, and written
+    read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
+    with pytest.raises(KafeneioError, match=r"cannot write the database .*readonly"):
+        check_writable(read_only)
+    result = CliRunner().invoke(app, ["serve", "--db", read_only, "--port", "8793"])
+    assert result.exit_code == 2 and "cannot write the database" in result.output

@@ -7,8 +7,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
 
-__all__ = ["DEFAULT_DATA", "database_url", "default_db_url", "serve"]
+from kafeneio.core.errors import KafeneioError
+
+__all__ = [
+    "DEFAULT_DATA",
+    "check_writable",
+    "database_url",
+    "default_db_url",
+    "hold_database",
+    "serve",
+]
 
 DEFAULT_DATA = Path("kafeneio-data")
 
@@ -56,7 +66,79 @@ def serve(
 
     from kafeneio.server.app import create_app
 
-    app = create_app(database_url(db), bot_pause=bot_pause, card_sets=card_sets)
+    url = database_url(db)
+    held = hold_database(url)  # kept open while the server runs: its lock goes with it
+    check_writable(url)
+    app = create_app(url, bot_pause=bot_pause, card_sets=card_sets)
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="info")
+    if host not in {"127.0.0.1", "localhost", "::1"}:
+        print(
+            f"kafeneio: other machines open http://THIS-MACHINE'S-ADDRESS:{port}/ (listening on "
+            f"{host}). Anyone who reaches it may make, watch and analyse games, and the seat "
+            "links travel unencrypted (plain HTTP): serve a network you trust.",
+            flush=True,
+        )
+    try:
+        uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="info")
+    finally:
+        if held is not None:
+            held.close()
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite database URL (``sqlite:///path``, or a ``file:`` URI), or None:
+    another database, or one in memory."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    name = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or name in {"", ":memory:"}:
+        return None
+    if name.startswith("file:"):
+        name = name[len("file:") :].split("?", 1)[0]
+    return Path(name)
+
+
+def hold_database(url: str) -> IO[str] | None:
+    """Lock an SQLite database file for this server (a ``.lock`` file beside it), so that a
+    second server refuses to start on it: each keeps its games in memory and writes them, and
+    two would overwrite each other's moves (a game abandoned on one went on on the other).
+    `KafeneioError` when another server holds it; None where there is no file to lock (another
+    database, or a system without `fcntl`)."""
+    path = _sqlite_file(url)
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here
+        return None
+    if path is None:
+        return None
+    lock = open(f"{path}.lock", "w")  # noqa: SIM115  # held open for the server's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        raise KafeneioError(
+            f"another kafeneio server is using {path}: stop it first, or give this one "
+            "another --db (two servers on one database overwrite each other's games)"
+        ) from None
+    return lock
+
+
+def check_writable(url: str) -> None:
+    """`KafeneioError` unless the server can write its SQLite database (a read-only file, or a
+    ``mode=ro`` URL): it would start, then fail every move and every new game."""
+    if _sqlite_file(url) is None:
+        return
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as connection:  # a write that changes nothing
+            version = connection.exec_driver_sql("PRAGMA user_version").scalar()
+            connection.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
+            connection.commit()
+    except sqlalchemy.exc.OperationalError as err:
+        raise KafeneioError(f"cannot write the database {url}: {err.orig}") from None
+    finally:
+        engine.dispose()
