@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -109,7 +110,7 @@ def test_the_rules_page_is_served_for_each_game_and_refused_for_another(
         assert f'<a href="/rules/{game}">{title_of(game)}</a>' in missing.text
 
 
-DEEP = b'{"game": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+DEEP = b'{"game": ' + b"[" * 20_000 + b"]" * 20_000 + b"}"  # 40 KB: read, not parsed
 """A body nested too deep for the JSON parser to read."""
 JSON = {"Content-Type": "application/json"}
 
@@ -993,3 +994,21 @@ def test_cafe_points_shown_for_a_move_do_not_tell_the_bag() -> None:
             assert shown(state) == shown(twin)
             told_apart += scored(state, bar) != scored(twin, bar)
     assert told_apart  # the bag did change what the move really scores: the check can fail
+
+
+def test_a_body_too_large_is_refused_before_it_is_read(client: TestClient) -> None:
+    """A 20 MB request was read and parsed whole: anyone on the network could make the server
+    hold what they sent. Refused by its length, and without one as it comes in."""
+    headers = {"Content-Type": "application/json"}
+    big = b"{" + b" " * 200_000 + b"}"
+    response = client.post("/api/games", content=big, headers=headers)
+    assert response.status_code == 413 and response.json()["error"] == "too-large"
+
+    def chunks() -> Iterator[bytes]:  # sent without a length
+        for _ in range(100):
+            yield b" " * 4096
+
+    response = client.post("/api/games", content=chunks(), headers=headers)
+    assert response.status_code == 413 and "64 KB" in response.json()["message"]
+    assert client.get("/api/games").json() == []
+    assert create(client, "cafe", ["human", "human"])["id"]  # and a request of its size is read

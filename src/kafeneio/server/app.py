@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from kafeneio.bots import BOTS
 from kafeneio.core import KafeneioError
@@ -89,6 +90,9 @@ STATUS_OF = {
     "illegal": 422,
     "bad-request": 422,
 }
+MAX_BODY = 64 * 1024
+"""The largest request body the server reads: a new game's request is well under 2 KB; a body
+of 20 MB was read and parsed whole before."""
 TokenHeader = Annotated[str | None, Header(alias="X-Seat-Token")]
 HINT_MOVES = 5
 """How many of the search's best moves a hint lists."""
@@ -130,11 +134,53 @@ def create_app(
     # No /docs or /redoc: FastAPI's would load their scripts from a CDN. The schema is served.
     app = FastAPI(title="kafeneio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.add_middleware(BodyLimit)
     _add_error_handlers(app)
     _add_pages(app)
     _add_api(app)
     _add_websocket(app)
     return app
+
+
+class BodyLimit:
+    """Refuses a request body longer than `MAX_BODY` with 413, by its Content-Length or, sent
+    without one, as it comes in: the app is then told the client left, and what it would answer
+    is dropped."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"")
+        if length.isdigit() and int(length) > MAX_BODY:
+            await _too_large(scope, receive, send)
+            return
+        seen, refused = 0, False
+
+        async def counted() -> Any:
+            nonlocal seen, refused
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY and not refused:
+                refused = True
+                await _too_large(scope, receive, send)
+            return {"type": "http.disconnect"} if refused else message
+
+        async def unless_refused(message: Any) -> None:
+            if not refused:
+                await send(message)
+
+        with contextlib.suppress(ClientDisconnect):
+            await self.app(scope, counted, unless_refused)
+
+
+async def _too_large(scope: Any, receive: Any, send: Any) -> None:
+    message = f"the request body is larger than the {MAX_BODY // 1024} KB the server reads"
+    response = JSONResponse({"error": "too-large", "message": message}, status_code=413)
+    await response(scope, receive, send)
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
