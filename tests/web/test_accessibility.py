@@ -183,6 +183,36 @@ def test_the_replay_by_keyboard_keeps_the_focus_and_says_the_move(
     context.close()
 
 
+def test_the_replays_quick_presses_all_count_and_its_keys_do_not_scroll_the_page(
+    browser: Any, server: LiveServer
+) -> None:
+    """Presses made while a position loaded each stepped from the one drawn (5 quick presses
+    went 1 step); End scrolled the page 1,000 px down; the slider read "2" at move 3; Alt+Left
+    (the browser's Back) stepped too."""
+    game_id = finished_game(server)
+    context, page, console = new_page(browser)
+    page.route("**/replay?*", lambda route: (page.wait_for_timeout(150), route.continue_()))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#position:has-text('Move 1 of')")
+    total = int(page.get_attribute("#slider", "max"))
+    assert total >= 6
+    page.focus("#forward")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")  # each before the last has come back
+    page.wait_for_selector("#position:has-text('Move 6 of')")
+    assert page.get_attribute("#slider", "aria-valuetext") == page.inner_text("#position")
+    page.keyboard.press("End")
+    page.wait_for_selector("#position:has-text('All ')")
+    assert page.evaluate("window.scrollY") == 0
+    before = page.inner_text("#position")
+    page.focus("#first")  # (on the slider, the arrows are the slider's own)
+    page.keyboard.press("Alt+ArrowLeft")  # the browser's own: not a step
+    page.wait_for_timeout(300)
+    assert page.inner_text("#position") == before
+    assert console.errors == []
+    context.close()
+
+
 def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
     game_id = finished_game(server)
     decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
@@ -442,5 +472,56 @@ def test_the_live_banner_says_who_won_when_the_game_ends(browser: Any, server: L
     heading = page.inner_text("#result h2")  # "P1 Ann wins", "... share the win"
     assert banner == f"The game is over: {heading}.", (banner, heading)
     assert page.get_attribute("#banner", "aria-live") or page.get_attribute("#banner", "role")
+    assert console.errors == []
+    context.close()
+
+
+def test_analysing_by_keyboard_keeps_the_focus_and_says_when_it_is_done(
+    browser: Any, server: LiveServer
+) -> None:
+    """Enter on "Analyse the game" dropped the focus to the page's start (the button waits,
+    then goes), and nothing said that the analysis began or ended."""
+    game_id = finished_game(server)
+    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
+    analysis = {
+        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
+        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
+    }  # fmt: skip
+    states = [
+        {"status": "none", "done": 0, "total": 2, "analysis": None, "message": None},  # opened
+        {"status": "running", "done": 0, "total": 2, "analysis": None, "message": None},  # asked
+        {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None},
+    ]
+    context, page, console = new_page(browser)
+    page.route(
+        f"**/api/games/{game_id}/analysis",
+        lambda route: route.fulfill(json=states.pop(0) if len(states) > 1 else states[0]),
+    )
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#position:has-text('Move 1 of')")
+    page.focus("#analyse")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'chance-chart'")
+    said = page.inner_text("#analysis-said")
+    assert said.startswith("The analysis is done")
+    assert page.get_attribute("#analysis-said", "aria-live") == "polite"
+    assert console.errors == []
+    context.close()
+
+
+def test_a_game_abandoned_before_any_move_says_so_and_offers_no_analysis(
+    browser: Any, server: LiveServer
+) -> None:
+    """It read "Abandoned after move 0", and its analysis "lost 0.0% ... over 0 moves"."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    token = created["links"][0]["path"].split("token=")[1]
+    server.post(f"/api/games/{created['id']}/abandon", {}, token)
+    context, page, console = new_page(browser)
+    page.goto(f"{server.base}/replay/{created['id']}")
+    page.wait_for_selector("#position:has-text('Abandoned')")
+    assert page.inner_text("#position") == "Abandoned before any move, no result"
+    assert page.locator("#analyse:not(.hidden)").count() == 0
+    assert page.inner_text("#analysis-status").startswith("Nobody moved")
     assert console.errors == []
     context.close()

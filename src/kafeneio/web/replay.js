@@ -8,19 +8,21 @@ const RENDERERS = { cafe, souvlaki };
 const gameId = gameIdFromPath();
 let game = null;
 let ply = 0;
+let wanted = 0;  // the position last asked for: a step counts from it, so that quick presses all count
 let total = 0;
 let request = 0;
 let abandoned = false;  // left before its end: replayed as far as it went, with no result
 
 async function show(target) {
   const next = Math.max(0, Math.min(total, target));
+  wanted = next;
   const viewer = document.getElementById("viewer").value;
   const mine = ++request;
   let step;
   try {
     step = await api(`/api/games/${gameId}/replay?ply=${next}${viewer === "" ? "" : `&viewer=${viewer}`}`);
   } catch (error) {  // the position shown stays the one the page says it shows
-    if (mine === request) showError(error.message);
+    if (mine === request) { showError(error.message); wanted = ply; }
     return;
   }
   if (mine !== request) return;  // a newer step was asked for meanwhile
@@ -32,7 +34,11 @@ async function show(target) {
   slider.value = ply;
   // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
   // position shown is the one in which move ply + 1 is made
-  document.getElementById("position").textContent = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played` : abandoned ? `Abandoned after move ${total}, no result` : `All ${plural(total, "move")} played`;
+  const position = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played`
+    : abandoned ? (total ? `Abandoned after move ${total}, no result` : "Abandoned before any move, no result")
+      : `All ${plural(total, "move")} played`;
+  document.getElementById("position").textContent = position;
+  slider.setAttribute("aria-valuetext", position);  // its value, ply, read as "move 2" was move 3
   // a button disabled under the keyboard's focus would drop it to the page's start: the focus
   // goes to the slider, which steps on with the arrow keys
   const focused = document.activeElement;
@@ -66,18 +72,23 @@ async function start() {
     viewer.replaceChildren(el("option", { value: "" }, "the table"), ...game.seats.map((s) => el("option", { value: s.seat }, seatName(game.seats, s.seat))));
     viewer.addEventListener("change", () => show(ply));
     document.getElementById("first").addEventListener("click", () => show(0));
-    document.getElementById("back").addEventListener("click", () => show(ply - 1));
-    document.getElementById("forward").addEventListener("click", () => show(ply + 1));
+    document.getElementById("back").addEventListener("click", () => show(wanted - 1));
+    document.getElementById("forward").addEventListener("click", () => show(wanted + 1));
     document.getElementById("last").addEventListener("click", () => show(total));
     document.getElementById("slider").addEventListener("input", (e) => show(Number(e.target.value)));
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-      if (e.key === "ArrowLeft") show(ply - 1);
-      if (e.key === "ArrowRight") show(ply + 1);
-      if (e.key === "Home") show(0);
-      if (e.key === "End") show(total);
+      if (e.altKey || e.ctrlKey || e.metaKey) return;  // Alt+ArrowLeft is the browser's Back
+      const to = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 0, End: total }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();  // a step, not a scroll of the page (End went 1,000 px down)
+      show(to);
     });
     total = game.ply;
+    if (total === 0) {  // abandoned before any move: nothing to analyse
+      document.getElementById("analyse").classList.add("hidden");
+      document.getElementById("analysis-status").textContent = "Nobody moved before the game was abandoned: there is nothing to analyse.";
+    }
     document.getElementById("analyse").addEventListener("click", () => follow("POST"));
     await show(0);
     await follow("GET");  // an analysis asked for before is shown at once
@@ -101,6 +112,8 @@ async function follow(method) {
   try {
     let state = await api(`/api/games/${gameId}/analysis`, { method });
     if (state.status === "none") return;
+    if (document.activeElement === button) status.focus();  // the button waits: the focus is told how far it is
+    if (!button.disabled) said("Analysing the game…");  // once, not at each of its counts
     button.disabled = true;
     while (state.status === "running") {
       status.textContent = `Analysing… ${state.done} of ${state.total} decisions`;
@@ -110,14 +123,23 @@ async function follow(method) {
     if (state.status === "failed") throw new Error(`The analysis failed: ${state.message}. Try again?`);
     if (state.status !== "done") throw new Error("The analysis stopped (the server restarted). Try again?");
     analysis = state.analysis;
+    const keyed = document.activeElement === button || document.activeElement === status;
     renderAnalysis();
     button.classList.add("hidden");
+    if (keyed) document.getElementById("chance-chart")?.focus();  // not dropped to the page's start
+    if (method === "POST") said("The analysis is done: each player's chance to win and biggest mistakes are below.");
     status.textContent = "Each player's chance to win as they saw it at each of their decisions (by the search bot, from their own view). Click the chart (or step on it with the arrow keys) or a mistake to go to that position.";
   } catch (error) {
     analysis = null;
     button.disabled = false;
     status.textContent = error.message;
   }
+}
+
+// Said to a screen reader (a live region apart from the status, whose count changes twice a
+// second): the analysis begun, and done.
+function said(words) {
+  document.getElementById("analysis-said").textContent = words;
 }
 
 // The analysis's state, asked again while the server does not answer (a restart): once back,
@@ -239,7 +261,7 @@ function chart(players) {
     const step = { ArrowUp: 1, ArrowDown: -1 }[event.key];
     if (!step) return;
     event.preventDefault();  // a step, not a scroll of the page
-    show(ply + step);
+    show(wanted + step);
   });
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
