@@ -204,7 +204,11 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.locator("#log li").count() == 1
     page.click("#last")
     page.wait_for_function(f"{position}.startsWith('All ')")
-    assert page.inner_text("#position") == f"All {len(record['actions'])} moves played"
+    shown = page.inner_text("#position")  # and who won, which the replay said nowhere else
+    assert re.fullmatch(
+        rf"All {len(record['actions'])} moves played · P\d .+ (wins|share the win)", shown
+    )
+    assert page.title().startswith("Replay · Café International")
     assert page.locator("#log li").count() == len(record["actions"])
     page.click("#analyse")  # the search bot goes through every decision, in the background
     page.wait_for_selector(".chance-chart polyline[data-player='1']", timeout=120_000)
@@ -694,6 +698,7 @@ def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: L
     assert page.get_attribute("#watch-link", "href") == f"/game/{game_id}"  # a link, not text
     assert page.locator("#analyse.hidden").count() == 1  # nothing to analyse yet
     assert page.locator("#forward:disabled, #last:disabled, #slider:disabled").count() == 3
+    assert page.locator("#analysis-panel.hidden, #viewer:disabled").count() == 2  # no dead parts
     assert console.errors == []
     page.goto(f"{server.base}/game/{game_id}#seat=0&token=wrong")  # a link that opens nothing
     page.wait_for_function("!document.querySelector('#banner').textContent.includes('Connecting')")

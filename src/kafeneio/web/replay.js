@@ -36,7 +36,7 @@ async function show(target) {
   // position shown is the one in which move ply + 1 is made
   const position = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played`
     : abandoned ? (total ? `Abandoned after move ${total}, no result` : "Abandoned before any move, no result")
-      : `All ${plural(total, "move")} played`;
+      : `All ${plural(total, "move")} played${outcome()}`;
   document.getElementById("position").textContent = position;
   slider.setAttribute("aria-valuetext", position);  // its value, ply, read as "move 2" was move 3
   // a button disabled under the keyboard's focus would drop it to the page's start: the focus
@@ -53,6 +53,15 @@ async function show(target) {
   document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` }, seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"))));
 }
 
+// Who won, said beside the last position (the players panel has no scores): " · P2 wins".
+function outcome() {
+  const winners = game?.result?.winners;
+  if (!winners) return "";
+  if (!winners.length) return " · nobody wins";
+  const names = winners.map((w) => seatName(game.seats, w)).join(" and ");
+  return ` · ${names} ${winners.length > 1 ? "share the win" : "wins"}`;
+}
+
 async function start() {
   try {
     game = await api(`/api/games/${gameId}`);
@@ -60,9 +69,12 @@ async function start() {
     showRulesLink(game.game);
     abandoned = game.status === "abandoned";
     document.getElementById("game-title").textContent = `Replay · ${game.title}${abandoned ? ` · abandoned after move ${game.ply}, no result` : ""}`;
+    document.title = `Replay · ${game.title} · kafeneio`;  // replays in several tabs told apart
     if (!hasEnded(game)) {  // a replay and its analysis are for games played no more
       document.getElementById("analyse").classList.add("hidden");
       for (const id of ["first", "back", "forward", "last", "slider"]) document.getElementById(id).disabled = true;
+      document.getElementById("analysis-panel").classList.add("hidden");  // nothing it could do
+      document.getElementById("viewer").disabled = true;
       const box = document.getElementById("message");
       box.replaceChildren("This game is not over yet: ", el("a", { href: `/game/${encodeURIComponent(gameId)}`, id: "watch-link" }, "watch it"), ", and replay it once it ends.");
       box.classList.remove("hidden");
