@@ -390,6 +390,8 @@ def test_the_chance_chart_steps_by_keyboard_as_a_slider(browser: Any, server: Li
     assert chart.get_attribute("role") == "slider"
     assert chart.get_attribute("aria-label")
     assert chart.get_attribute("aria-valuemax") == str(total)
+    hidden = "ls => ls.every(l => l.getAttribute('aria-hidden') === 'true')"
+    assert page.locator("#chance-chart text.axis").evaluate_all(hidden)  # its value says it
     for key, shown in (("ArrowRight", 2), ("ArrowUp", 3), ("ArrowDown", 2), ("ArrowLeft", 1)):
         page.keyboard.press(key)
         page.wait_for_selector(f"#position:has-text('Move {shown} of')")

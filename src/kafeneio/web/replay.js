@@ -249,7 +249,7 @@ function chart(players) {
   });
   for (const chance of [0, 0.25, 0.5, 0.75, 1]) {
     root.append(svg("line", { class: "grid", x1: LEFT, x2: width - RIGHT, y1: y(chance), y2: y(chance) }));
-    const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4 });
+    const label = svg("text", { class: "axis", x: 2, y: y(chance) + 4, "aria-hidden": "true" });  // the slider says its own value
     label.textContent = percent(chance);
     root.append(label);
   }
