@@ -68,28 +68,11 @@ def test_python_dash_m_runs_the_command(module: str) -> None:
 def test_a_closed_terminal_still_writes_the_record(tmp_path: Path, signal_name: str) -> None:
     """A window shut or an ssh link lost (SIGHUP), or a kill (SIGTERM), ended the process on
     the spot, and a game played with --record was lost: it stops as Ctrl-C does now."""
-    source = Path(kafeneio.__file__).resolve().parents[1]
-    env = {**os.environ, "PYTHONPATH": str(source)}
     record = tmp_path / "game.json"
-    command = ["play", "cafe", "--seats", "human,random", "--seed", "7", "--record", str(record)]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kafeneio", *command],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(b"moves\n")  # answered only once play has begun, at the first prompt
-    process.stdin.flush()
-    seen = b""
-    while b"@" not in seen.partition(b"P1>")[2]:  # the moves listed: play is under way
-        chunk = process.stdout.read1(4096)
-        assert chunk, seen.decode()
-        seen += chunk
+    process = started_at_the_prompt(record)
     process.send_signal(getattr(signal, signal_name))
     rest, _ = process.communicate(timeout=30)
-    assert record.exists(), (seen + rest).decode()
+    assert record.exists(), rest.decode()
     assert load_record(json.loads(record.read_text())).ply == 0
     assert f"Stopped ({signal_name}).".encode() in rest and b"Record written" in rest
     assert process.returncode == 128 + getattr(signal, signal_name)  # as the kill would exit

@@ -213,13 +213,18 @@ def test_the_replays_quick_presses_all_count_and_its_keys_do_not_scroll_the_page
     context.close()
 
 
-def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
-    game_id = finished_game(server)
+def two_decisions() -> dict[str, Any]:
+    """An analysis of two decisions, one a player, each a costly mistake."""
     decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
-    analysis = {
+    return {
         "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
         "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
     }  # fmt: skip
+
+
+def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
+    game_id = finished_game(server)
+    analysis = two_decisions()
     done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
     for motion, smooth in (("reduce", False), ("no-preference", True)):
         context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
@@ -353,11 +358,7 @@ def test_a_bot_is_marked_as_a_bot_not_as_a_person_here_or_away(
 def analysed_replay(browser: Any, server: LiveServer, game_id: str) -> tuple[Any, Any, Any]:
     """The replay of `game_id` with an analysis of two decisions, one a player, its chart
     drawn: the page's context, the page and its console."""
-    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
-    analysis = {
-        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
-        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
-    }  # fmt: skip
+    analysis = two_decisions()
     done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
     context, page, console = new_page(browser)
     page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
@@ -484,11 +485,7 @@ def test_analysing_by_keyboard_keeps_the_focus_and_says_when_it_is_done(
     """Enter on "Analyse the game" dropped the focus to the page's start (the button waits,
     then goes), and nothing said that the analysis began or ended."""
     game_id = finished_game(server)
-    decisions = [decision(0, 0, 0.3, 0.1), decision(1, 1, 0.3, 0.1)]
-    analysis = {
-        "decisions": decisions, "mistakes": [[decisions[0]], [decisions[1]]], "winners": [0],
-        "total_lost": [0.3, 0.3], "mean_lost": [0.3, 0.3],
-    }  # fmt: skip
+    analysis = two_decisions()
     states = [
         {"status": "none", "done": 0, "total": 2, "analysis": None, "message": None},  # opened
         {"status": "running", "done": 0, "total": 2, "analysis": None, "message": None},  # asked
