@@ -524,3 +524,26 @@ def test_a_game_abandoned_before_any_move_says_so_and_offers_no_analysis(
     assert page.inner_text("#analysis-status").startswith("Nobody moved")
     assert console.errors == []
     context.close()
+
+
+def test_the_replay_outlines_the_move_the_analysis_prefers(
+    browser: Any, server: LiveServer
+) -> None:
+    """ "The bot prefers USm@23" could not be found on the board (a phone's chairs carry no
+    numbers): the chair is outlined, as a hint's is on the game page."""
+    game_id = finished_game(server)
+    analysis = two_decisions()
+    analysis["decisions"][0] |= {"best": "USm@16", "best_words": "USA man to chair 16"}
+    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    page.wait_for_selector(".chair[data-chair='16'].hinted")  # move 1: where the bot would go
+    assert "(outlined on the board, dotted)" in page.inner_text("#analysis-now")
+    assert page.locator(".hinted").count() == 1
+    page.click("#forward")
+    page.wait_for_selector("#position:has-text('Move 2 of')")
+    assert page.locator(".hinted").count() == 0  # its preferred move is no place on the board
+    assert console.errors == []
+    context.close()

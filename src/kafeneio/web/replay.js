@@ -47,7 +47,10 @@ async function show(target) {
   if (focused?.disabled) slider.focus();
   const obs = step.observation;
   const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
-  RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false });
+  // the move the analysis prefers to the one played here, outlined on the board (Café's chairs
+  // and bar), as a hint is on the game page: "USm@23" found without reading chair numbers
+  const preferred = preferredHere();
+  RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false, hinted: preferred });
   renderLog(document.getElementById("log"), step.log, game.seats);
   renderNow();
   document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` }, seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"))));
@@ -137,6 +140,7 @@ async function follow(method) {
     analysis = state.analysis;
     const keyed = document.activeElement === button || document.activeElement === status;
     renderAnalysis();
+    if (preferredHere()) show(ply);  // the board drawn again with the preferred move outlined
     button.classList.add("hidden");
     if (keyed) document.getElementById("chance-chart")?.focus();  // not dropped to the page's start
     if (method === "POST") said("The analysis is done: each player's chance to win and biggest mistakes are below.");
@@ -296,6 +300,12 @@ function smooth() {
   return matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
 }
 
+// The move the analysis prefers at the position shown, when it is not the one played.
+function preferredHere() {
+  const d = analysis?.decisions.find((entry) => entry.ply === ply);
+  return d && d.best !== d.played ? d.best : null;
+}
+
 function renderNow() {
   const line = document.getElementById("analysis-now");
   if (!analysis) return;
@@ -312,9 +322,14 @@ function renderNow() {
   const who = seatName(game.seats, d.player);
   const verdict = d.legal === 1 ? "the only legal move."
     : d.best === d.played ? "the move the bot prefers."
-      : [`${d.lost > d.margin ? "a clear mistake" : `not clearly worse: within the search's margin of ±${percent(Math.min(d.margin, 1))}`}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}.`];
+      : [`${d.lost > d.margin ? "a clear mistake" : `not clearly worse: within the search's margin of ±${percent(Math.min(d.margin, 1))}`}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}${outlined(d.best)}.`];
   line.replaceChildren(...[el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}. Played `,
     named(d.played, d.played_words), `: ${percent(d.after)}, `, verdict].flat(Infinity));
+}
+
+// Where the board outlines the preferred move (Café's chair or bar seat), said after it.
+function outlined(notation) {
+  return game.game === "cafe" && notation.includes("@") ? " (outlined on the board, dotted)" : "";
 }
 
 // A move as typed, then in words (an analysis stored before moves had words has notation only).
