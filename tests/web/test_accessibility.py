@@ -547,3 +547,24 @@ def test_the_replay_outlines_the_move_the_analysis_prefers(
     assert page.locator(".hinted").count() == 0  # its preferred move is no place on the board
     assert console.errors == []
     context.close()
+
+
+def test_the_replays_steps_stay_at_hand_above_a_mistake_gone_to(
+    browser: Any, server: LiveServer
+) -> None:
+    """On a phone a mistake's position was 900 px below the step controls: they stay at the
+    top now, and what is scrolled to is put below them, not under them."""
+    game_id = finished_game(server)
+    done = {"status": "done", "done": 2, "total": 2, "analysis": two_decisions(), "message": None}
+    context, page, console = new_page(browser, 390, 844)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    page.locator("#analysis button").filter(has_text="move 2").first.click()
+    page.wait_for_selector("#position:has-text('Move 2 of')")
+    page.wait_for_timeout(800)  # a smooth scroll
+    bar = page.locator("#replay-bar").bounding_box()
+    line = page.locator("#analysis-now").bounding_box()
+    assert bar["y"] == 0 and line["y"] >= bar["height"], (bar, line)
+    assert console.errors == []
+    context.close()

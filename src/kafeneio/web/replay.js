@@ -38,6 +38,7 @@ async function show(target) {
     : abandoned ? (total ? `Abandoned after move ${total}, no result` : "Abandoned before any move, no result")
       : `All ${plural(total, "move")} played${outcome()}`;
   document.getElementById("position").textContent = position;
+  keepClearOfTheBar();  // its text may take a line more or less
   slider.setAttribute("aria-valuetext", position);  // its value, ply, read as "move 2" was move 3
   // a button disabled under the keyboard's focus would drop it to the page's start: the focus
   // goes to the slider, which steps on with the arrow keys
@@ -64,6 +65,14 @@ function outcome() {
   const names = winners.map((w) => seatName(game.seats, w)).join(" and ");
   return ` · ${names} ${winners.length > 1 ? "share the win" : "wins"}`;
 }
+
+// The steps' bar stays at the top of the screen (sticky): what is scrolled to, or focused, is
+// put below it, not under it (a mistake's line went under its 170 px on a phone).
+function keepClearOfTheBar() {
+  const bar = document.getElementById("replay-bar");
+  document.documentElement.style.scrollPaddingTop = `${bar.offsetHeight + 8}px`;
+}
+window.addEventListener("resize", keepClearOfTheBar);
 
 async function start() {
   try {
@@ -100,6 +109,7 @@ async function start() {
       show(to);
     });
     total = game.ply;
+    keepClearOfTheBar();
     if (total === 0) {  // abandoned before any move: nothing to analyse
       document.getElementById("analyse").classList.add("hidden");
       document.getElementById("analysis-status").textContent = "Nobody moved before the game was abandoned: there is nothing to analyse.";
