@@ -256,6 +256,14 @@ export function sinceHead(log, viewer) {
   return log.some((entry) => entry.player === viewer) ? "Since your last turn" : "Since the game began";
 }
 
+// Who won, as the game's own end event says it: "P1 Ann wins", "P1 Ann and P2 Bo share the
+// win", "nobody wins" (the result box, the live banner, the replay's last position).
+export function winnersText(seats, winners) {
+  if (!winners.length) return "nobody wins";
+  const names = winners.map((w) => seatName(seats, w)).join(" and ");
+  return `${names} ${winners.length > 1 ? "share the win" : "wins"}`;
+}
+
 // Over, or abandoned: played no more (the server's statuses are open, running, finished and
 // abandoned, in a game's view and in the lobby's summaries alike)
 export function hasEnded(game) {

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, winnersText, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -262,11 +262,7 @@ function waitForAnswer(board) {
 
 function bannerText(v) {
   if (v.status === "abandoned") return "This game was abandoned: it is not played any more.";
-  if (v.over && v.result) {  // said by the live banner: who won, not only that it ended
-    const names = v.result.winners.map((w) => seatName(v.seats, w)).join(" and ");
-    const won = v.result.winners.length > 1 ? "share the win" : "wins";
-    return v.result.winners.length ? `The game is over: ${names} ${won}.` : "The game is over: nobody wins.";
-  }
+  if (v.over && v.result) return `The game is over: ${winnersText(v.seats, v.result.winners)}.`;  // who won, said
   if (v.over) return "The game is over.";
   if (v.your_turn) return "Your turn.";
   if (v.to_move === null) return "…";
@@ -450,9 +446,9 @@ function renderResult(renderer) {
       el("div", { class: "row", style: "margin-top:.6rem" }, buttons));
   } else {
     const { scores, winners } = view.result;
-    const names = winners.map((w) => seatName(view.seats, w)).join(" and ");
+    const heading = winnersText(view.seats, winners);
     box.replaceChildren(
-    el("h2", {}, winners.length ? `${names} ${winners.length > 1 ? "share the win" : "wins"}` : "Nobody wins"),
+    el("h2", {}, heading[0].toUpperCase() + heading.slice(1)),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
     el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),

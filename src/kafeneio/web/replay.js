@@ -1,6 +1,6 @@
 // The replay viewer of a game over, or abandoned (as far as it went): step back and forth, or
 // slide, with the log in step.
-import { NO_GAME, api, el, gameIdFromPath, hasEnded, loadRules, percent, plural, renderLog, seatName, showRulesLink } from "./common.js";
+import { NO_GAME, api, el, gameIdFromPath, hasEnded, loadRules, percent, plural, renderLog, seatName, showRulesLink, winnersText } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -60,10 +60,7 @@ async function show(target) {
 // Who won, said beside the last position (the players panel has no scores): " · P2 wins".
 function outcome() {
   const winners = game?.result?.winners;
-  if (!winners) return "";
-  if (!winners.length) return " · nobody wins";
-  const names = winners.map((w) => seatName(game.seats, w)).join(" and ");
-  return ` · ${names} ${winners.length > 1 ? "share the win" : "wins"}`;
+  return winners ? ` · ${winnersText(game.seats, winners)}` : "";
 }
 
 // The steps' bar stays at the top of the screen (sticky): what is scrolled to, or focused, is
@@ -109,7 +106,6 @@ async function start() {
       show(to);
     });
     total = game.ply;
-    keepClearOfTheBar();
     if (total === 0) {  // abandoned before any move: nothing to analyse
       document.getElementById("analyse").classList.add("hidden");
       document.getElementById("analysis-status").textContent = "Nobody moved before the game was abandoned: there is nothing to analyse.";

@@ -38,7 +38,7 @@ function shops(view) {
   const obs = view.observation;
   return el("div", { class: "shops" }, obs.players.map((p, i) => el("div", { class: `shop${i === view.to_move ? " to-move" : ""}`, "data-seat": i },
     el("div", {}, el("strong", {}, p.shop_name), el("div", { class: "muted", style: "font-size:.85rem" }, `${seatName(view.seats, i)}${youMark(view, i)}`)),
-    meter("money", p.net_money, obs.rules.win_money, `money${p.loans ? ` (net of ${p.loans} loan${p.loans > 1 ? "s" : ""})` : ""}`),
+    meter("money", p.net_money, obs.rules.win_money, `money${netOfLoans(p)}`),
     meter("rep", p.reputation, obs.rules.win_reputation, "reputation"),
     el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
 }
@@ -294,8 +294,12 @@ export function endReason(obs, options) {
 export function standing(obs, player) {
   const p = obs.players[player];
   // money net of loans, as the shop's meter, the win (SW-5.2) and the result count it
-  const loans = p.loans ? ` (net of ${p.loans} loan${p.loans > 1 ? "s" : ""})` : "";
-  return `money ${p.net_money}${loans} · reputation ${p.reputation}`;
+  return `money ${p.net_money}${netOfLoans(p)} · reputation ${p.reputation}`;
+}
+
+// What a shop's money is net of: " (net of 2 loans)", or nothing without a loan (SW-1.6).
+function netOfLoans(p) {
+  return p.loans ? ` (net of ${plural(p.loans, "loan")})` : "";
 }
 
 export function scoreText(obs, player, score) {
