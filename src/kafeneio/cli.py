@@ -549,16 +549,17 @@ class Keyboard:
         self.turn_began[player] = len(self.told[player])
         self.turns[player] += 1
 
-    def since(self, player: int) -> str:
-        """Since when `told` goes: "since your last turn began", or, in `player`'s first turn,
-        "since the game began" (the others moved first)."""
-        return "since your last turn began" if self.turns[player] > 1 else "since the game began"
+    def had_a_turn(self, player: int) -> bool:
+        """Whether `player` had a turn before the one under way: what they are told is "since
+        your last turn", else "since the game began" (the others moved first)."""
+        return self.turns[player] > 1
 
     def log(self, player: int) -> str:
         """What `log` answers: `told` as one text."""
         if not self.told[player]:
             return "Nothing has happened yet."
-        return f"{self.since(player).capitalize()}:\n" + "\n".join(self.told[player])
+        since = "Since your last turn began" if self.had_a_turn(player) else "Since the game began"
+        return f"{since}:\n" + "\n".join(self.told[player])
 
     def hand_to(self, player: int) -> bool:
         """Hide the screen of the human who has the keyboard, then wait until `player` has it;
@@ -585,7 +586,7 @@ class Keyboard:
             )
         self.seen_by = player
         if self.missed[player]:
-            since = "since your last turn" if self.turns[player] > 1 else "since the game began"
+            since = "since your last turn" if self.had_a_turn(player) else "since the game began"
             console.print(f"P{player + 1}, {since}:", markup=False)
             console.print("\n".join(self.missed[player]), markup=False)
             self.missed[player].clear()
@@ -914,7 +915,8 @@ def _played_all_the_same(action: Action, reason: str, declined: str) -> bool:
     return True
 
 
-OUT_WHY = "a move marked 'out of the game' puts you out: you would play no more and cannot win"
+OUT_MEANS = "you would play no more and cannot win"
+"""What a move that puts the player out of the game means for them (Café's CI-M.3)."""
 
 
 def _leaves_the_game_meant(state: State, action: Action) -> bool:
@@ -925,7 +927,7 @@ def _leaves_the_game_meant(state: State, action: Action) -> bool:
     after.apply(action)
     if not after.is_out(player):
         return True
-    reason = f"{action.notation} puts you out of the game: {OUT_WHY.split(': ', 1)[1]}."
+    reason = f"{action.notation} puts you out of the game: {OUT_MEANS}."
     return _played_all_the_same(action, reason, "Not played.")
 
 
@@ -1099,13 +1101,16 @@ def list_moves(state: State) -> str:
     player = state.current_player()
     before = state.scores()[player]
     by_card: dict[str, list[tuple[int, str]]] = {}
+    any_out = False  # a move that puts the player out: what that means is said once
     on_targets: dict[str, list[str]] = {}
     others = []
     for action in state.legal_actions():
         after = state.clone()
         after.apply(action)
         gain = after.scores()[player] - before
-        points = " (out of the game)" if after.is_out(player) else f" ({gain:+d})" if gain else ""
+        out = after.is_out(player)
+        any_out = any_out or out
+        points = " (out of the game)" if out else f" ({gain:+d})" if gain else ""
         card, at, where = action.notation.partition("@")
         words = action.notation.split(" ", 2)
         if at and where.isdigit() and " " not in card:
@@ -1117,8 +1122,8 @@ def list_moves(state: State) -> str:
     count = len(state.legal_actions())
     what = state.game.info.score_name
     lines = [f"{plural(count, 'legal move')} (with the {what} each gains now, where not 0):"]
-    if any(" (out of the game)" in text for text in others):  # said once, not on each move
-        lines.append(f"  ({OUT_WHY})")
+    if any_out:  # said once, not on each move
+        lines.append(f"  (a move marked 'out of the game' puts you out: {OUT_MEANS})")
     for card, chairs in sorted(by_card.items()):  # a joker's 68 chairs ran to 280 columns
         lines.extend(packed(f"  {card}@ ", [text for _, text in sorted(chairs)], "  "))
     if others:
@@ -1430,6 +1435,7 @@ def _bench_search(game: Game, players: int, spec: str, seed: int, as_json: bool)
 
 
 @app.command(name="serve")
+@guarded
 def serve_command(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
@@ -1471,10 +1477,8 @@ def serve_command(
         url = database_url(db)
     except ValueError as err:
         raise fail(str(err)) from None
-    try:
-        serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
-    except KafeneioError as err:  # a database another server holds, or one it cannot write
-        raise fail(str(err)) from None
+    # (`guarded`: a database another server holds, or one it cannot write)
+    serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
 
 
 sim_commands.register(app)

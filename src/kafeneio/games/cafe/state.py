@@ -725,7 +725,7 @@ class CafeState(State):
             return None
         if self.bar_full:  # then the game has ended (CI-E.1)
             return ("CI-E.1", f"all {seat} bar seats are taken")
-        value, score = self.options.bar_values[seat], self._scores[self._player]
+        value, score = values[seat], self._scores[self._player]
         if self.options.bar_unpaid == "forbid":  # (a seat that is paid was taken above)
             return (
                 "CI-M.3",

@@ -152,6 +152,7 @@ class SouvlakiObservation:
 
     def _view_hand(self, viewer: int) -> JSON:
         kinds = self.cards.unforeseen
+        held = [kind for kind, count in zip(kinds, self._unforeseen[viewer], strict=True) if count]
         return {
             "food": self.food_hand(viewer),
             "unforeseen": _names(self._unforeseen[viewer], [kind.id for kind in kinds]),
@@ -160,16 +161,8 @@ class SouvlakiObservation:
                 for holder, kind, knower in self._revealed
                 if knower == viewer
             ],
-            "unforeseen_text": {
-                kind.id: kind.text
-                for kind, count in zip(kinds, self._unforeseen[viewer], strict=True)
-                if count
-            },
-            "unforeseen_names": {  # as the log names them ("Dirty Shop")
-                kind.id: kind.name
-                for kind, count in zip(kinds, self._unforeseen[viewer], strict=True)
-                if count
-            },
+            "unforeseen_text": {kind.id: kind.text for kind in held},
+            "unforeseen_names": {kind.id: kind.name for kind in held},  # as the log says them
         }
 
     def _view_customer(self, customer: Customer) -> JSON:
