@@ -688,6 +688,37 @@ def test_a_bar_seat_the_player_cannot_pay_says_so_and_is_asked_about(
     context.close()
 
 
+@pytest.mark.rule("CI-M.3")
+def test_a_hinted_move_that_puts_the_player_out_is_asked_about(
+    browser: Any, server: LiveServer
+) -> None:
+    """The hint's "Play it" sent such a move at once, where the board's own button asks."""
+    context, page, console = new_page(browser)
+    create_in_lobby(page, server, "cafe", {"bar_values": "-3,-3,-3,-3,-3,-3"})
+    assert wait_turn_or_end(page)
+    card = page.get_attribute("#board .hand button.card:not(.joker) >> nth=0", "data-card")
+    best = f"{card}@bar"  # the hint as the server would give it, were the search to choose it
+    ply = page.get_attribute("body", "data-ply")
+    page.route("**/api/games/*/hint", lambda route: route.fulfill(json={
+        "ply": int(ply), "player": 0, "best": best, "best_words": f"{card} to the bar",
+        "win_chance": 0.01, "iterations": 1, "seconds": 0.1,
+        "moves": [{"notation": best, "words": "", "win_chance": 0.01, "visits": 1}],
+    }) if route.request.method == "POST" else route.continue_())  # fmt: skip
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-play")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#hint-play")
+    assert asked and "You would play no more and could not win. Play it" in asked[0]
+    assert "to the bar, seat 1: cannot pay its -3: out of the game" in asked[0]  # its words
+    assert page.get_attribute("body", "data-ply") == ply  # declined: nothing sent
+    page.once("dialog", lambda dialog: dialog.accept())
+    click_and_wait(page, "#hint-play")
+    page.wait_for_function("document.body.innerText.includes('is out of the game')")
+    assert console.errors == []
+    context.close()
+
+
 def test_a_replay_before_the_end_and_a_wrong_link_say_so(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     link = create_in_lobby(page, server, "cafe", {})

@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, sinceHead, withRules, youMark, yours } from "./common.js";
+import { OUT_MEANS, api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, sinceHead, withRules, youMark, yours } from "./common.js";
 
 // each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
@@ -425,7 +425,7 @@ function barGain(move) {
 }
 
 function toBar(ctx, chosen, move, event) {
-  if (move.out && !window.confirm(`${moveText(move)}.\n\nYou would play no more and could not win. Send the guest to the bar all the same?`)) return;
+  if (move.out && !window.confirm(`${moveText(move)}.\n\n${OUT_MEANS} Send the guest to the bar all the same?`)) return;
   choose(ctx, `${chosen.text}@bar`, event);
 }
 

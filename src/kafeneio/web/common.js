@@ -128,6 +128,9 @@ export function percent(chance) {
 // A legal move in the game's own words (`words`, as `state.action_words` gives them to the
 // mover), as a sentence: "keep the starting food cards" -> "Keep the starting food cards".
 // The page writes no wording of its own for a move: one source, the game's.
+// What a move that puts its mover out of the game (Café's CI-M.3) means, asked before it is sent.
+export const OUT_MEANS = "You would play no more and could not win.";
+
 export function moveText(move) {
   return move.words.charAt(0).toUpperCase() + move.words.slice(1);
 }

@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, winnersText, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, winnersText, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -296,10 +296,18 @@ function renderHint() {
   setLive(box,
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
-      el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => send(best) }, "Play it")),
+      el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => playHint(best) }, "Play it")),
     also.length ? el("div", { class: "also" }, "Also considered, less closely: ",
       also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)}${looked(move)})`])) : "");
   box.className = "message info hint";
+}
+
+// The hinted move, asked about first where it puts the mover out of the game, as the board's
+// own button for it asks (the search plays such a move only where every other loses as surely).
+function playHint(best) {
+  const move = view.legal.find((m) => m.notation === best);
+  if (move?.out && !window.confirm(`${moveText(move)}.\n\n${OUT_MEANS} Play it all the same?`)) return;
+  send(best);
 }
 
 async function askHint() {
