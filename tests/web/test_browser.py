@@ -642,6 +642,29 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     context.close()
 
 
+def test_an_abandoned_cafe_game_shows_no_next_move(browser: Any, server: LiveServer) -> None:
+    """Its board read "Round 1 · move 2" once abandoned, as if a move were still to come."""
+    context, page, console, game_id, _ = open_seat(browser, server, "cafe", 1280)
+    assert wait_turn_or_end(page)
+    cafe_turn(page)  # a move or more to replay
+    assert wait_turn_or_end(page)
+    ply = int(page.get_attribute("body", "data-ply"))
+    when = "#board .scoreline span >> nth=0"
+    assert page.inner_text(when).endswith(f" · move {ply + 1}")  # the move to come
+    page.click("#abandon")
+    page.click("#abandon-confirm")
+    page.wait_for_selector("#result:not(.hidden)")
+    assert "move" not in page.inner_text(when)
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector("#position:not(:empty)")
+    assert page.inner_text(when).endswith(" · move 1")  # the replay's first position
+    page.click("#last")
+    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Ab')")
+    assert "move" not in page.inner_text(when)
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")

@@ -1,7 +1,7 @@
 // Café International: the board drawn from the board data, the bar, the hands, and the moves.
 // Choose a card of your hand: its legal chairs light up with the points each would score; click
 // one to seat the guest there. The bar and the joker exchange work the same way.
-import { OUT_MEANS, api, byKeyboard, el, fill, moveText, ownTurnStart, plural, seatName, setLive, sinceHead, withRules, youMark, yours } from "./common.js";
+import { OUT_MEANS, api, byKeyboard, el, fill, hasEnded, moveText, ownTurnStart, plural, seatName, setLive, sinceHead, withRules, youMark, yours } from "./common.js";
 
 // each dark enough for white text on it at 4.5:1 (WCAG AA): a card's and a chair's text is small
 const NATION_COLOURS = {
@@ -371,7 +371,7 @@ export async function render(root, view, ctx) {
   const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since, legal: view.legal };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
-    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${obs.phase === "over" ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${playedOut(view) ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
@@ -449,6 +449,11 @@ export function news(view) {
 
 // How far the game is, as the terminal says it: the round (a turn of each player, a player's
 // own count of their turns), or once a player is out (CI-M.3) the game's turns, every player's
+// No move is to come: the game is over, or was abandoned (a replay: its last position).
+function playedOut(view) {
+  return view.replay ? view.over : hasEnded(view);
+}
+
 export function whenText(obs) {
   if (obs.out.includes(true)) return `Turn ${obs.turn + 1} of the game`;
   return `Round ${Math.floor(obs.turn / obs.out.length) + 1}`;

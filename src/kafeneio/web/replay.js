@@ -47,7 +47,7 @@ async function show(target) {
   for (const id of ["forward", "last"]) document.getElementById(id).disabled = ply >= total;
   if (focused?.disabled) slider.focus();
   const obs = step.observation;
-  const view = { ...game, observation: obs, legal: [], viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
+  const view = { ...game, observation: obs, legal: [], over: ply >= total, viewer: step.viewer, to_move: obs.to_move >= 0 ? obs.to_move : null, your_turn: false, replay: true, ply };
   // the move the analysis prefers to the one played here, outlined on the board (Café's chairs
   // and bar), as a hint is on the game page: "USm@23" found without reading chair numbers
   const preferred = preferredHere();
