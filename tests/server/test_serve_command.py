@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,7 +51,7 @@ def test_a_second_server_on_one_database_is_refused(tmp_path: Path) -> None:
     try:
         with pytest.raises(KafeneioError, match="another kafeneio server is using"):
             hold_database(url)
-        result = CliRunner().invoke(app, ["serve", "--db", str(path), "--port", "8793"])
+        result = CliRunner().invoke(app, ["serve", "--db", str(path), "--port", "0"])
         assert result.exit_code == 2 and "another kafeneio server is using" in result.output
     finally:
         held.close()
@@ -65,5 +68,38 @@ def test_a_database_the_server_cannot_write_is_refused_at_the_start(tmp_path: Pa
     read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
     with pytest.raises(KafeneioError, match=r"cannot write the database .*readonly"):
         check_writable(read_only)
-    result = CliRunner().invoke(app, ["serve", "--db", read_only, "--port", "8793"])
+    result = CliRunner().invoke(app, ["serve", "--db", read_only, "--port", "0"])
     assert result.exit_code == 2 and "cannot write the database" in result.output
+
+
+def test_a_busy_port_is_refused_before_the_database_is_opened(tmp_path: Path) -> None:
+    """The address to open was printed, then uvicorn's "address already in use": the address
+    led to whatever held the port, and the database was made and locked for nothing."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        path = tmp_path / "games.sqlite3"
+        result = CliRunner().invoke(app, ["serve", "--db", str(path), "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}: another program" in result.output
+    assert "--port" in result.output and "open http" not in result.output
+    assert not path.exists() and not Path(f"{path}.lock").exists()
+    result = CliRunner().invoke(app, ["serve", "--host", "no.such.host.invalid", "--port", "0"])
+    assert result.exit_code == 2 and "cannot listen on 'no.such.host.invalid'" in result.output
+
+
+def test_port_0_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "kafeneio", "serve", "--port", "0", "--db"]
+    with subprocess.Popen(
+        [*command, str(tmp_path / "games.sqlite3")], stdout=subprocess.PIPE, text=True
+    ) as server:
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()  # printed once it listens
+            address = line.split("open http://localhost:", 1)[1].split("/", 1)[0]
+            assert int(address) > 0
+            with socket.create_connection(("127.0.0.1", int(address)), timeout=10):
+                pass  # it listens there
+        finally:
+            server.terminate()

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 from typing import IO
 
@@ -67,10 +69,17 @@ def serve(
     from kafeneio.server.app import create_app
 
     url = database_url(db)
-    held = hold_database(url)  # kept open while the server runs: its lock goes with it
-    check_writable(url)
+    listening = listen(host, port)  # first: a busy port leaves the database untouched
+    try:
+        held = hold_database(url)  # kept open while the server runs: its lock goes with it
+        check_writable(url)
+    except BaseException:
+        listening.close()
+        raise
     app = create_app(url, bot_pause=bot_pause, card_sets=card_sets)
-    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
+    port = listening.getsockname()[1]  # the one the system chose for --port 0
+    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
+    shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
     if host not in {"127.0.0.1", "localhost", "::1"}:
         print(
@@ -79,11 +88,44 @@ def serve(
             "links travel unencrypted (plain HTTP): serve a network you trust.",
             flush=True,
         )
+    server = uvicorn.Server(uvicorn.Config(app, access_log=access_log, log_level="info"))
     try:
-        uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="info")
+        server.run(sockets=[listening])
     finally:
+        listening.close()
         if held is not None:
             held.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host` and `port` for the server, or `KafeneioError` saying why not,
+    before anything is printed or opened: the address to open was printed, then uvicorn's
+    "address already in use", and that address led to whatever held the port."""
+    wanted = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn chooses
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, family=wanted, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as err:
+        raise KafeneioError(f"cannot listen on {host!r}: {err.strerror}") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own
+    try:
+        listening.bind(address)
+    except OSError as err:
+        listening.close()
+        busy = err.errno == errno.EADDRINUSE
+        raise KafeneioError(
+            f"cannot listen on {host}:{port}: "
+            + (
+                "another program (another kafeneio server?) is using that port: stop it, or "
+                "choose another with --port"
+                if busy
+                else str(err.strerror or err)
+            )
+        ) from None
+    listening.listen(2048)  # uvicorn's backlog: the address printed next answers at once
+    return listening
 
 
 def _sqlite_file(url: str) -> Path | None:
