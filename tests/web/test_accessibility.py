@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from server.conftest import LiveServer
+from server.conftest import LiveServer, wait_for
 from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
 from web.test_page_behaviour import decision, finished_game
 
@@ -545,6 +545,41 @@ def test_the_replay_outlines_the_move_the_analysis_prefers(
     page.click("#forward")
     page.wait_for_selector("#position:has-text('Move 2 of')")
     assert page.locator(".hinted").count() == 0  # its preferred move is no place on the board
+    assert console.errors == []
+    context.close()
+
+
+def test_a_souvlaki_replay_outlines_the_customer_the_analysis_prefers(
+    browser: Any, server: LiveServer
+) -> None:
+    """Only Café's replay outlined the preferred move: "pick 3" is the draft row's slot 3."""
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"round_limit": 1}
+    created = server.post("/api/games", {"game": "souvlaki", "seats": bots, "options": options})
+    game_id = created["id"]
+    wait_for(lambda: server.get(f"/api/games/{game_id}")["over"])
+    actions = server.get(f"/api/games/{game_id}/record")["actions"]
+    ply = next(i for i, action in enumerate(actions) if action.startswith("pick "))
+    slot = "3" if actions[ply] != "pick 3" else "2"  # a slot other than the one picked
+    preferred = decision(ply, 0, 0.3, 0.1) | {"played": actions[ply], "best": f"pick {slot}"}
+    analysis = {
+        "decisions": [preferred], "mistakes": [[preferred], []], "winners": [0],
+        "total_lost": [0.3, 0.0], "mean_lost": [0.3, 0.0],
+    }  # fmt: skip
+    done = {"status": "done", "done": 1, "total": 1, "analysis": analysis, "message": None}
+    context, page, console = new_page(browser)
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    page.goto(f"{server.base}/replay/{game_id}")
+    page.wait_for_selector(".chance-chart polyline")
+    page.click("button.mistake >> nth=0")
+    page.wait_for_selector(f"#position:has-text('Move {ply + 1} of')")
+    page.wait_for_selector(f".customer[data-slot='{slot}'].hinted")
+    assert page.locator(".hinted").count() == 1
+    assert "(outlined on the board, dotted)" in page.inner_text("#analysis-now")
+    page.click("#forward")
+    page.wait_for_selector(f"#position:has-text('Move {ply + 2} of')")
+    assert page.locator(".hinted").count() == 0
+    assert "outlined" not in page.inner_text("#analysis-now")
     assert console.errors == []
     context.close()
 

@@ -51,9 +51,11 @@ async function show(target) {
   // the move the analysis prefers to the one played here, outlined on the board (Café's chairs
   // and bar), as a hint is on the game page: "USm@23" found without reading chair numbers
   const preferred = preferredHere();
-  RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false, hinted: preferred });
+  const drawn = RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false, hinted: preferred });
   renderLog(document.getElementById("log"), step.log, game.seats);
   renderNow();
+  // Café's board may wait for its data: once drawn, the line says whether the move is outlined
+  Promise.resolve(drawn).then(() => { if (mine === request) renderNow(); });
   document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` }, seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"))));
 }
 
@@ -328,14 +330,15 @@ function renderNow() {
   const who = seatName(game.seats, d.player);
   const verdict = d.legal === 1 ? "the only legal move."
     : d.best === d.played ? "the move the bot prefers."
-      : [`${d.lost > d.margin ? "a clear mistake" : `not clearly worse: within the search's margin of ±${percent(Math.min(d.margin, 1))}`}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}${outlined(d.best)}.`];
+      : [`${d.lost > d.margin ? "a clear mistake" : `not clearly worse: within the search's margin of ±${percent(Math.min(d.margin, 1))}`}. The bot prefers `, named(d.best, d.best_words), `: ${percent(d.after + d.lost)}${outlined()}.`];
   line.replaceChildren(...[el("strong", {}, `Move ${d.ply + 1}, ${who} to move`), `: chance to win ${percent(d.before)}. Played `,
     named(d.played, d.played_words), `: ${percent(d.after)}, `, verdict].flat(Infinity));
 }
 
-// Where the board outlines the preferred move (Café's chair or bar seat), said after it.
-function outlined(notation) {
-  return game.game === "cafe" && notation.includes("@") ? " (outlined on the board, dotted)" : "";
+// Where the board outlines the preferred move (Café's chair or bar seat, Souvlaki's customer or
+// food card), said after it.
+function outlined() {
+  return document.querySelector("#board .hinted") ? " (outlined on the board, dotted)" : "";
 }
 
 // A move as typed, then in words (an analysis stored before moves had words has notation only).

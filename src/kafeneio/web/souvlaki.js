@@ -54,11 +54,11 @@ function bigOrder(number) {
 }
 
 // A customer, numbered as moves and hints count them ("customer 2", "pick 3")
-function customer(c, extra, number) {
+function customer(c, extra, number, place = null) {
   const tags = [c.phone ? "phone order" : null, c.big ? "big" : null, c.annoyed ? "annoyed (turned)" : null, c.waiting ? "waiting" : null,
     c.tip ? `tip ${c.tip}` : null, ...c.attached].filter(Boolean);
   const undrawn = c.big && !c.order;
-  return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}` },
+  return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}`, "data-customer": place },
     undrawn ? bigOrder(number) : [el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), foods(c.order)),
       el("div", {}, `${c.money} money · ${c.influence} influence`)],
     tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
@@ -98,7 +98,7 @@ function queues(view, legal, ctx) {
         type: "button", class: "quiet", "data-action": send.notation, onclick: () => ctx.send(send.notation),
         title: `${moveText(send)}: ${cost} reputation`, "aria-label": `${moveText(send)}: ${cost} reputation`,
       }, `Send away (${cost})`) : null;
-      return customer(c, button, i + 1);
+      return customer(c, button, i + 1, `p${p + 1}.${i + 1}`);  // as moves name it
     })) : el("div", { class: "muted" }, "nobody waiting"))));
 }
 
@@ -282,6 +282,18 @@ export function render(root, view, ctx) {
     order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
   fill(root, newsBox(view), status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
+  if (!ctx.interactive && ctx.hinted) hintedPlace(root, ctx.hinted, view.to_move)?.classList.add("hinted");
+}
+
+// Where a move not offered as a button here (a replay's, whose board has no moves) is made: the
+// draft row's slot, the mover's food card, or the customer of the mover's queue sent away.
+// (The game page outlines the hinted move's own button.)
+function hintedPlace(root, notation, mover) {
+  const [verb, what] = notation.split(" ");
+  if (verb === "pick") return root.querySelector(`.customer[data-slot="${what}"]`);
+  if (verb === "play" || verb === "discard") return root.querySelector(`.foodcard[data-card="${what}"]`);
+  if (verb === "send" && mover !== null) return root.querySelector(`[data-customer="p${mover + 1}.${what}"]`);
+  return null;
 }
 
 export function endReason(obs, options) {
