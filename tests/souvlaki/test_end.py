@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kafeneio.core import SPECTATOR
+
 from .conftest import finish_service_of_all, play, position
 
 
@@ -46,8 +48,16 @@ def test_a_remaining_tie_shares_the_victory() -> None:
 
 def test_the_round_limit_ends_the_game_and_the_highest_sum_wins() -> None:
     state = position(round=30, money=[10, 12], reputation=[5, 2])
-    finish_service_of_all(state)
+    while state.phase == "service":
+        events = state.apply(state.parse_legal("finish"))
     assert state.is_terminal() and state.winners() == [0]
+    # the limit is the engine's, and said to be: the rulebook has none (SW-5.2)
+    told = [event.text_for(SPECTATOR) for event in events if event.kind == "end"]
+    assert told == [
+        "The game ends: round 30 was the last (option round_limit, beyond the rulebook) and "
+        "nobody reached "
+        "25 money and 25 reputation"
+    ]
     state = position(round=4, money=[10, 12], reputation=[5, 2], options={"round_limit": 5})
     finish_service_of_all(state)
     assert not state.is_terminal() and state.round == 5

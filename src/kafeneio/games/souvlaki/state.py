@@ -1068,7 +1068,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             names = ", ".join(f"P{p + 1}" for p in qualified)
             self.emit("end", ev.game_over, f"{names} reached {goal} (SW-5.2)")
         elif self._round >= options.round_limit:
-            last = f"round {self._round} was the last (the round limit, a ruling of SW-5.2)"
+            last = f"round {self._round} was the last (option round_limit, beyond the rulebook)"
             self.emit("end", ev.game_over, f"{last} and nobody reached {goal}")
         if qualified or self._round >= options.round_limit:
             self._finish_game(qualified or list(range(n)))
