@@ -9,7 +9,7 @@ from kafeneio.core.game import Game, GameInfo, State
 from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.tensor import Spec
-from kafeneio.games.cafe.actions import END, NUM_ACTIONS, CafeAction, action_space
+from kafeneio.games.cafe.actions import END, NUM_ACTIONS, NUM_CHAIRS, CafeAction, action_space
 from kafeneio.games.cafe.board import Board, load_board
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.state import CafeState
@@ -81,11 +81,11 @@ class CafeGame(Game):
 
 def max_game_length(options: CafeOptions, num_players: int) -> int:
     """A bound on the decisions of any game. A turn that is not a pass fills a chair (at most
-    24 of them), a bar seat, or swaps out a joker that an earlier turn seated (at most 24);
-    fewer passes than there are players come between two such turns (CI-M.5), and a turn takes
-    at most 3 decisions (two guests, or one and ``end``, then the draw choice), plus the one
-    birthday choice (CI-V.1)."""
-    chairs = 24
-    working_turns = chairs + chairs + len(options.bar_values)
+    68 of them: 24 tables of 4, 28 chairs shared), a bar seat, or swaps out a joker that an
+    earlier turn seated on a chair (so at most as many swaps as chairs); fewer passes than
+    there are players come between two such turns (CI-M.5), and a turn takes at most 3
+    decisions (two guests, or one and ``end``, then the draw choice), plus the one birthday
+    choice (CI-V.1)."""
+    working_turns = NUM_CHAIRS + NUM_CHAIRS + len(options.bar_values)
     turns = (working_turns + 1) * num_players
     return 3 * turns + 1
