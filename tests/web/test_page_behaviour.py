@@ -85,7 +85,9 @@ def open_game(browser: Any, server: LiveServer, game: str, width: int = 1280) ->
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
+    found = page.locator(selector).first
+    found.wait_for(state="visible")  # (on a loaded machine it was not laid out yet: no box)
+    box = found.bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
