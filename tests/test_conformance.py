@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
+from typing import Any
 
 import pytest
 
-from kafeneio.core import SPECTATOR
+from kafeneio.core import SPECTATOR, Action, Game
 from kafeneio.core.conformance import ConformanceError, check_random_games, check_state
 from kafeneio.games import get_game
+from sim.toy import HEADS, TAILS, ToyGame, ToyState
 
 CAFE_OPTION_SETS = [
     {},
@@ -84,3 +88,65 @@ def test_the_harness_catches_move_words_that_tell_the_bag() -> None:
             check_state(state, random.Random(0), replay_record=False)
     finally:
         type(state)._words = honest  # type: ignore[method-assign]
+
+
+class _Leaky(ToyState):
+    """Keeps a log it never declared: shared by every clone, so a clone's move changes it."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.log = []  # type: ignore[var-annotated]
+
+    def _perform(self, action: Action) -> None:
+        self.log.append(action.code)
+        super()._perform(action)
+
+
+class _Unfair(ToyState):
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return [(HEADS, 0.5), (TAILS, 0.2)]
+
+
+class _Long(ToyGame):
+    info = dataclasses.replace(ToyGame.info, max_game_length=1)
+
+
+class _Wordy(ToyState):
+    def _perform(self, action: Action) -> None:
+        self.emit("flip", f"P1 plays {action}")  # type: ignore[arg-type]  # text, not words
+        super()._perform(action)
+
+
+def _toy(state_class: type[ToyState], game_class: type[ToyGame] = ToyGame) -> Game:
+    class Toy(game_class):  # type: ignore[valid-type,misc]
+        def make_state(self, num_players: int, seed: int | None, setup: Any) -> ToyState:
+            return state_class(self, num_players, seed, setup)
+
+    return Toy()
+
+
+def test_the_harness_passes_the_toy_game_as_it_is() -> None:
+    assert check_random_games(_toy(ToyState), 2, range(10)) > 10
+
+
+@pytest.mark.parametrize(
+    ("broken", "says"),
+    [
+        (_toy(_Leaky), "not declared fields: log"),
+        (_toy(_Unfair), "chance probabilities sum to 1, not 0.7"),
+        (_toy(ToyState, _Long), "2 actions long, over its declared max_game_length"),
+    ],
+    ids=["undeclared", "chance", "length"],
+)
+def test_the_public_harness_catches_what_the_contract_tests_check(broken: Game, says: str) -> None:
+    """A contributor's game passed `check_random_games` with an undeclared attribute (its
+    clones shared it), chances summing to 0.7, and games longer than declared."""
+    with pytest.raises(ConformanceError, match=re.escape(says)):
+        check_random_games(broken, 2, range(10))
+
+
+def test_an_event_given_text_for_words_is_refused_where_it_is_emitted() -> None:
+    """It failed only where the event was read, far from the game's mistake."""
+    state = _toy(_Wordy).new_state(2, seed=0)
+    with pytest.raises(TypeError, match=r"emit\('flip', \.\.\.\): words must be a function"):
+        state.apply(state.legal_actions()[0])

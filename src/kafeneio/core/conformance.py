@@ -20,8 +20,9 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from kafeneio.core.actions import Action
 from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError
-from kafeneio.core.events import seat
+from kafeneio.core.events import Event, seat
 from kafeneio.core.game import CHANCE, SPECTATOR, TERMINAL, Game, State
 from kafeneio.core.machine_checks import check_machine_observations
 from kafeneio.core.play import Step, play, random_player
@@ -57,6 +58,7 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
     """Check every property of the contract at one state; raises `ConformanceError`."""
     game = state.game
     before = copy.deepcopy(state)  # independent of `clone`, which is under test too
+    _check_declared(state, "the state")
     _check_possible(state, "the state")
     _expect(state.clone() == state, "a clone is equal to its original")
     player = state.current_player()
@@ -70,6 +72,8 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
         0 <= player < state.num_players or player == CHANCE, f"bad current player index {player}"
     )
     _expect(bool(actions), "a live state has legal actions")
+    if player == CHANCE:
+        _check_chance(state, actions)
     codes = [a.code for a in actions]
     _expect(len(set(codes)) == len(codes), "legal actions are unique")
     for action in actions:
@@ -79,8 +83,14 @@ def check_state(state: State, rng: random.Random, *, replay_record: bool = True)
         words = state.action_words(action)
         _expect(isinstance(words, str) and bool(words.strip()), f"{action} has words")
         child = state.clone()
-        child.apply(action)
-        _expect(state == before, f"applying {action} to a clone leaves the original unchanged")
+        events = child.apply(action)
+        if state != before:
+            changed = ", ".join(sorted(_changed_fields(before, state)))
+            raise ConformanceError(
+                f"applying {action} to a clone leaves the original unchanged (changed: "
+                f"{changed}; a field shared between clones, or set without being declared?)"
+            )
+        _check_events(events, state.num_players, action)
     mask = state.legal_action_mask()
     _expect(sum(mask) == len(actions), "the legal-action mask marks exactly the legal actions")
     _check_illegal_is_refused(state, set(codes), rng)
@@ -125,9 +135,16 @@ def check_random_play(state: State, rng: random.Random, max_actions: int = 10_00
     of states checked."""
     checked = 0
 
+    longest = state.game.info.max_game_length
+
     def check(_: Step | None = None) -> None:
         nonlocal checked
         try:
+            _expect(
+                state.ply <= longest,
+                f"the game is {state.ply} actions long, over its declared max_game_length "
+                f"({longest})",
+            )
             check_state(state, rng)
         except ConformanceError as err:
             raise ConformanceError(f"state {checked}: {err}") from None
@@ -164,6 +181,7 @@ def _check_determinize(
     seen = state.observation(player)
     for _ in range(samples):
         sample = state.determinize(player, rng)
+        _check_declared(sample, f"a sample for {_viewer(player)}")
         _check_sample(state, sample, player, f"a sample for {_viewer(player)}")
         _expect(sample.current_player() == state.current_player(), "determinize keeps the turn")
         try:
@@ -220,6 +238,56 @@ def _check_sample(truth: State, sample: State, player: int, where: str) -> None:
                 not beyond,
                 f"in {where}, {seat(viewer)} knows {beyond[0] if beyond else ''} "
                 f"which {_viewer(player)} does not",
+            )
+
+
+def _check_declared(state: State, where: str) -> None:
+    """Clone and equality follow the declared fields: an attribute set without being declared
+    would be shared between clones, or left out of equality."""
+    undeclared = set(vars(state)) - type(state).declared
+    _expect(
+        not undeclared,
+        f"{where} has attributes that are not declared fields: {', '.join(sorted(undeclared))} "
+        "(declare each with its type on the class)",
+    )
+
+
+def _changed_fields(before: State, after: State) -> list[str]:
+    return [
+        name
+        for name in sorted(set(vars(before)) | set(vars(after)))
+        if getattr(before, name, None) != getattr(after, name, None)
+    ]
+
+
+def _check_chance(state: State, actions: Sequence[Action]) -> None:
+    """A chance node's outcomes are its legal actions, each with a probability above 0, and
+    their probabilities sum to 1."""
+    outcomes = state.chance_outcomes()
+    _expect(
+        sorted(a.code for a, _ in outcomes) == sorted(a.code for a in actions),
+        "a chance node's outcomes are its legal actions",
+    )
+    _expect(all(p > 0 for _, p in outcomes), "every chance outcome has a probability above 0")
+    total = sum(p for _, p in outcomes)
+    _expect(abs(total - 1.0) < 1e-9, f"chance probabilities sum to 1, not {total:g}")
+
+
+def _check_events(events: Sequence[Event], players: int, action: Action) -> None:
+    """Every event of `action` is told to every viewer in words, or not at all (None)."""
+    for event in events:
+        for viewer in [*range(players), SPECTATOR]:
+            try:
+                text = event.text_for(viewer)
+            except Exception as err:  # a game's words function, under test
+                raise ConformanceError(
+                    f"the {event.kind!r} event of {action} cannot be told to "
+                    f"{_viewer(viewer)}: {type(err).__name__}: {err}"
+                ) from None
+            _expect(
+                text is None or isinstance(text, str),
+                f"the {event.kind!r} event of {action} is told as {type(text).__name__}, "
+                "not text or None",
             )
 
 

@@ -426,8 +426,14 @@ class State(ABC):
         """Carry out a legal action; `emit` the events it causes."""
 
     def emit(self, kind: str, words: Words, *args: Any) -> None:
-        """Record an event of the action being performed (called from `_perform`)."""
+        """Record an event of the action being performed (called from `_perform`). `words`
+        is a function (args, viewer) -> text or None, called when the event is read."""
         if not self._quiet:
+            if not callable(words):  # else a TypeError far away, where the event is read
+                raise TypeError(
+                    f"emit({kind!r}, ...): words must be a function (args, viewer) -> text or "
+                    f"None, not {type(words).__name__} {words!r}"
+                )
             self._emitted.append((kind, args, words))  # an `Event` once read (`EventLog`)
 
     def quiet(self, quiet: bool = True) -> Self:
