@@ -14,6 +14,7 @@ from kafeneio.bots import BOTS, Analysis, make_bot, mcts, parse_seat, run_time_b
 from kafeneio.bots.base import Bot
 from kafeneio.bots.knowledge import knowledge_for
 from kafeneio.bots.mcts import WALL_FACTOR, MctsBot
+from kafeneio.bots.random_bot import RandomBot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
@@ -193,6 +194,24 @@ def test_a_seat_spec_gives_a_bot_its_parameters() -> None:
     assert make_bot("mcts", 1, iterations=9).iterations == 9  # type: ignore[attr-defined]
     written = make_bot("MCTS:Iterations=12:BIAS=0", 1)  # names and parameters in any case
     assert isinstance(written, MctsBot) and written.iterations == 12 and written.given == bot.given
+
+
+def test_a_seat_spec_reaches_a_bots_own_spelling_and_keeps_a_texts_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spec was lowered whole: a bot's ``maxDepth`` could not be given (refused as
+    'maxdepth' while the message listed maxDepth), and ``mode=Slow`` arrived as 'slow'."""
+
+    class Camel(RandomBot):
+        def __init__(self, seed: int, maxDepth: int = 3, mode: str = "Fast") -> None:
+            super().__init__(seed)
+            self.depth, self.mode = maxDepth, mode
+
+    monkeypatch.setitem(BOTS, "camel", Camel)
+    bot = make_bot("Camel:maxDepth=4:MODE=Slow", 1)
+    assert isinstance(bot, Camel) and (bot.depth, bot.mode) == (4, "Slow")
+    with pytest.raises(KafeneioError, match="both give 'maxdepth'"):
+        make_bot("camel:maxdepth=4", 1, maxDepth=5)
 
 
 @pytest.mark.parametrize(

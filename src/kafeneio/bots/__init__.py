@@ -55,8 +55,10 @@ def make_bot(name: str, seed: int, **params: int | float | bool | str) -> Bot:
     twice = sorted(set(spec_params) & {key.lower() for key in params})
     if twice:  # which one was meant? (the keyword won without a word)
         raise KafeneioError(f"{name!r} and a keyword both give {twice[0]!r}: give it once")
-    merged: Params = {**spec_params, **params}
     allowed = bot_parameters(base)
+    spelled = {key.lower(): key for key in allowed}  # a spec's names come lowered: ``maxDepth``
+    merged: Params = {spelled.get(key, key): value for key, value in spec_params.items()}
+    merged.update(params)
     unknown = sorted(set(merged) - set(allowed))
     if unknown:
         takes = f"parameters: {', '.join(allowed)}" if allowed else "no parameters"

@@ -66,11 +66,13 @@ def parse_seat(spec: str) -> tuple[str, Params]:
     problem for a malformed spec (the bot name and its parameters are checked by `make_bot`)."""
     if not isinstance(spec, str) or not spec.strip():
         raise KafeneioError(f"a seat is a bot name like mcts or mcts:seconds=0.05, not {spec!r}")
-    name, *pairs = spec.strip().lower().split(":")  # names and parameters in any case
+    name, *pairs = spec.strip().split(":")
     params: Params = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        key, value = key.strip(), value.strip()
+        # names in any case (`make_bot` finds a bot's own ``maxDepth`` for ``maxdepth``); a
+        # text value as written
+        key, value = key.strip().lower(), value.strip()
         if not sep or not key.isidentifier() or not value:
             raise KafeneioError(
                 f"seat {spec!r}: {pair!r} is not a parameter; write name=value, "
@@ -79,7 +81,7 @@ def parse_seat(spec: str) -> tuple[str, Params]:
         if key in params:
             raise KafeneioError(f"seat {spec!r} gives {key!r} twice")
         params[key] = parse_value(value)
-    return name.strip(), params
+    return name.strip().lower(), params
 
 
 def canonical_seat(spec: str) -> str:
