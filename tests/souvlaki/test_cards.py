@@ -187,3 +187,13 @@ def test_a_changed_card_file_is_detected_not_replayed() -> None:
         load_record({**record, "cards": edited})
     with pytest.raises(OptionsError, match="cards_dir"):
         SouvlakiGame({"cards_dir": "x"})  # a path is not a rules option
+
+
+def test_a_cards_field_of_other_keys_is_refused_naming_the_key() -> None:
+    """``"cards": {"x": 1}`` made the built-in set, then failed as "not this game's: replay the
+    record with load_record", said to a caller of load_record."""
+    record = SouvlakiGame().new_state(2, seed=4).to_record()
+    with pytest.raises(RecordError, match=r"field 'cards' has 'x', which is not 'sha256' or"):
+        load_record({**record, "cards": {"x": 1}})
+    with pytest.raises(RecordError, match=r"known game as records write it .*, not 'SOUVLAKI'"):
+        load_record({**record, "game": "SOUVLAKI"})

@@ -68,7 +68,10 @@ def load_record(record: JSON) -> State:
         raise RecordError(not_an_object(record))
     name = record.get("game")
     if not isinstance(name, str) or name not in GAMES:
-        raise RecordError(f"field 'game' must name a known game ({', '.join(sorted(GAMES))})")
+        raise RecordError(
+            f"field 'game' must name a known game as records write it ({', '.join(sorted(GAMES))}),"
+            f" not {shown(name)}"
+        )
     options = record.get("options")
     if not isinstance(options, Mapping):
         options = {}

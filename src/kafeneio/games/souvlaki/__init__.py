@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from kafeneio.core.errors import KafeneioError, OptionsError, RecordError
+from kafeneio.core.errors import KafeneioError, OptionsError, RecordError, shown
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
@@ -193,6 +193,11 @@ def cards_of_record(data: Any) -> CardSet:
     the set's hash so that a changed card file is detected."""
     if not isinstance(data, Mapping):
         raise RecordError("field 'cards' must be an object with 'sha256' and 'files'")
+    unknown = sorted(set(data) - {"sha256", "files"}, key=str)
+    if unknown:  # else a set the record does not describe is replayed: the built-in one
+        raise RecordError(
+            f"field 'cards' has {shown(unknown[0])}, which is not 'sha256' or 'files'"
+        )
     files, digest = data.get("files", {}), data.get("sha256")
     if not isinstance(files, Mapping) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in files.items()
