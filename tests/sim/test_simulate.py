@@ -8,12 +8,15 @@ import re
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from kafeneio.bots import BOTS
+from kafeneio.bots.random_bot import RandomBot
 from kafeneio.cli import app
-from kafeneio.core import KafeneioError
+from kafeneio.core import IllegalActionError, KafeneioError
 from kafeneio.games import load_record
 from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
 from kafeneio.sim.runner import Backend, lineup, plan, run, seating
@@ -362,3 +365,18 @@ def test_games_that_do_not_share_out_the_seats_are_warned_of(tmp_path: Path) -> 
         f"Warning:</strong> {warning.removeprefix('warning: ')}."
         in (report / "report.html").read_text()
     )
+
+
+def test_a_bot_that_fails_is_named_with_its_game_and_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only "None is not an action of Café International" was said: which game of the run,
+    and which bot (seats rotate, so "P1" alone names none)?"""
+
+    class Silent(RandomBot):
+        def decide(self, state: Any) -> Any:
+            return None
+
+    monkeypatch.setitem(BOTS, "silent", Silent)
+    with pytest.raises(IllegalActionError) as caught:
+        simulate("cafe", ["random", "silent"], 3, seed=5, backend=Backend(workers=1))
+    message = str(caught.value)
+    assert re.match(r"game 1 \(seed \d+; P1 random, P2 silent\), at action \d+: None is", message)

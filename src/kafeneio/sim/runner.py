@@ -214,7 +214,17 @@ def play_job(job: GameJob) -> GameResult:
     )
     state = game.new_state(len(job.seats), seed=job.game_seed)
     bots = [make_seat_bot(spec, seed) for spec, seed in zip(job.seats, job.bot_seeds, strict=True)]
-    play(state, bots, random.Random(job.chance_seed))
+    try:
+        play(state, bots, random.Random(job.chance_seed))
+    except Exception as err:
+        # which game, and which bot sat where: seats rotate, so "P1" alone is no bot
+        seats = ", ".join(f"P{seat + 1} {spec}" for seat, spec in enumerate(job.seats))
+        where = f"game {job.index + 1} (seed {job.game_seed}; {seats}), at action {state.ply}"
+        if isinstance(err, KafeneioError) and len(err.args) == 1:
+            err.args = (f"{where}: {err.args[0]}",)  # its type and rule kept
+        else:
+            err.add_note(where)
+        raise
     roles = game.roles(state)
     return GameResult(
         index=job.index,
