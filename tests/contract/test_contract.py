@@ -28,7 +28,7 @@ from kafeneio.core import (
 from kafeneio.core.game import sample_chance
 from kafeneio.core.play import Step, play, random_player
 from kafeneio.core.record import replay
-from kafeneio.games import load_record
+from kafeneio.games import get_game, load_record
 from sim.toy import ToyGame
 
 from .conftest import finished_game, random_states
@@ -426,3 +426,13 @@ def test_a_game_reseated_gives_each_player_the_role_they_had(game: Game, players
         assert after is None and moved.options == dealt.options
     else:
         assert after == [before[was] for was in order] and after != before
+
+
+def test_the_chance_alphabet_is_the_contracts_with_a_default() -> None:
+    """OpenSpiel's adapter numbers chance outcomes by it: a game with chance nodes that did
+    not name its own failed deep in the adapter (a KeyError), as a contributor's did."""
+    toy = ToyGame()
+    assert toy.info.chance_nodes and toy.chance_outcome_codes() == tuple(range(6))
+    assert get_game("cafe").chance_outcome_codes() == ()  # no chance nodes: its draws sampled
+    souvlaki = get_game("souvlaki").chance_outcome_codes()
+    assert 0 < len(souvlaki) < get_game("souvlaki").info.num_distinct_actions  # its own, few

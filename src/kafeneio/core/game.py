@@ -244,6 +244,12 @@ class Game(ABC):
         """What each seat plays as, for games where seats differ (a shop); None otherwise."""
         return None
 
+    def chance_outcome_codes(self) -> tuple[int, ...]:
+        """Every action code a chance node can have as an outcome, in a fixed order: the
+        chance alphabet an adapter numbers outcomes by (OpenSpiel's). By default none for a
+        game without chance nodes, else every code; a game whose outcomes are few names them."""
+        return tuple(range(self.info.num_distinct_actions)) if self.info.chance_nodes else ()
+
     def deal_roles(self, num_players: int, rng: random.Random) -> Self:
         """This game with the seats' roles dealt at random (for fair simulations)."""
         return self

@@ -400,8 +400,7 @@ class KafeneioObserver:
 
 def _chance_codes(setup: GameSetup) -> tuple[int, ...]:
     """The game's chance alphabet (a game without chance nodes has none)."""
-    codes = getattr(setup.game, "chance_outcome_codes", None)
-    return tuple(codes()) if codes is not None else ()
+    return tuple(setup.game.chance_outcome_codes())
 
 
 def register(game_name: str | None = None) -> list[str]:
