@@ -150,3 +150,37 @@ def test_an_event_given_text_for_words_is_refused_where_it_is_emitted() -> None:
     state = _toy(_Wordy).new_state(2, seed=0)
     with pytest.raises(TypeError, match=r"emit\('flip', \.\.\.\): words must be a function"):
         state.apply(state.legal_actions()[0])
+
+
+class _Kept(ToyState):
+    """Fields of every container kind a contributor may declare."""
+
+    log: list[int] | None
+    seen: set[int]
+    tally: dict[str, int]
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.log, self.seen, self.tally = None, set(), {}
+
+    def _perform(self, action: Action) -> None:
+        if self.log is None:
+            self.log = []
+        self.log.append(action.code)
+        self.seen.add(action.code)
+        self.tally[action.notation] = self.tally.get(action.notation, 0) + 1
+        super()._perform(action)
+
+
+def test_a_clone_copies_sets_dicts_and_a_list_that_may_be_none() -> None:
+    """``list[int] | None`` holding None failed to clone ('NoneType' has no 'copy'), and a set
+    or a dict was shared between clones."""
+    assert check_random_games(_toy(_Kept), 2, range(10)) > 10
+    state = _toy(_Kept).new_state(2, seed=0)
+    assert isinstance(state, _Kept)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[-1])  # the coin: a chance node follows
+    assert state.log is None and state.seen == set() and state.tally == {}
+    again = copy.clone()
+    again.apply(again.legal_actions()[0])
+    assert isinstance(copy, _Kept) and copy.log == [3] and copy.seen == {3}

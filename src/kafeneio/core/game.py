@@ -297,13 +297,31 @@ pickles of a state flatten the chain first (`State.__getstate__`), so nothing re
 Trail = Link | None
 
 
+_CONTAINERS = ("list", "set", "dict", "List", "Set", "Dict")
+
+
+def _copy_depth(annotation: str) -> int:
+    """How `clone` copies a field declared `annotation`: 2, a list of containers, each copied;
+    1, a container; -1, a container or None; 0, shared (immutable)."""
+    text = annotation.replace("typing.", "").replace(" ", "")
+    optional = text.endswith("|None") or text.startswith("Optional[")
+    text = text.removesuffix("|None").removeprefix("Optional[")
+    head, _, inner = text.partition("[")
+    if head not in _CONTAINERS:
+        return 0
+    if optional:
+        return -1
+    return 2 if head in ("list", "List") and inner.partition("[")[0] in _CONTAINERS else 1
+
+
 class State(ABC):
     """One position of a game. Mutable through `apply` only; `clone` is cheap.
 
     A game's state declares every field it has as a class annotation. The declaration decides
-    how `clone` copies it (``list[list[...]]``: two levels; ``list[...]``: one level; anything
-    else is immutable and shared) and equality compares them all, so a field cannot be left
-    out by accident. The contract tests check that every attribute is declared.
+    how `clone` copies it (``list[list[...]]``: two levels; a ``list``, ``set`` or ``dict``: one
+    level, or none where ``| None`` and it is None; anything else is immutable and shared) and
+    equality compares them all, so a field cannot be left out by accident. The conformance
+    harness (`kafeneio.core.conformance`) checks that every attribute is declared.
     """
 
     game: Game
@@ -328,6 +346,7 @@ class State(ABC):
     """The history holds outcomes some players may not see: a determinized sample drops it."""
     _shallow: ClassVar[tuple[str, ...]] = ()
     _nested: ClassVar[tuple[str, ...]] = ()
+    _optional: ClassVar[tuple[str, ...]] = ()
     _compared: ClassVar[tuple[str, ...]] = ()
     declared: ClassVar[frozenset[str]] = frozenset()
 
@@ -339,10 +358,10 @@ class State(ABC):
                 annotations[name] = str(text)
         fields = {n: t for n, t in annotations.items() if not t.startswith("ClassVar")}
         cls.declared = frozenset(fields)
-        cls._nested = tuple(n for n, t in fields.items() if t.startswith("list[list["))
-        cls._shallow = tuple(
-            n for n, t in fields.items() if t.startswith("list[") and n not in cls._nested
-        )
+        copies = {name: _copy_depth(text) for name, text in fields.items()}
+        cls._nested = tuple(n for n, depth in copies.items() if depth == 2)
+        cls._shallow = tuple(n for n, depth in copies.items() if depth == 1)
+        cls._optional = tuple(n for n, depth in copies.items() if depth == -1)
         cls._compared = tuple(sorted(n for n in fields if n not in cls.NOT_COMPARED))
 
     def _init_base(
@@ -600,6 +619,9 @@ class State(ABC):
             fields[name] = fields[name].copy()
         for name in self._nested:
             fields[name] = [inner.copy() for inner in fields[name]]
+        for name in self._optional:
+            if fields[name] is not None:
+                fields[name] = fields[name].copy()
         other.__dict__ = fields  # the copy itself: updating the new object's dict copies again
         return other
 
