@@ -6,6 +6,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -380,3 +384,53 @@ def test_a_bot_that_fails_is_named_with_its_game_and_seat(monkeypatch: pytest.Mo
         simulate("cafe", ["random", "silent"], 3, seed=5, backend=Backend(workers=1))
     message = str(caught.value)
     assert re.match(r"game 1 \(seed \d+; P1 random, P2 silent\), at action \d+: None is", message)
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:  # the parent's pid, after the state
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc for the worker processes")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_run_ends_its_workers_at_once(signum: int) -> None:
+    """SIGTERM ended the main process alone: its workers played on, adopted by init; Ctrl-C
+    waited for the games under way, and said nothing."""
+    command = [sys.executable, "-m", "kafeneio", "simulate", "cafe", "--games", "400"]
+    run = subprocess.Popen(
+        [*command, "--seats", "heuristic", "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )
+    try:
+        workers = wait_for_value(
+            lambda: _children(run.pid) if len(_children(run.pid)) == 2 else None
+        )
+        time.sleep(0.5)  # the run under way
+        run.send_signal(signum)
+        _, err = run.communicate(timeout=20)
+    finally:
+        run.kill()
+    assert run.returncode == 128 + signum
+    assert err.strip() == f"Stopped ({signal.Signals(signum).name})."
+    time.sleep(0.5)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def wait_for_value(find: Any, seconds: float = 30.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = find()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -119,9 +122,51 @@ Force = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="simulate")(simulate_command)
-    app.command(name="tournament")(tournament_command)
-    app.command(name="analyse")(analyse_command)
+    app.command(name="simulate")(stoppable(simulate_command))
+    app.command(name="tournament")(stoppable(tournament_command))
+    app.command(name="analyse")(stoppable(analyse_command))
+
+
+class Stopped(BaseException):
+    """The process was asked to stop (SIGTERM, SIGHUP): raised where it runs, so that the
+    run's worker processes are ended with it (by default the signal ends this process alone,
+    and its workers played on)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def stoppable(command: Command) -> Command:
+    """`command`, stopped by Ctrl-C, SIGTERM or SIGHUP at once, in one line, with the exit
+    status of the signal (128 + its number), its workers ended."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+        main = threading.current_thread() is threading.main_thread()  # only it takes signals
+        previous = {number: signal.getsignal(number) for number in wanted} if main else {}
+        for number, handler in previous.items():
+            if handler != signal.SIG_IGN:  # `nohup` asked for the hangup to be ignored
+                signal.signal(number, _raise_stopped)
+        try:
+            return command(*args, **kwargs)
+        except (KeyboardInterrupt, Stopped) as stopped:
+            signum = stopped.signum if isinstance(stopped, Stopped) else signal.SIGINT
+            errors.print(f"Stopped ({signal.Signals(signum).name}).", markup=False)
+            raise typer.Exit(128 + signum) from None
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+
+    return run  # type: ignore[return-value]
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
 
 
 def game_title_name(name: str) -> str:

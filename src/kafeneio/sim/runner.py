@@ -14,8 +14,8 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -305,10 +305,15 @@ def run(
     backend = backend or Backend()
     finished = run_items(play_chunk, split(jobs, backend.parallelism()), backend)
     results: list[GameResult] = []
-    for chunk_results in finished:
-        results.extend(chunk_results)
-        if progress is not None:
-            progress(len(chunk_results))
+    try:
+        for chunk_results in finished:
+            results.extend(chunk_results)
+            if progress is not None:
+                progress(len(chunk_results))
+    finally:
+        close = getattr(finished, "close", None)
+        if close is not None:  # a run stopped here ends its workers now, not when collected
+            close()
     return sorted(results, key=lambda result: result.index)
 
 
@@ -357,9 +362,16 @@ def on_processes(
     # again (a script run without a __main__ guard must work too).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(min(workers, len(items)), mp_context=context) as pool:
-        pending: set[Future[Result]] = {pool.submit(work, item) for item in items}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+    # Leaving the pool ends its workers at once: a run stopped (Ctrl-C, a signal, a failed
+    # game) neither waits for the games under way nor leaves workers playing on behind it.
+    with context.Pool(min(workers, len(items)), initializer=_worker_signals) as pool:
+        yield from pool.imap_unordered(work, items)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the process that runs it (which ends the pool, so that the
+    terminal shows one line, not a traceback a worker), and is ended by SIGTERM at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
