@@ -296,6 +296,24 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_play(tmp_path: P
     refused(run("play", "cafe", "--record", str(tmp_path)), "is a directory")
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs a file system that refuses")
+def test_a_record_path_the_file_system_refuses_is_refused_before_play() -> None:
+    """`os.access` said yes (to root, and where a file system refuses all the same): the game
+    was played to its end, then its record lost."""
+    bots = ["play", "souvlaki", "--seats", "heuristic,greedy", "--quiet"]
+    result = run(*bots, "--record", "/proc/self/no-record.json")
+    refused(result, "cannot write the record to /proc/self/no-record.json")
+    assert "wins" not in result.output  # refused before play, not after it
+
+
+def test_a_record_path_checked_leaves_no_file_behind(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    bots = ["play", "cafe", "--seats", "random,random", "--quiet", "--seed", "1"]
+    assert run(*bots, "--record", str(path)).exit_code == 0 and path.exists()
+    refused(run(*bots, "--seats", "nobody", "--record", str(tmp_path / "other.json")), "nobody")
+    assert not (tmp_path / "other.json").exists()
+
+
 def test_an_existing_record_is_overwritten_only_with_force(tmp_path: Path) -> None:
     path = write(tmp_path, "keep me", "game.json")
     bots = ["play", "cafe", "--seats", "random,random", "--quiet", "--seed", "1"]
