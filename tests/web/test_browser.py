@@ -665,6 +665,47 @@ def test_an_abandoned_cafe_game_shows_no_next_move(browser: Any, server: LiveSer
     context.close()
 
 
+def test_the_plain_address_of_a_game_held_here_leads_to_its_seat(
+    browser: Any, server: LiveServer
+) -> None:
+    """Opened without its seat link (from the history, a "watch" link) it watched, "Waiting
+    for P1 Ada", while the lobby said "your turn"."""
+    context, page, console, game_id, _ = open_seat(browser, server, "cafe", 390)
+    assert wait_turn_or_end(page)  # the seat's link is kept by this browser
+    page.goto(f"{server.base}/game/{game_id}")
+    page.wait_for_selector("#own-seat-link")
+    assert "watching" in page.inner_text("#game-title")
+    assert "holds P1 Ada's seat" in page.inner_text("#message")
+    page.click("#own-seat-link")  # the same page, another part after '#': opened again
+    page.wait_for_function("document.querySelector('#game-title').textContent.includes('you are')")
+    assert wait_turn_or_end(page)
+    assert page.locator("#own-seat-link").count() == 0
+    assert console.errors == []
+    context.close()
+
+
+def test_a_friend_who_left_is_said_to_be_away(browser: Any, server: LiveServer) -> None:
+    """Only a grey dot said so, and its word "away" was a tooltip, which a phone cannot show:
+    the banner read "Waiting for P2 Bo." while nobody could move."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    bo_context, bo, _ = new_page(browser, 390, 844)
+    bo.goto(server.base + created["links"][1]["path"])
+    bo.wait_for_selector("body[data-ply]")
+    bo_context.close()  # Bo joined, then left
+    context, page, console = new_page(browser, 390, 844)
+    page.goto(server.base + created["links"][0]["path"])
+    assert wait_turn_or_end(page)
+    for _ in range(3):  # a guest, then maybe a second or the end
+        if page.get_attribute("body", "data-your-turn") == "true":
+            cafe_turn(page)
+    page.wait_for_function("document.querySelector('#banner').textContent.includes('away')")
+    assert page.inner_text("#banner").startswith("Waiting for P2 Bo, who is away")
+    assert "person · away" in page.inner_text("#seats")
+    assert console.errors == []
+    context.close()
+
+
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")

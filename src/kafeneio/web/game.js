@@ -129,8 +129,10 @@ function receive(message) {
     if (pending && pending.ply !== message.ply) pending = null;  // the move was made (by whoever)
     if (notice && notice.ply === undefined) notice.ply = message.ply;
     else if (notice && notice.ply !== message.ply) showMessage("");  // the game moved on
+    const first = !view;
     view = { ...message, log: known.slice(0, message.log_from).concat(message.log) };
     if (token && view.viewer !== null) keepOpenedSeat();  // the server took this link
+    if (first && !token) offerOwnSeat();
     if (rulesFor !== view.game) {  // the rules the log cites, once: drawn again when they come
       rulesFor = view.game;
       showRulesLink(view.game);
@@ -269,6 +271,7 @@ function bannerText(v) {
   const seat = v.seats[v.to_move];
   if (seat.kind === "bot") return `${seatName(v.seats, v.to_move)} (bot) is thinking…`;
   if (!seat.joined) return `Waiting for ${seatName(v.seats, v.to_move)} to open their link.`;
+  if (!seat.connected) return `Waiting for ${seatName(v.seats, v.to_move)}, who is away: their page is closed. The game goes on when they open their link again.`;
   return `Waiting for ${seatName(v.seats, v.to_move)}.`;
 }
 
@@ -355,7 +358,8 @@ function renderSeats(renderer) {
   el("span", {}, presence(seat),
     seatName(view.seats, seat.seat), seat.seat === view.viewer ? " (you)" : "",
     seat.seat === view.to_move && !view.over ? el("span", { class: "visually-hidden" }, " (to move)") : null),
-  el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : seat.joined ? "person" : "not joined"),
+  // "away" in words: a phone shows no tooltip on the dot
+  el("span", { class: "muted" }, seat.kind === "bot" ? `bot ${seat.bot}${seat.budget ? ` · ${seat.budget}` : ""}` : !seat.joined ? "not joined" : seat.connected ? "person" : "person · away"),
   // every seat's standing where the eye looks for who leads, not only in its own panel
   el("span", { class: "standing" }, renderer.standing(view.observation, seat.seat)))));
 }
@@ -549,6 +553,23 @@ function keepOpenedSeat() {
     if (localStorage.getItem(seatLinkKey(gameId)) === null) localStorage.setItem(seatLinkKey(gameId), location.pathname + location.hash);
   } catch { /* private mode */ }
 }
+
+// The game's plain address (from the history, a "watch" link) opened in a browser that holds a
+// seat of it: it watched, "Waiting for P2 Anna", while the lobby said "your turn". It says so,
+// with the seat's own link.
+function offerOwnSeat() {
+  let kept = null;
+  try { kept = localStorage.getItem(seatLinkKey(gameId)); } catch { /* private mode */ }
+  if (!kept || hasEnded(view)) return;
+  const seat = new URLSearchParams(kept.split("#")[1] || "").get("seat");
+  if (seat === null || !view.seats[Number(seat)]) return;
+  setMessage([`You are watching, and this browser holds ${seatName(view.seats, Number(seat))}'s seat in this game: `,
+    el("a", { href: kept, id: "own-seat-link" }, "open your seat"), "."], "info");
+}
+
+// Another seat's link opened in this page (only the part after # changes: no new page): the
+// page is opened again, as that seat's.
+window.addEventListener("hashchange", () => location.reload());
 
 // A move made from this page's seat: the surest sign that its person plays it.
 function keepPlayedSeat() {
