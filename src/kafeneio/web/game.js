@@ -300,8 +300,9 @@ function renderHint() {
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
       el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => playHint(best) }, "Play it")),
-    also.length ? el("div", { class: "also" }, "Also considered, less closely: ",
-      also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)}${looked(move)})`])) : "");
+    // folded: on a phone the three, each a sentence, pushed the hand and the board off the screen
+    also.length ? el("details", { class: "also" }, el("summary", {}, "Also considered, less closely"),
+      el("div", {}, also.flatMap((move, i) => [i ? "; " : "", el("span", { title: move.notation }, move.words), ` (${percent(move.win_chance)}${looked(move)})`]))) : "");
   box.className = "message info hint";
 }
 
