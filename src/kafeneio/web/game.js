@@ -463,7 +463,7 @@ function renderResult(renderer) {
     box.replaceChildren(
     el("h2", {}, heading[0].toUpperCase() + heading.slice(1)),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
-    el("div", { class: "scoreline" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
+    el("div", { class: "scoreline final" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
     );
   }
