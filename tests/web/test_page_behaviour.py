@@ -350,7 +350,8 @@ SINCE = """async ([out]) => {  // the page's own view, after four turns of two o
     const obs = view.observation;
     view.seats.push({ ...view.seats[1], seat: 2, name: "Cy" });
     const guests = obs.hands[view.viewer];
-    const entry = (player, i) => ({ ply: i, player, text: `${guests[i % 2]}@${i + 1}` });
+    const entry = (player, i) => ({ ply: i, player, text: `${guests[i % 2]}@${i + 1}`,
+        events: [`P${player + 1} seats ${guests[i % 2]} on chair ${i + 1}: +${i} points`] });
     view.log = [1, 2, 1, 2].map(entry);
     view.your_turn = true;
     obs.out = [out, false, false];
@@ -372,6 +373,7 @@ def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
     marked, line = page.evaluate(SINCE, [False])
     assert sorted(marked) == [3, 4]
     assert line.count("chair") == 2
+    assert "at chair 3 (+2)" in line and "at chair 4 (+3)" in line  # what each scored
     # a player thrown out at the bar has no turn to come: no news that grows to the end
     assert page.evaluate(SINCE, [True]) == [[], None]
     assert console.errors == []

@@ -118,11 +118,14 @@ function sinceLastTurn(view) {
     const text = entry.text;
     const placed = PLACED.exec(text);
     let kind = null, words = null;
-    if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar`];
+    // what it scored, as its event says ("...: +2 points"): read here, not summed from the scores
+    const scored = (entry.events ?? []).map((event) => /: ([+-]\d+) points?\b/.exec(event)).find(Boolean);
+    const points = scored ? ` (${scored[1]})` : "";
+    if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar${points}`];
     else if (placed) {
       const chair = Number(placed[3]);
       chairs.set(chair, `seated by ${who} since your last turn`);
-      words = `${cardLabel(card(placed[2]))} at chair ${chair}${placed[1] ? " in place of its joker" : ""}`;
+      words = `${cardLabel(card(placed[2]))} at chair ${chair}${placed[1] ? " in place of its joker" : ""}${points}`;
       kind = "seat";
     } else if (text.startsWith("dance ")) {
       for (const [, chair] of text.matchAll(/@(\d+)/g)) chairs.set(Number(chair), `seated by ${who} since your last turn`);
