@@ -1302,3 +1302,18 @@ def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
     assert "null" not in page.inner_text("#since-last")
     assert console.errors == []
     context.close()
+
+
+def test_a_seat_link_is_copied_with_a_button(browser: Any, server: LiveServer) -> None:
+    """A link selected by a long press on a phone is easily cut short: each has a Copy."""
+    context, page, console, _ = lobby_counting_games_made(browser, server)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("#create-button")
+    page.wait_for_selector("#created a.join-link")
+    link = page.get_attribute("#created a.join-link", "href")
+    assert page.get_attribute("#created button.copy", "aria-label") == "Copy P1's link"
+    page.click("#created button.copy")
+    page.wait_for_selector("#created button.copy:has-text('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()") == server.base + link
+    assert console.errors == []
+    context.close()

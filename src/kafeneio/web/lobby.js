@@ -113,7 +113,7 @@ function showCreated(created) {
   const links = created.links.map((link) => el("li", {},
     el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}: `),
     el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
-    el("code", {}, absolute(link.path))));
+    el("code", {}, absolute(link.path)), " ", copyButton(absolute(link.path), `P${link.seat + 1}'s link`)));
   box.replaceChildren(
     el("h3", {}, "Game created"),
     created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends. This browser keeps them: the game's row in the lists offers them again until it ends.") : el("p", {}, "Only bots: watch them play."),
@@ -121,6 +121,23 @@ function showCreated(created) {
     el("p", {}, "Spectators: ", el("a", { href: created.spectator, id: "spectator-link" }, absolute(created.spectator))),
   );
   box.classList.remove("hidden");
+  box.scrollIntoView({ block: "nearest" });  // on a phone it came below the screen
+}
+
+// A button that copies `text` (a seat's link, to send): a link selected by a long press on a
+// phone is easily cut short. It says "Copied" once it has.
+function copyButton(text, what) {
+  const button = el("button", { type: "button", class: "quiet copy", "aria-label": `Copy ${what}` }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);  // (a page served over plain HTTP to another machine has no clipboard)
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Select and copy it";
+    }
+    setTimeout(() => { button.textContent = "Copy"; }, 2000);
+  });
+  return button;
 }
 
 // One game a click: until the server answers, the button waits, so that an impatient second
@@ -197,7 +214,8 @@ function madeLinks(game, links) {
       const seat = game.seats[link.seat];
       const opened = seat && seat.joined ? " (opened)" : " (not opened yet)";
       return el("li", {}, el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}`), el("span", { class: "muted" }, opened), ": ",
-        el("a", { href: link.path, class: "made-link" }, "open this seat"), " — send privately: ", el("code", {}, absolute(link.path)));
+        el("a", { href: link.path, class: "made-link" }, "open this seat"), " — send privately: ", el("code", {}, absolute(link.path)), " ",
+        copyButton(absolute(link.path), `P${link.seat + 1}'s link`));
     })));
   box.addEventListener("toggle", () => { if (box.open) openLinks.add(game.id); else openLinks.delete(game.id); });
   return box;
