@@ -1317,3 +1317,22 @@ def test_a_seat_link_is_copied_with_a_button(browser: Any, server: LiveServer) -
     assert page.evaluate("navigator.clipboard.readText()") == server.base + link
     assert console.errors == []
     context.close()
+
+
+def test_the_cafe_board_stays_in_place_through_a_turn(browser: Any, server: LiveServer) -> None:
+    """On a phone the board moved down 45 px as a guest was chosen (the instruction grew) and
+    30 px more as "End the turn" came: more than a chair, under a finger about to tap."""
+    context, page, console, _ = open_game(browser, server, "cafe", 390)
+    page.clock.run_for(1000)
+    top = "document.querySelector('#board .cafe-board').getBoundingClientRect().top + scrollY"
+    before = page.evaluate(top)
+    cards = page.locator("#board .hand button.card")
+    for index in range(cards.count()):
+        cards.nth(index).click()  # the instruction says what to do with it
+        assert page.evaluate(top) == before
+        if page.locator(".chair.legal").count():
+            break
+    assert page.locator("#board .actions.reserved").count() == 1  # room for "End the turn"
+    assert page.locator("#board .actions.reserved button").evaluate("b => b.tabIndex") == -1
+    assert console.errors == []
+    context.close()

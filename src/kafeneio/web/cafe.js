@@ -320,7 +320,11 @@ function drawBar(obs, moves, ctx) {
 // ("US1 USA"), its guests in its title and label.
 function otherMoves(legal, ctx) {
   const words = legal.filter((m) => !m.notation.includes("@") || m.notation.startsWith("dance"));
-  if (!ctx.interactive || !words.length) return null;
+  if (!ctx.interactive) return null;
+  // a turn's row of buttons keeps its place while empty: the board below it moved down a
+  // chair's height as "End the turn" came, under a finger about to tap
+  // (a hidden button: the height of a button wherever it is drawn, a phone's larger ones too)
+  if (!words.length) return el("div", { class: "actions reserved", "aria-hidden": "true" }, el("button", { type: "button", tabindex: -1 }, "End"));
   const table = (m) => m.notation.startsWith("birthday ") && m.notation !== "birthday none";
   const tableName = (id) => `${id} ${title(nationOf[id.slice(0, 2)])}`;
   return el("div", { class: "actions", style: "margin:.5rem 0" }, words.map((m) => el("button", {
