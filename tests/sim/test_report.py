@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kafeneio.cli import app
+from kafeneio.sim.report import interval_text
 
 pytest.importorskip("matplotlib")
 
@@ -440,3 +441,13 @@ def test_only_the_bots_panel_gives_bars_the_bots_colours(monkeypatch: pytest.Mon
     assert colours[0] == list(plots.COLOURS[:2])
     assert colours[1] == [plots.PLAIN] * 2
     plots.pyplot().close(figures[0])
+
+
+def test_a_bot_in_every_seat_reads_exact_not_an_interval_of_no_width() -> None:
+    """ "0.250–0.250" read as a measured interval: the share is 1/players by construction."""
+    assert interval_text(0.25, 0.25) == "exact: every seat"
+    assert interval_text(0.403, 0.5) == "0.403–0.500"
+    result = CliRunner().invoke(
+        app, ["simulate", "cafe", "--players", "3", "--seats", "greedy", "--games", "2"]
+    )
+    assert result.exit_code == 0 and "exact: every seat" in result.output

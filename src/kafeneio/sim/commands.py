@@ -471,7 +471,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
             str(row.games),
             f"{row.wins:g}",
             f"{row.win_rate:.3f}",
-            f"{row.low:.3f}–{row.high:.3f}",
+            reports.interval_text(row.low, row.high),
             mean_and_sd(row.mean_score, row.score_sd),
         )
     return table

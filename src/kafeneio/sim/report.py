@@ -107,6 +107,12 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def interval_text(low: float, high: float) -> str:
+    """A win rate's 95% interval, "0.403–0.500"; for a bot in every seat, whose share is
+    1/players by construction, said so, not as an interval of no width ("0.250–0.250")."""
+    return "exact: every seat" if low == high else f"{low:.3f}–{high:.3f}"
+
+
 def tally_table(rows: Sequence[Tally], first: str) -> str:
     return table(
         [first, "games", "wins", "win rate", "95% interval", "mean score", "score sd"],
@@ -116,7 +122,7 @@ def tally_table(rows: Sequence[Tally], first: str) -> str:
                 row.games,
                 f"{row.wins:g}",
                 f"{row.win_rate:.3f}",
-                f"{row.low:.3f}–{row.high:.3f}",
+                interval_text(row.low, row.high),
                 f"{row.mean_score:.2f}",
                 sd_text(row.score_sd, 2),
             ]
