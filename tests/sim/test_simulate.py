@@ -434,3 +434,21 @@ def wait_for_value(find: Any, seconds: float = 30.0) -> Any:
             return value
         time.sleep(0.05)
     raise AssertionError("timed out")
+
+
+def test_games_ended_at_the_round_limit_are_counted_apart() -> None:
+    """Random Souvlaki shops all reach the 30-round limit, where the highest money +
+    reputation wins: a shop read as strong there had never once won by the rules."""
+    report = simulate("souvlaki", ["random", "random"], 2, seed=1, backend=Backend(workers=1))
+    limit = "the round limit (30 rounds, beyond the rulebook)"
+    assert [result.at_limit for result in report.results] == [limit, limit]
+    assert report.at_limit == f"2 of 2 games ended at {limit}, not by a win"
+    assert report.to_dict()["games_at_limit"] == 2
+    heuristic = simulate(
+        "souvlaki", ["heuristic", "heuristic"], 2, seed=1, backend=Backend(workers=1)
+    )
+    assert heuristic.at_limit is None and heuristic.to_dict()["games_at_limit"] == 0
+    cafe = simulate("cafe", ["random", "random"], 1, seed=1, backend=Backend(workers=1))
+    assert cafe.results[0].at_limit is None  # Café ends by its rules alone
+    result = CliRunner().invoke(app, ["simulate", "souvlaki", "--seats", "random", "--games", "2"])
+    assert f"note: 2 of 2 games ended at {limit}, not by a win." in " ".join(result.output.split())

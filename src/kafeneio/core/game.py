@@ -244,6 +244,12 @@ class Game(ABC):
         """What each seat plays as, for games where seats differ (a shop); None otherwise."""
         return None
 
+    def ended_at_limit(self, state: State) -> str | None:
+        """Where `state` is a game ended not by its rules' own end but at a limit of the
+        engine's that makes every game end (Souvlaki Wars' round limit), what limit, in words
+        ("the round limit ..."); else None. Analyses count such games apart."""
+        return None
+
     def chance_outcome_codes(self) -> tuple[int, ...]:
         """Every action code a chance node can have as an outcome, in a fixed order: the
         chance alphabet an adapter numbers outcomes by (OpenSpiel's). By default none for a

@@ -495,6 +495,8 @@ def print_simulation(result: SimulationReport) -> None:
         f"({result.parallelism} in parallel)" + (f", {rate:.1f} games/s" if rate else ""),
         markup=False,
     )
+    if result.at_limit is not None:
+        say(f"note: {result.at_limit}.")
     say(
         f"seed {result.seed}; {reports.rules_text(result.game, result.options, result.record_data)}"
     )

@@ -200,6 +200,13 @@ def warning_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'><strong>Warning:</strong> {html.escape(report.uneven)}.</p>"
 
 
+def limit_line(report: SimulationReport) -> str:
+    """How many games ended at the engine's limit, not by a win, where any did."""
+    if report.at_limit is None:
+        return ""
+    return f"<p class='meta'><strong>Note:</strong> {html.escape(report.at_limit)}.</p>"
+
+
 def command_line(parts: Sequence[str]) -> str:
     return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
 
@@ -220,6 +227,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         command_line(command),
         rules_line(report),
         warning_line(report),
+        limit_line(report),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
         f"to game); seed {report.seed}{dealt}; "
         f"{duration(report.seconds)} on {report.backend} ({report.parallelism} in parallel).</p>",

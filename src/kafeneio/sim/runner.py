@@ -66,6 +66,9 @@ class GameResult:
     rounds: int
     record: dict[str, Any] | None = None
     """The game's record, with its seats, where the job asked for it (not in `to_dict`)."""
+    at_limit: str | None = None
+    """The engine's limit the game ended at, not by its rules' own end (`Game.ended_at_limit`:
+    Souvlaki Wars' round limit); None for a game that ended by its rules."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +80,7 @@ class GameResult:
             "decisions": self.decisions,
             "turns": self.turns,
             "rounds": self.rounds,
+            "at_limit": self.at_limit,
         }
 
 
@@ -236,6 +240,7 @@ def play_job(job: GameJob) -> GameResult:
         turns=state.turns_completed(),
         rounds=rounds_played(state),
         record={**state.to_record(), "seats": list(job.seats)} if job.keep_record else None,
+        at_limit=game.ended_at_limit(state),
     )
 
 

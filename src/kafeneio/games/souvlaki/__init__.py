@@ -6,7 +6,7 @@ import random
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from kafeneio.core.errors import KafeneioError, OptionsError, RecordError, shown
 from kafeneio.core.game import JSON, Game, GameInfo, State
@@ -181,6 +181,14 @@ class SouvlakiGame(Game):
     def _observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
         return observation_spec(self.cards, num_players)
+
+    def ended_at_limit(self, state: State) -> str | None:
+        """A game ended after round `round_limit` with nobody at the win (SW-5.2): the highest
+        money + reputation won it (SW-5.3), by a limit the rulebook does not have."""
+        souvlaki = cast(SouvlakiState, state)
+        if not souvlaki.is_terminal() or souvlaki.at_the_win():
+            return None
+        return f"the round limit ({souvlaki.options.round_limit} rounds, beyond the rulebook)"
 
     def chance_outcome_codes(self) -> tuple[int, ...]:
         """Every action code a chance node can have as an outcome, in a fixed order: the food

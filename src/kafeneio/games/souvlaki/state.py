@@ -531,6 +531,17 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         """The players in this phase's turn order (the draft's first pass in the draft)."""
         return list(self._order[: self.num_players])
 
+    def at_the_win(self) -> list[int]:
+        """SW-5.2: the players with at least the winning money (net of loans) and reputation;
+        at a round's end, they end the game."""
+        options = self.options
+        return [
+            p
+            for p in range(self.num_players)
+            if self.net_money(p) >= options.win_money
+            and self._reputation[p] >= options.win_reputation
+        ]
+
     def net_money(self, player: int) -> int:
         """SW-1.6: money less the loan penalty for each loan taken."""
         return self._money[player] - self.options.loan_penalty * self._loans[player]
@@ -1056,12 +1067,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                 if customer.tip:
                     queue[position] = customer.without_tip()
         options = self.options
-        qualified = [
-            p
-            for p in range(n)
-            if self.net_money(p) >= options.win_money
-            and self._reputation[p] >= options.win_reputation
-        ]
+        qualified = self.at_the_win()
         self.emit("round", ev.round_over, self._round)
         goal = f"{options.win_money} money and {options.win_reputation} reputation"
         if qualified:
