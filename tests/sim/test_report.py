@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kafeneio.cli import app
+from kafeneio.core import KafeneioError
+from kafeneio.sim import report as reports
 from kafeneio.sim.report import interval_text
 
 pytest.importorskip("matplotlib")
@@ -451,3 +454,32 @@ def test_a_bot_in_every_seat_reads_exact_not_an_interval_of_no_width() -> None:
         app, ["simulate", "cafe", "--players", "3", "--seats", "greedy", "--games", "2"]
     )
     assert result.exit_code == 0 and "exact: every seat" in result.output
+
+
+def test_a_report_file_that_is_a_directory_is_refused_before_the_run(tmp_path: Path) -> None:
+    """With --force the run was played, then report.html written without its results.json."""
+    (tmp_path / "results.json").mkdir()
+    command = ["simulate", "cafe", "--seats", "random", "--games", "2", "--force"]
+    result = CliRunner().invoke(app, [*command, "--report", str(tmp_path)])
+    assert result.exit_code == 2 and "results.json there is not a file" in result.output
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_a_report_file_is_never_left_half_written(tmp_path: Path, monkeypatch: Any) -> None:
+    """Each file is written aside, then put in place whole: a full disk leaves the earlier
+    file as it was, not a file cut short, and no spare file behind."""
+    (tmp_path / "results.json").write_text("old")
+    real = os.replace
+    calls: list[str] = []
+
+    def failing(source: Any, target: Any) -> None:
+        calls.append(str(target))
+        if str(target).endswith("results.json"):
+            raise OSError(28, "No space left on device")
+        real(source, target)
+
+    monkeypatch.setattr(reports.os, "replace", failing)
+    with pytest.raises(KafeneioError, match="No space left"):
+        reports.write(tmp_path, "t", "<p>body</p>", {"a": 1})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html", "results.json"]
+    assert (tmp_path / "results.json").read_text() == "old"

@@ -68,6 +68,9 @@ def check_report_directory(directory: Path, force: bool) -> None:
     """`check_directory`, and refuse to overwrite an earlier report there without `force`: a
     report replaced without a word is an earlier run's results lost."""
     check_directory(directory)
+    for name in REPORT_FILES:  # refused now, not after the whole run
+        if (directory / name).exists() and not (directory / name).is_file():
+            raise KafeneioError(f"--report {directory}: {name} there is not a file")
     there = [name for name in REPORT_FILES if (directory / name).exists()]
     if there and not force:
         raise KafeneioError(
@@ -86,8 +89,17 @@ def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Pa
             f"<body>{body}</body></html>\n"
         )
         report, data = (directory / name for name in REPORT_FILES)
-        report.write_text(page, encoding="utf-8")
-        data.write_text(json.dumps(results, indent=1) + "\n", "utf-8")
+        texts = {report: page, data: json.dumps(results, indent=1) + "\n"}
+        # both written aside first, then both put in place: a failure leaves neither half
+        aside = {path: path.with_name(f".{path.name}.new") for path in texts}
+        try:
+            for path, text in texts.items():
+                aside[path].write_text(text, encoding="utf-8")
+            for path in texts:
+                os.replace(aside[path], path)
+        finally:
+            for spare in aside.values():
+                spare.unlink(missing_ok=True)
     except OSError as err:
         raise KafeneioError(f"cannot write the report in {directory}: {err.strerror}") from None
     return report
