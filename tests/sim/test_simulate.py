@@ -452,3 +452,15 @@ def test_games_ended_at_the_round_limit_are_counted_apart() -> None:
     assert cafe.results[0].at_limit is None  # Café ends by its rules alone
     result = CliRunner().invoke(app, ["simulate", "souvlaki", "--seats", "random", "--games", "2"])
     assert f"note: 2 of 2 games ended at {limit}, not by a win." in " ".join(result.output.split())
+
+
+def test_the_uneven_seating_warning_is_in_the_json_too() -> None:
+    """It was only on stderr and in the report: a script reading --json could not see it."""
+    uneven = simulate("cafe", ["greedy", "random", "random"], 4, seed=1, backend=Backend(workers=1))
+    assert uneven.to_dict()["uneven"] == uneven.uneven and "not a multiple" in str(uneven.uneven)
+    even = simulate("cafe", ["greedy", "random"], 2, seed=1, backend=Backend(workers=1))
+    assert even.to_dict()["uneven"] is None
+    report = tournament("cafe", ["random", "greedy", "heuristic"], 2, seed=1)
+    ratings = report.to_dict()["ratings"]
+    assert all(round(r[k], 2) == r[k] for r in ratings for k in ("elo", "low", "high"))
+    assert "uneven" in report.to_dict()

@@ -53,11 +53,11 @@ def whole_numbers_along(axis: Any) -> None:
     axis.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
-def counted_in_games(axis: Any) -> None:
-    """Label `axis`'s y axis as a count of games, its ticks whole numbers."""
+def counted_in_games(axis: Any, what: str = "games") -> None:
+    """Label `axis`'s y axis as a count of games (or of `what`), its ticks whole numbers."""
     from matplotlib.ticker import MaxNLocator
 
-    axis.set_ylabel("games")
+    axis.set_ylabel(what)
     axis.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
@@ -87,10 +87,15 @@ def win_rates(
 
 
 def distributions(
-    series: Sequence[tuple[str, Sequence[float]]], xlabel: str, title: str, integer: bool = True
+    series: Sequence[tuple[str, Sequence[float]]],
+    xlabel: str,
+    title: str,
+    integer: bool = True,
+    counted: str = "games",
 ) -> bytes:
     """Histograms of the named series on shared bins, their bars side by side in each bin
-    (overlaid and translucent, two series' bars blended into a colour of no series)."""
+    (overlaid and translucent, two series' bars blended into a colour of no series); each bar
+    a count of `counted`."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(6.4, 3.2))
     bins = histogram_bins([v for _, data in series for v in data], integer)
@@ -105,7 +110,7 @@ def distributions(
     axis.set_xlabel(xlabel)
     if integer:
         whole_numbers_along(axis)
-    counted_in_games(axis)
+    counted_in_games(axis, counted)
     axis.set_title(title)
     if len(series) > 1:
         axis.legend(fontsize=8)

@@ -270,7 +270,11 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
     sections += [
         "<h2>Scores</h2>",
         image(
-            plots.distributions(scores, score_label(report), "Score distribution by bot"), "scores"
+            # a bot in two seats of a game has two scores there: seats counted, not games
+            plots.distributions(
+                scores, score_label(report), "Score distribution by bot", counted="seat-games"
+            ),
+            "scores",
         ),
         "<h2>Game length</h2>",
         table(

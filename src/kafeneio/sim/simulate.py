@@ -93,6 +93,7 @@ class SimulationReport:
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         data["games_at_limit"] = sum(1 for result in self.results if result.at_limit)
+        data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         data["games_per_second"] = self.games_per_second
         return data
 

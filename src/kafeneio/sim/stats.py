@@ -162,5 +162,6 @@ def rate(
         ordered = sorted(samples[player])
         low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else point[player]
         high = ordered[math.ceil(0.975 * (len(ordered) - 1))] if ordered else point[player]
-        ratings.append(Rating(name, point[player], low, high))
+        # to a hundredth of a point: an even rating read 4.98e-09, the sums' rounding, not 0
+        ratings.append(Rating(name, round(point[player], 2) + 0.0, round(low, 2), round(high, 2)))
     return ratings

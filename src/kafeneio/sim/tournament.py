@@ -88,6 +88,7 @@ class TournamentReport:
         data = {**stamp("tournament", self.game), **asdict(self)}
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
+        data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         return data
 
 
