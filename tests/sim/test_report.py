@@ -318,6 +318,9 @@ def test_histograms_of_several_series_put_their_bars_side_by_side(
     for index, (left, right) in enumerate(spans):
         assert all(right <= other or left >= end for other, end in spans[index + 1 :])
     assert [text.get_text() for text in axis.get_legend().get_texts()] == ["a", "b"]
+    assert axis.get_ylabel() == "games"
+    plots.distributions([("a", [3])], "final score", "Scores", counted="seat-games")
+    assert figures[1].axes[0].get_ylabel() == "seat-games"  # type: ignore[attr-defined]
     plots.pyplot().close(figures[0])
 
 
@@ -378,7 +381,7 @@ def test_the_score_axis_says_what_a_final_score_is(
 
     labels: list[str] = []
     monkeypatch.setattr(
-        plots, "distributions", lambda series, xlabel, title: labels.append(xlabel) or b""
+        plots, "distributions", lambda series, xlabel, title, **_: labels.append(xlabel) or b""
     )
     for game, options in (
         ("souvlaki", {}),
@@ -411,7 +414,7 @@ def test_a_run_takes_its_words_for_the_score_and_the_roles_from_the_game(
     pairings = tournament("souvlaki", ["random", "greedy"], 3, backend=local)
     labels: list[str] = []
     monkeypatch.setattr(
-        plots, "distributions", lambda series, xlabel, title: labels.append(xlabel) or b""
+        plots, "distributions", lambda series, xlabel, title, **_: labels.append(xlabel) or b""
     )
     monkeypatch.setattr(SouvlakiGame, "score_description", lambda self: "takings")
     monkeypatch.setattr(SouvlakiGame, "role_option", "stalls")
