@@ -1079,6 +1079,10 @@ def _hint(state: State) -> str:
     ]
     best = _named(state, analysis.best)
     line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
+    if analysis.then is not None:  # a turn's second guest, as the search planned it
+        following = state.clone().quiet()
+        following.apply(analysis.best)
+        line += f"; then {_named(following, analysis.then)}"
     head = "  also considered, less closely:"
     return "\n".join(_within_columns([line, head, *also] if also else [line]))
 

@@ -10,7 +10,7 @@ from typing import cast
 
 import pytest
 
-from kafeneio.bots import make_bot
+from kafeneio.bots import make_bot, mcts
 from kafeneio.bots.cafe import KNOWLEDGE, CafeKnowledge
 from kafeneio.bots.cafe import candidate_turns as cafe_candidate_turns
 from kafeneio.bots.knowledge import after, knowledge_for
@@ -451,3 +451,25 @@ def test_the_inner_exploration_constant_is_used_below_the_root_only() -> None:
 def test_bad_branch_rivals_or_inner_c_are_refused(spec: str, problem: str) -> None:
     with pytest.raises(KafeneioError, match=problem):
         make_bot(f"mcts:{spec}", 1)
+
+
+def test_the_analysis_names_the_second_guest_its_search_planned() -> None:
+    """A turn's first guest was all a hint said; the tree holds the plan for the second."""
+    state = get_game("cafe").new_state(2, seed=2)
+    heuristic = make_bot("heuristic", 1)
+    for _ in range(4):
+        state.apply(heuristic(state))
+    bot = make_bot("mcts:iterations=300", 5)
+    assert isinstance(bot, MctsBot)
+    analysis = bot.analyse(state)
+    following = state.clone()
+    following.apply(analysis.best)
+    assert following.current_player() == state.current_player()  # a guest: a second decision
+    assert analysis.then in following.legal_actions()
+    child = bot.last_root.children[analysis.best.code]
+    most = max(child.children.items(), key=lambda item: item[1].visits)[0]
+    assert analysis.then is not None and analysis.then.code == most
+    bar = next(a for a in state.legal_actions() if cast(CafeAction, a).kind == BAR)
+    root = Node(mover=0, root=True)
+    root.children[bar.code] = Node(mover=0, visits=3, children={1: Node(mover=1, visits=3)})
+    assert mcts.planned_after(state, root, bar, state.current_player()) is None  # turn over

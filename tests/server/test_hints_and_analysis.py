@@ -4,6 +4,7 @@ analysis of a finished game, made once in the background by the call `kafeneio a
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -384,3 +385,31 @@ def test_hints_searching_keep_no_game_s_bots_waiting(
         for _, thread in asking:
             thread.join(60)
     assert answers == [200, 200]
+
+
+def test_a_hint_names_the_second_guest_the_search_planned(
+    slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For a two-guest turn it named the first guest alone: which partner had the bot in
+    mind? The search's plan for the next decision comes with it, in words."""
+    planned: list[Any] = []
+
+    def planning(state: Any, *args: Any) -> Any:
+        real = analysis.hint(state, *args)
+        first = next(
+            a for a in state.legal_actions() if "@" in a.notation and "bar" not in a.notation
+        )
+        following = state.clone()
+        following.apply(first)
+        second = next(a for a in following.legal_actions() if a.notation != "end")
+        planned.append((first.notation, second.notation, following.action_words(second)))
+        return dataclasses.replace(real, best=first, then=second)
+
+    monkeypatch.setattr(sessions, "hint", planning)
+    created = create(slow_bots, "cafe", ["human", "mcts"])
+    token = token_of(created, 0)
+    current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
+    hint = ask(slow_bots, created["id"], token, current["ply"]).json()
+    ((first, second, words),) = planned
+    assert (hint["best"], hint["then"], hint["then_words"]) == (first, second, words)
+    assert view(slow_bots, created["id"], token)["ply"] == current["ply"]  # nothing played

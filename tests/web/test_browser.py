@@ -318,6 +318,25 @@ def test_a_hint_reads_well_with_one_move_or_several(browser: Any, server: LiveSe
     context.close()
 
 
+def test_a_hint_names_the_planned_second_guest(browser: Any, server: LiveServer) -> None:
+    context, page, console = new_page(browser, 390, 844)
+    create_in_lobby(page, server, "cafe", {})
+    assert wait_turn_or_end(page)
+    ply = int(page.get_attribute("body", "data-ply"))
+    page.route("**/api/games/*/hint", lambda route: route.fulfill(json={
+        "ply": ply, "player": 0, "best": "a", "best_words": "move a", "then": "b",
+        "then_words": "move b", "win_chance": 0.5, "iterations": 10, "seconds": 0.1,
+        "moves": [{"notation": "a", "words": "move a", "win_chance": 0.5, "visits": 10}],
+    }) if route.request.method == "POST" else route.continue_())  # fmt: skip
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-then")
+    assert page.inner_text("#hint").startswith(
+        "The bot suggests: move a (a), then move b (b), and puts your chance to win at about 50%"
+    )
+    assert console.errors == []
+    context.close()
+
+
 TWIN_GUESTS = """
         const cafe = await import("/static/cafe.js");
         const hand = view.observation.hands[view.viewer];

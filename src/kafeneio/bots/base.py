@@ -72,7 +72,9 @@ class Analysis:
     `win_chance` is the mover's estimated chance to win (a shared win counts as a share) as the
     search sees the position; `actions` gives every legal action with its estimate, best first
     (a tuple: the analysis is a value, which nobody may change once made; a list given is
-    taken as a tuple); `best` is the action the bot would play."""
+    taken as a tuple); `best` is the action the bot would play; `then`, where the same player
+    decides again at once after it (a Café turn's second guest), the decision the search
+    planned there, if it looked (a plan: the search of that decision may choose another)."""
 
     player: int
     win_chance: float
@@ -80,6 +82,7 @@ class Analysis:
     actions: tuple[ActionEstimate, ...] = ()
     iterations: int = 0
     seconds: float = 0.0
+    then: Action | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "actions", tuple(self.actions))  # (frozen: set once, here)

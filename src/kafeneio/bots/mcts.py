@@ -668,7 +668,29 @@ class MctsBot(Bot):
                 estimates.append(ActionEstimate(action, guess, 0))
         estimates.sort(key=lambda e: (e.visits, e.win_chance), reverse=True)
         best = estimates[0]
-        return Analysis(me, best.win_chance, best.action, tuple(estimates), iterations, seconds)
+        then = planned_after(state, root, best.action, me)
+        return Analysis(
+            me, best.win_chance, best.action, tuple(estimates), iterations, seconds, then
+        )
+
+
+def planned_after(state: State, root: Node, action: Action, me: int) -> Action | None:
+    """The decision the search planned after `action` where `me` decides again at once (a Café
+    turn's second guest): the most visited under it; None where another decides next or the
+    search did not look there. Read from the tree, with no random number drawn: play is as
+    before."""
+    child = root.children.get(action.code)
+    if child is None or not child.children:
+        return None
+    following = state.clone().quiet()
+    following.apply(action)
+    if following.current_player() != me:
+        return None
+    legal = {option.code: option for option in following.legal_actions()}
+    looked = [(node.visits, code) for code, node in child.children.items() if code in legal]
+    if not looked or max(looked)[0] == 0:
+        return None
+    return legal[max(looked)[1]]
 
 
 def _apply(sample: State, action: Action, tally: LuckTally | None) -> None:

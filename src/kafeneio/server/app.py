@@ -696,6 +696,8 @@ def _hint(ply: int, answer: WordedHint) -> Hint:
         player=analysis.player,
         best=analysis.best.notation,
         best_words=words[analysis.best.code],
+        then=analysis.then.notation if analysis.then is not None else None,
+        then_words=answer.then_words,
         win_chance=round(analysis.win_chance, 4),
         moves=[
             MoveChance(

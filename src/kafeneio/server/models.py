@@ -196,6 +196,12 @@ class Hint(BaseModel):
     player: int
     best: str = Field(description="the suggested move, in the game's notation")
     best_words: str = Field(description="the suggested move in words")
+    then: str | None = Field(
+        default=None,
+        description="where the same seat decides again at once (a Café turn's second guest): "
+        "the move the search planned there, in notation; else null",
+    )
+    then_words: str | None = Field(default=None, description="that move in words")
     win_chance: float = Field(description="the mover's estimated chance to win, 0 to 1")
     moves: list[MoveChance] = Field(description="the moves the search rates best, best first")
     iterations: int

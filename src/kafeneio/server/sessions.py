@@ -181,6 +181,8 @@ class WordedHint:
 
     analysis: Analysis
     words: dict[int, str]
+    then_words: str | None = None
+    """The decision planned after the suggestion (`Analysis.then`), in words."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,13 @@ class KeptHint:
 
 def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     words = {action.code: state.action_words(action) for action in state.legal_actions()}
-    return WordedHint(hint(state, seed, budget), words)
+    suggested = hint(state, seed, budget)
+    then_words = None
+    if suggested.then is not None:  # worded where it is made: after the suggestion
+        following = state.clone().quiet()
+        following.apply(suggested.best)
+        then_words = following.action_words(suggested.then)
+    return WordedHint(suggested, words, then_words)
 
 
 def _refuse_stale(session: GameSession, ply: int) -> None:

@@ -289,7 +289,7 @@ function renderHint() {
     box.replaceChildren();  // the next hint is new words, said even if they are these
     return;
   }
-  const { best, best_words: words, win_chance: chance, moves, iterations } = hint.data;
+  const { best, best_words: words, then, then_words: thenWords, win_chance: chance, moves, iterations } = hint.data;
   // the three the bot looked at most after its choice, the likeliest to win first; each with
   // the share of the search it had, for a move looked at less may be rated above the choice
   // by the luck of its few looks (the bot plays the move it looked at most)
@@ -298,7 +298,10 @@ function renderHint() {
   const looked = (move) => (iterations > 0 && move.visits > 0 ? `, ${percent(move.visits / iterations)} of the search` : "");
   setLive(box,
     el("div", {}, "The bot suggests: ", el("strong", { id: "hint-words" }, words), " (",
-      el("code", { class: "notation", id: "hint-move" }, best), `) and puts your chance to win at about ${percent(chance)}. `,
+      el("code", { class: "notation", id: "hint-move" }, best), ")",
+      // a turn's second guest, as the search planned it ("Play it" plays the first alone)
+      then ? [", then ", el("strong", { id: "hint-then" }, thenWords || then), " (", el("code", { class: "notation" }, then), ")"] : "",
+      `${then ? "," : ""} and puts your chance to win at about ${percent(chance)}. `,
       el("button", { type: "button", class: "quiet", id: "hint-play", onclick: () => playHint(best) }, "Play it")),
     // folded: on a phone the three, each a sentence, pushed the hand and the board off the screen
     also.length ? el("details", { class: "also" }, el("summary", {}, "Also considered, less closely"),
