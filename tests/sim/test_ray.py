@@ -23,7 +23,7 @@ from kafeneio.core import KafeneioError
 from kafeneio.core.play import play
 from kafeneio.games import get_game
 from kafeneio.sim.analysis import Budget, analyse_game
-from kafeneio.sim.ray_backend import LOOPBACK, ONE_MACHINE, is_loopback
+from kafeneio.sim.ray_backend import LOOPBACK, ONE_MACHINE, deferred_signals, is_loopback
 from kafeneio.sim.runner import Backend, make_seat_bot, plan, run
 from kafeneio.sim.simulate import simulate
 
@@ -215,3 +215,27 @@ def test_a_bot_entered_at_run_time_plays_on_ray(monkeypatch: pytest.MonkeyPatch)
     local = simulate("cafe", seats, 4, seed=5, backend=Backend("local", workers=1))
     on_ray = simulate("cafe", seats, 4, seed=5, backend=Backend("ray", workers=2))
     assert on_ray.outcome() == local.outcome()
+
+
+def test_a_signal_during_rays_wait_stops_the_run_once_it_returns() -> None:
+    """A handler that raised inside Ray's compiled wait left its error there ("SystemError:
+    ... returned a result with an exception set"): the signal is noted, then given to the
+    run's handler once the wait is over."""
+
+    class Stop(BaseException):
+        pass
+
+    def stop(signum: int, _frame: object) -> None:
+        raise Stop(signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        reached = False
+        with pytest.raises(Stop), deferred_signals():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # a handler runs here unless deferred
+            reached = True
+        assert reached  # the wait ran to its end, then the run was stopped
+        assert signal.getsignal(signal.SIGTERM) is stop  # the run's handler, back
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -4,6 +4,7 @@ figures add up to what was played."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from kafeneio.cli import app
 from kafeneio.core import IllegalActionError, KafeneioError
 from kafeneio.games import load_record
 from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
-from kafeneio.sim.runner import Backend, lineup, plan, run, seating
+from kafeneio.sim.runner import Backend, lineup, on_processes, plan, run, seating
 from kafeneio.sim.simulate import simulate
 from kafeneio.sim.tournament import tournament
 
@@ -399,16 +401,19 @@ def _children(pid: int) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc for the worker processes")
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_stopped_run_ends_its_workers_at_once(signum: int) -> None:
+@pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_stopped_run_ends_its_workers_at_once(signum: int, group: bool) -> None:
     """SIGTERM ended the main process alone: its workers played on, adopted by init; Ctrl-C
-    waited for the games under way, and said nothing."""
+    waited for the games under way, and said nothing. A signal to the whole process group
+    (`timeout`, a closed terminal) must not hang it either (a `multiprocessing.Pool` did)."""
     command = [sys.executable, "-m", "kafeneio", "simulate", "cafe", "--games", "400"]
     run = subprocess.Popen(
         [*command, "--seats", "heuristic", "--workers", "2"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a group of its own, as a terminal gives a command
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     )
     try:
@@ -416,7 +421,10 @@ def test_a_stopped_run_ends_its_workers_at_once(signum: int) -> None:
             lambda: _children(run.pid) if len(_children(run.pid)) == 2 else None
         )
         time.sleep(0.5)  # the run under way
-        run.send_signal(signum)
+        if group:
+            os.killpg(run.pid, signum)
+        else:
+            run.send_signal(signum)
         _, err = run.communicate(timeout=20)
     finally:
         run.kill()
@@ -464,3 +472,18 @@ def test_the_uneven_seating_warning_is_in_the_json_too() -> None:
     ratings = report.to_dict()["ratings"]
     assert all(round(r[k], 2) == r[k] for r in ratings for k in ("elo", "low", "high"))
     assert "uneven" in report.to_dict()
+
+
+def _dies(item: int) -> int:
+    if item == 1:
+        os._exit(9)  # as the kernel's out-of-memory killer, or a crash, ends a worker
+    return item
+
+
+def test_a_worker_that_dies_fails_the_run_at_once() -> None:
+    """A `multiprocessing.Pool` put a new worker in its place, lost its game and waited for
+    it for ever."""
+    started = time.monotonic()
+    with pytest.raises(BrokenProcessPool):
+        list(on_processes(_dies, [0, 1, 2, 3], 2))
+    assert time.monotonic() - started < 10

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -424,12 +425,14 @@ def analyse_game(
     jobs = decision_jobs(record, analyser, budget, seed)
     started = time.perf_counter()
     where = backend or Backend("local", max(1, workers))
-    finished: Iterator[Decision] = run_items(judge_job, jobs, where)
+    finished = run_items(judge_job, jobs, where)
     decisions = []
-    for decision in finished:
-        decisions.append(decision)
-        if progress is not None:
-            progress(1)
+    # a run stopped here ends its workers now, not when the generator is collected
+    with closing(finished):
+        for decision in finished:
+            decisions.append(decision)
+            if progress is not None:
+                progress(1)
     seats = record.get("seats")
     return GameAnalysis(
         game=final.game.info.name,

@@ -14,8 +14,10 @@ so it holds when this module is the first to import Ray in the process (as in th
 from __future__ import annotations
 
 import os
+import signal
 import socket
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -88,24 +90,74 @@ def run_on_ray(
     items: Sequence[Item],
     address: str | None,
     num_cpus: int | None,
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """`work` on each item (a chunk of games, a decision to analyse) as one Ray task; the
     results are yielded as they finish."""
     with _one_machine(address is None or is_loopback(address)):
         ray = _ray()
         started_here = not ray.is_initialized()
         if started_here:
-            _start(ray, address, num_cpus)
+            with _signals_kept():
+                _start(ray, address, num_cpus)
     try:
         task = ray.remote(work)
         pending = [task.remote(item) for item in items]
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            with deferred_signals():
+                done, pending = ray.wait(pending, num_returns=1, timeout=WAIT_SECONDS)
             for ref in done:
                 yield ray.get(ref)
     finally:
         if started_here:
             ray.shutdown()
+
+
+WAIT_SECONDS = 0.25
+"""How long a wait for Ray's results defers the signals that stop a run."""
+STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def deferred_signals() -> Iterator[None]:
+    """The signals that stop a run noted while Ray waits, and given to the run's own handlers
+    once it has returned: a handler that raised inside Ray's compiled wait left its error there
+    ("SystemError: ... returned a result with an exception set") instead of stopping the run
+    in one line."""
+    if threading.current_thread() is not threading.main_thread():  # only it takes signals
+        yield
+        return
+    caught: list[int] = []
+    previous = {number: signal.getsignal(number) for number in STOPPING}
+    for number, handler in previous.items():
+        if handler != signal.SIG_IGN:
+            signal.signal(number, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        if caught:
+            signal.raise_signal(caught[0])  # to the handler the run had: stopped here
+
+
+@contextmanager
+def _signals_kept() -> Iterator[None]:
+    """The process's SIGTERM and SIGHUP handlers as they were before `ray.init`, which puts its
+    own in (a `sys.exit`): a run stopped by a signal is stopped as on the local back end, in
+    one line, with the signal's exit status."""
+    if threading.current_thread() is not threading.main_thread():  # only it sets handlers
+        yield
+        return
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    before = {number: signal.getsignal(number) for number in wanted}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            if handler is not None:
+                signal.signal(number, handler)
 
 
 def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:

@@ -15,7 +15,9 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -310,15 +312,12 @@ def run(
     backend = backend or Backend()
     finished = run_items(play_chunk, split(jobs, backend.parallelism()), backend)
     results: list[GameResult] = []
-    try:
+    # a run stopped here ends its workers now, not when the generator is collected
+    with closing(finished):
         for chunk_results in finished:
             results.extend(chunk_results)
             if progress is not None:
                 progress(len(chunk_results))
-    finally:
-        close = getattr(finished, "close", None)
-        if close is not None:  # a run stopped here ends its workers now, not when collected
-            close()
     return sorted(results, key=lambda result: result.index)
 
 
@@ -328,7 +327,7 @@ Result = TypeVar("Result")
 
 def run_items(
     work: Callable[[Item], Result], items: Sequence[Item], backend: Backend
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """`work` on each item where `backend` says; the results as they finish."""
     if backend.name == "ray":
         from kafeneio.sim.ray_backend import run_on_ray
@@ -361,16 +360,34 @@ def with_bots(
 
 def on_processes(
     work: Callable[[Item], Result], items: Sequence[Item], workers: int
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """`work` on each item in worker processes; the results as they finish."""
     # fork where there is one: workers start at once, without importing the caller's script
     # again (a script run without a __main__ guard must work too).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    # Leaving the pool ends its workers at once: a run stopped (Ctrl-C, a signal, a failed
-    # game) neither waits for the games under way nor leaves workers playing on behind it.
-    with context.Pool(min(workers, len(items)), initializer=_worker_signals) as pool:
-        yield from pool.imap_unordered(work, items)
+    pool = ProcessPoolExecutor(
+        min(workers, len(items)), mp_context=context, initializer=_worker_signals
+    )
+    before = set(multiprocessing.active_children())  # the pool starts its workers on submit
+    try:
+        pending: set[Future[Result]] = {pool.submit(work, item) for item in items}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    except BaseException:
+        # A run stopped (Ctrl-C, a signal, a failed game, its caller gone) ends its workers
+        # now: the pool's own shutdown waits for the games under way, and a process killed
+        # by itself leaves them playing on. (A worker that dies breaks the pool: an error
+        # here at once, where a `multiprocessing.Pool` replaced it and waited for ever.)
+        for worker in set(multiprocessing.active_children()) - before:
+            worker.terminate()
+        # waited for: its thread sees the workers gone and ends (left running, it raced the
+        # interpreter's exit: "Exception ignored ... Bad file descriptor")
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def _worker_signals() -> None:
