@@ -39,6 +39,7 @@ from typer.core import TyperGroup
 
 from kafeneio.bots import BOTS, check_seat, make_bot, parse_seat
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot
+from kafeneio.bots.spec import seat_in_lower_case
 from kafeneio.core import CHANCE, SPECTATOR, Action, Game, KafeneioError, State
 from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import (
@@ -482,7 +483,7 @@ def ask(prompt: str) -> str:
 
 def _seat_names(seats: str | None, players: int) -> list[str]:
     names = [HUMAN] + ["random"] * (players - 1) if seats is None else seats.split(",")
-    names = [name.strip().lower() for name in names]
+    names = [seat_in_lower_case(name) for name in names]
     if len(names) == 1:  # one name fills every seat, as in `simulate`
         names *= players
     if len(names) != players:

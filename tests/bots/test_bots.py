@@ -201,15 +201,22 @@ def test_a_seat_spec_reaches_a_bots_own_spelling_and_keeps_a_texts_case(
 ) -> None:
     """A spec was lowered whole: a bot's ``maxDepth`` could not be given (refused as
     'maxdepth' while the message listed maxDepth), and ``mode=Slow`` arrived as 'slow'."""
+    made: list[str] = []
 
     class Camel(RandomBot):
         def __init__(self, seed: int, maxDepth: int = 3, mode: str = "Fast") -> None:
             super().__init__(seed)
             self.depth, self.mode = maxDepth, mode
+            made.append(mode)
 
     monkeypatch.setitem(BOTS, "camel", Camel)
     bot = make_bot("Camel:maxDepth=4:MODE=Slow", 1)
     assert isinstance(bot, Camel) and (bot.depth, bot.mode) == (4, "Slow")
+    made.clear()
+    command = ["simulate", "cafe", "--seats", "CAMEL:mode=Slow,random", "--games", "1"]
+    result = CliRunner().invoke(app, [*command, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert made and set(made) == {"Slow"}  # the command line keeps it too
     with pytest.raises(KafeneioError, match="both give 'maxdepth'"):
         make_bot("camel:maxdepth=4", 1, maxDepth=5)
 

@@ -84,6 +84,18 @@ def parse_seat(spec: str) -> tuple[str, Params]:
     return name.strip().lower(), params
 
 
+def seat_in_lower_case(spec: str) -> str:
+    """`spec` with its bot's name and its parameters' names in lower case, and their values
+    as written (``MCTS:Seconds=1:label=Ann`` -> ``mcts:seconds=1:label=Ann``): names are read
+    in any case, a text value is the user's."""
+    name, *pairs = spec.strip().split(":")
+    lowered = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        lowered.append(f"{key.lower()}{sep}{value}")
+    return ":".join([name.lower(), *lowered])
+
+
 def canonical_seat(spec: str) -> str:
     """The one text of the bot a seat spec names, however it is written: the name, then the
     parameters in alphabetical order, a whole decimal as a whole number (``MCTS:iterations=10:

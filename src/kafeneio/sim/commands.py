@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kafeneio.bots import parse_seat
+from kafeneio.bots.spec import seat_in_lower_case
 from kafeneio.core import KafeneioError
 from kafeneio.core.events import plural
 from kafeneio.core.game import check_seed
@@ -227,7 +228,7 @@ def read_run(
 ) -> Run:
     """The game, the bots (comma-separated, any case; `seated` turns them into the seats of a
     game), the back end and the rules options; a bad one exits with its error."""
-    names = [name.strip().lower() for name in bots.split(",")]
+    names = [seat_in_lower_case(name) for name in bots.split(",")]
     try:
         game = game_title_name(game_name)
         names = seated(names)
