@@ -158,15 +158,21 @@ class _Kept(ToyState):
     log: list[int] | None
     seen: set[int]
     tally: dict[str, int]
+    grid: list[list[int]] | None
+    tags: None | set[int]  # noqa: RUF036  # as a contributor may write it
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.log, self.seen, self.tally = None, set(), {}
+        self.grid, self.tags = [[0]], None
 
     def _perform(self, action: Action) -> None:
         if self.log is None:
             self.log = []
         self.log.append(action.code)
+        assert self.grid is not None
+        self.grid[0].append(action.code)
+        self.tags = (self.tags or set()) | {action.code}
         self.seen.add(action.code)
         self.tally[action.notation] = self.tally.get(action.notation, 0) + 1
         super()._perform(action)
@@ -181,6 +187,15 @@ def test_a_clone_copies_sets_dicts_and_a_list_that_may_be_none() -> None:
     copy = state.clone()
     copy.apply(copy.legal_actions()[-1])  # the coin: a chance node follows
     assert state.log is None and state.seen == set() and state.tally == {}
+    assert state.grid == [[0]] and state.tags is None
     again = copy.clone()
     again.apply(again.legal_actions()[0])
     assert isinstance(copy, _Kept) and copy.log == [3] and copy.seen == {3}
+
+
+def test_a_field_of_a_container_or_another_type_is_refused_at_its_declaration() -> None:
+    """``list[int] | None | str`` called ``.copy()`` on whatever it held."""
+    with pytest.raises(TypeError, match="one type, or it and None"):
+
+        class _Mixed(ToyState):
+            mixed: list[int] | str

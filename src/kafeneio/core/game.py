@@ -308,15 +308,43 @@ _CONTAINERS = ("list", "set", "dict", "List", "Set", "Dict")
 
 def _copy_depth(annotation: str) -> int:
     """How `clone` copies a field declared `annotation`: 2, a list of containers, each copied;
-    1, a container; -1, a container or None; 0, shared (immutable)."""
+    1, a container; 0, shared (immutable); negative (-2, -1): as 2 or 1 where the field holds
+    a container, None kept. `TypeError` for a union of a container with another type: which
+    copy would it take?"""
     text = annotation.replace("typing.", "").replace(" ", "")
-    optional = text.endswith("|None") or text.startswith("Optional[")
-    text = text.removesuffix("|None").removeprefix("Optional[")
+    parts = _union_parts(text)
+    kinds = [part for part in parts if part != "None"]
+    depths = [_container_depth(part) for part in kinds]
+    if len(kinds) > 1 and any(depths):
+        raise TypeError(f"a state's field is declared {annotation!r}: one type, or it and None")
+    depth = depths[0] if depths else 0
+    return -depth if len(kinds) < len(parts) else depth
+
+
+def _union_parts(text: str) -> list[str]:
+    """The types of a union written ``A | B``, ``Optional[A]`` or ``Union[A, B]``."""
+    for head in ("Optional[", "Union["):
+        if text.startswith(head) and text.endswith("]"):
+            inner = _top_level_split(text[len(head) : -1], ",")
+            return [*inner, "None"] if head == "Optional[" else inner
+    return _top_level_split(text, "|")
+
+
+def _top_level_split(text: str, separator: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += char == "["
+        depth -= char == "]"
+        if char == separator and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    return [*parts, text[start:]]
+
+
+def _container_depth(text: str) -> int:
     head, _, inner = text.partition("[")
     if head not in _CONTAINERS:
         return 0
-    if optional:
-        return -1
     return 2 if head in ("list", "List") and inner.partition("[")[0] in _CONTAINERS else 1
 
 
@@ -353,6 +381,7 @@ class State(ABC):
     _shallow: ClassVar[tuple[str, ...]] = ()
     _nested: ClassVar[tuple[str, ...]] = ()
     _optional: ClassVar[tuple[str, ...]] = ()
+    _optional_nested: ClassVar[frozenset[str]] = frozenset()
     _compared: ClassVar[tuple[str, ...]] = ()
     declared: ClassVar[frozenset[str]] = frozenset()
 
@@ -367,7 +396,8 @@ class State(ABC):
         copies = {name: _copy_depth(text) for name, text in fields.items()}
         cls._nested = tuple(n for n, depth in copies.items() if depth == 2)
         cls._shallow = tuple(n for n, depth in copies.items() if depth == 1)
-        cls._optional = tuple(n for n, depth in copies.items() if depth == -1)
+        cls._optional = tuple(n for n, depth in copies.items() if depth < 0)
+        cls._optional_nested = frozenset(n for n, depth in copies.items() if depth == -2)
         cls._compared = tuple(sorted(n for n in fields if n not in cls.NOT_COMPARED))
 
     def _init_base(
@@ -626,8 +656,10 @@ class State(ABC):
         for name in self._nested:
             fields[name] = [inner.copy() for inner in fields[name]]
         for name in self._optional:
-            if fields[name] is not None:
-                fields[name] = fields[name].copy()
+            value = fields[name]
+            if value is not None:
+                nested = name in self._optional_nested
+                fields[name] = [inner.copy() for inner in value] if nested else value.copy()
         other.__dict__ = fields  # the copy itself: updating the new object's dict copies again
         return other
 
