@@ -306,6 +306,16 @@ def test_a_record_path_the_file_system_refuses_is_refused_before_play() -> None:
     assert "The game ends" not in result.output  # refused before play, not after it
 
 
+def test_a_record_path_that_is_a_dangling_link_is_left_a_link(tmp_path: Path) -> None:
+    """The check created the link's target, then unlinked the link."""
+    link = tmp_path / "game.json"
+    link.symlink_to(tmp_path / "target.json")
+    bots = ["play", "cafe", "--seats", "random,random", "--quiet", "--seed", "1"]
+    assert run(*bots, "--record", str(link)).exit_code == 0
+    assert link.is_symlink() and json.loads((tmp_path / "target.json").read_text())["seed"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "target.json"]
+
+
 def test_a_record_path_checked_leaves_no_file_behind(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     bots = ["play", "cafe", "--seats", "random,random", "--quiet", "--seed", "1"]

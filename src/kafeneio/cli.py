@@ -24,6 +24,7 @@ import re
 import shlex
 import signal
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -445,14 +446,15 @@ def _check_writable(record: Path, force: bool) -> None:
         raise KafeneioError(f"cannot write the record to {record}: no directory {folder}")
     # tried, not asked: `os.access` says yes to root, and where a file system refuses anyway
     # (/sys, a read-only mount) the game was played to its end and then its record lost
-    existed = record.exists()
     try:
-        with record.open("a"):  # appends nothing: an existing file is left as it is
-            pass
+        if record.exists():
+            with record.open("a"):  # appends nothing: the file is left as it is
+                pass
+        else:  # a file of its own beside it: the path itself (a link, maybe) is not touched
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".kafeneio-"):
+                pass
     except OSError as err:
         raise KafeneioError(f"cannot write the record to {record}: {err.strerror}") from None
-    if not existed:
-        record.unlink(missing_ok=True)
 
 
 def check_takes_cards(game_name: str) -> None:
