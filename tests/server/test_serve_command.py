@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kafeneio.cli import app
 from kafeneio.core import KafeneioError
-from kafeneio.server import check_writable, database_url, default_db_url, hold_database
+from kafeneio.server import check_writable, database_url, default_db_url, hold_database, listen
 
 
 def test_serve_refuses_a_card_set_that_is_no_directory(tmp_path: Path) -> None:
@@ -103,3 +103,16 @@ def test_port_0_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
                 pass  # it listens there
         finally:
             server.terminate()
+
+
+def test_a_name_is_listened_on_at_every_address_it_resolves_to() -> None:
+    """As asyncio binds a host name (``localhost``: 127.0.0.1, and ::1 where it resolves so),
+    on one port, the one the system chose for port 0."""
+    resolved = {info[4][0] for info in socket.getaddrinfo("localhost", 0, type=socket.SOCK_STREAM)}
+    sockets = listen("localhost", 0)
+    try:
+        assert {bound.getsockname()[0] for bound in sockets} <= resolved
+        assert len({bound.getsockname()[1] for bound in sockets}) == 1
+    finally:
+        for bound in sockets:
+            bound.close()

@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 import errno
+import os
 import socket
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from kafeneio.core.errors import KafeneioError
 
@@ -19,6 +20,7 @@ __all__ = [
     "database_url",
     "default_db_url",
     "hold_database",
+    "listen",
     "serve",
 ]
 
@@ -74,10 +76,11 @@ def serve(
         held = hold_database(url)  # kept open while the server runs: its lock goes with it
         check_writable(url)
     except BaseException:
-        listening.close()
+        for bound in listening:
+            bound.close()
         raise
     app = create_app(url, bot_pause=bot_pause, card_sets=card_sets)
-    port = listening.getsockname()[1]  # the one the system chose for --port 0
+    port = listening[0].getsockname()[1]  # the one the system chose for --port 0
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
@@ -90,30 +93,34 @@ def serve(
         )
     server = uvicorn.Server(uvicorn.Config(app, access_log=access_log, log_level="info"))
     try:
-        server.run(sockets=[listening])
+        server.run(sockets=listening)
     finally:
-        listening.close()
+        for bound in listening:
+            bound.close()
         if held is not None:
             held.close()
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to `host` and `port` for the server, or `KafeneioError` saying why not,
-    before anything is printed or opened: the address to open was printed, then uvicorn's
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to `host` and `port` for the server, one an address the name resolves to
+    (``localhost``: 127.0.0.1 and ::1), as asyncio binds them, or `KafeneioError` saying why
+    not, before anything is printed or opened: the address to open was printed, then uvicorn's
     "address already in use", and that address led to whatever held the port."""
-    wanted = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn chooses
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, family=wanted, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
         raise KafeneioError(f"cannot listen on {host!r}: {err.strerror}") from None
-    listening = socket.socket(family, kind, proto)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own
+    sockets: list[socket.socket] = []
     try:
-        listening.bind(address)
+        for family, kind, proto, _, address in dict.fromkeys(found):  # each address once
+            if sockets and port == 0:  # the port the system chose, on every address
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            bound = _bound(family, kind, proto, address, several=len(found) > 1)
+            if bound is not None:
+                sockets.append(bound)
     except OSError as err:
-        listening.close()
+        for bound in sockets:
+            bound.close()
         busy = err.errno == errno.EADDRINUSE
         raise KafeneioError(
             f"cannot listen on {host}:{port}: "
@@ -124,8 +131,30 @@ def listen(host: str, port: int) -> socket.socket:
                 else str(err.strerror or err)
             )
         ) from None
-    listening.listen(2048)  # uvicorn's backlog: the address printed next answers at once
-    return listening
+    if not sockets:
+        raise KafeneioError(f"cannot listen on {host}:{port}: no address of it can be bound here")
+    return sockets
+
+
+def _bound(
+    family: int, kind: int, proto: int, address: tuple[Any, ...], several: bool
+) -> socket.socket | None:
+    """A socket bound to `address` and listening; None where its family is not enabled here
+    (asyncio skips such an address too)."""
+    bound = socket.socket(family, kind, proto)
+    try:
+        if os.name == "posix":  # elsewhere it would let a second server take a busy port
+            bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and several:  # its IPv4 twin is bound apart
+            bound.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        bound.bind(address)
+    except OSError as err:
+        bound.close()
+        if err.errno == errno.EADDRNOTAVAIL:
+            return None
+        raise
+    bound.listen(2048)  # uvicorn's backlog: the address printed next answers at once
+    return bound
 
 
 def _sqlite_file(url: str) -> Path | None:
