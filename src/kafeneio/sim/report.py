@@ -90,7 +90,8 @@ def write(directory: Path, title: str, body: str, results: dict[str, Any]) -> Pa
         )
         report, data = (directory / name for name in REPORT_FILES)
         texts = {report: page, data: json.dumps(results, indent=1) + "\n"}
-        # both written aside first, then both put in place: a failure leaves neither half
+        # each written aside, then put in place whole: a failure (a full disk) leaves no file
+        # cut short, though the two may then be of two runs
         aside = {path: path.with_name(f".{path.name}.new") for path in texts}
         try:
             for path, text in texts.items():
