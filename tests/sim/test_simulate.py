@@ -28,6 +28,7 @@ from kafeneio.games.souvlaki.cards import builtin_cards, load_cards
 from kafeneio.sim.runner import Backend, lineup, on_processes, plan, run, seating
 from kafeneio.sim.simulate import simulate
 from kafeneio.sim.tournament import tournament
+from server.conftest import wait_for
 
 from .own_cards import RICH_SHOP, rich_shop_cards
 
@@ -417,8 +418,8 @@ def test_a_stopped_run_ends_its_workers_at_once(signum: int, group: bool) -> Non
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     )
     try:
-        workers = wait_for_value(
-            lambda: _children(run.pid) if len(_children(run.pid)) == 2 else None
+        workers = wait_for(
+            lambda: _children(run.pid) if len(_children(run.pid)) == 2 else None, seconds=30
         )
         time.sleep(0.5)  # the run under way
         if group:
@@ -432,16 +433,6 @@ def test_a_stopped_run_ends_its_workers_at_once(signum: int, group: bool) -> Non
     assert err.strip() == f"Stopped ({signal.Signals(signum).name})."
     time.sleep(0.5)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
-
-
-def wait_for_value(find: Any, seconds: float = 30.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = find()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def test_games_ended_at_the_round_limit_are_counted_apart() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.conftest import LiveServer, wait_for
 from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
-from web.test_page_behaviour import decision, finished_game
+from web.test_page_behaviour import decision, finished_game, route_analysis
 
 # The WCAG contrast ratio of two computed colours ("rgb(r, g, b)"), in the page itself
 CONTRAST = """([a, b]) => {
@@ -562,13 +562,8 @@ def test_a_souvlaki_replay_outlines_the_customer_the_analysis_prefers(
     ply = next(i for i, action in enumerate(actions) if action.startswith("pick "))
     slot = "3" if actions[ply] != "pick 3" else "2"  # a slot other than the one picked
     preferred = decision(ply, 0, 0.3, 0.1) | {"played": actions[ply], "best": f"pick {slot}"}
-    analysis = {
-        "decisions": [preferred], "mistakes": [[preferred], []], "winners": [0],
-        "total_lost": [0.3, 0.0], "mean_lost": [0.3, 0.0],
-    }  # fmt: skip
-    done = {"status": "done", "done": 1, "total": 1, "analysis": analysis, "message": None}
     context, page, console = new_page(browser)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    route_analysis(page, game_id, [preferred], [[preferred], []], [0.3, 0.0])
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     page.click("button.mistake >> nth=0")

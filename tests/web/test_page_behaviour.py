@@ -620,6 +620,23 @@ def finished_game(server: LiveServer) -> str:
     return game_id
 
 
+def route_analysis(
+    page: Any,
+    game_id: str,
+    decisions: list[Any],
+    mistakes: list[Any],
+    total_lost: list[float],
+    **more: Any,
+) -> None:
+    """The page's analysis of `game_id`, answered as done with `decisions` (one each a player:
+    a mean loss a move is its total)."""
+    analysis = {"decisions": decisions, "mistakes": mistakes, "winners": [0],
+                "total_lost": total_lost, "mean_lost": total_lost, **more}  # fmt: skip
+    done = {"status": "done", "done": len(decisions), "total": len(decisions),
+            "analysis": analysis, "message": None}  # fmt: skip
+    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+
+
 def decision(ply: int, player: int, lost: float, margin: float) -> dict[str, Any]:
     return {
         "ply": ply, "player": player, "played": f"p{ply}", "best": f"b{ply}",
@@ -690,14 +707,9 @@ def test_the_chart_of_an_abandoned_game_stops_where_its_play_stopped(
         f"/api/games/{game_id}/actions", {"ply": 0, "action": mine["legal"][0]["notation"]}, token
     )
     server.post(f"/api/games/{game_id}/abandon", {}, token)
-    decisions = [decision(0, 0, 0.0, 0.0)]
-    analysis = {
-        "decisions": decisions, "mistakes": [[], []], "winners": [], "finished": False,
-        "total_lost": [0.0, 0.0], "mean_lost": [0.0, 0.0],
-    }  # fmt: skip
-    done = {"status": "done", "done": 1, "total": 1, "analysis": analysis, "message": None}
     context, page, console = new_page(browser)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    decisions = [decision(0, 0, 0.0, 0.0)]
+    route_analysis(page, game_id, decisions, [[], []], [0.0, 0.0], winners=[], finished=False)
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline[data-player='0']", state="attached")
     points = page.get_attribute(".chance-chart polyline[data-player='0']", "points").split()
