@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
@@ -478,3 +479,37 @@ def test_a_worker_that_dies_fails_the_run_at_once() -> None:
     with pytest.raises(BrokenProcessPool):
         list(on_processes(_dies, [0, 1, 2, 3], 2))
     assert time.monotonic() - started < 10
+
+
+def test_runs_that_fail_at_once_leave_no_worker_traceback(tmp_path: Path) -> None:
+    """A worker forked with the run's own signal handler, and stopped before it took its
+    own, raised the run's stop there and printed a traceback (3 trials of 4 showed one)."""
+    script = tmp_path / "fail_fast.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import sys
+            from kafeneio.sim.commands import stoppable
+            from kafeneio.sim.runner import on_processes
+
+            def bad(x):
+                raise ValueError(x)
+
+            @stoppable
+            def run():
+                for _ in range(40):
+                    try:
+                        list(on_processes(bad, [0, 1], 2))
+                    except ValueError:
+                        pass
+
+            run()
+            print("done", file=sys.stderr)
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.stderr.strip() == "done"
+    assert list(on_processes(_dies, [], 2)) == []  # no items: no pool of no workers

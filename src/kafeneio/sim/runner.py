@@ -15,9 +15,9 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -362,6 +362,8 @@ def on_processes(
     work: Callable[[Item], Result], items: Sequence[Item], workers: int
 ) -> Generator[Result, None, None]:
     """`work` on each item in worker processes; the results as they finish."""
+    if not items:  # (a pool of no workers is an error)
+        return
     # fork where there is one: workers start at once, without importing the caller's script
     # again (a script run without a __main__ guard must work too).
     methods = multiprocessing.get_all_start_methods()
@@ -369,9 +371,16 @@ def on_processes(
     pool = ProcessPoolExecutor(
         min(workers, len(items)), mp_context=context, initializer=_worker_signals
     )
-    before = set(multiprocessing.active_children())  # the pool starts its workers on submit
+    before = set(multiprocessing.active_children())
+    started: set[multiprocessing.process.BaseProcess] = set()
     try:
-        pending: set[Future[Result]] = {pool.submit(work, item) for item in items}
+        # the workers start as the items are handed out, the signals that stop a run held
+        # back meanwhile: a worker takes its own handlers before it hears one (one forked
+        # with the run's handler raised it there, and printed a traceback)
+        with _stopping_signals_held():
+            pending: set[Future[Result]] = {pool.submit(work, item) for item in items}
+            # its workers: the processes started since (another thread's later are not)
+            started = set(multiprocessing.active_children()) - before
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -381,7 +390,7 @@ def on_processes(
         # now: the pool's own shutdown waits for the games under way, and a process killed
         # by itself leaves them playing on. (A worker that dies breaks the pool: an error
         # here at once, where a `multiprocessing.Pool` replaced it and waited for ever.)
-        for worker in set(multiprocessing.active_children()) - before:
+        for worker in started:
             worker.terminate()
         # waited for: its thread sees the workers gone and ends (left running, it raced the
         # interpreter's exit: "Exception ignored ... Bad file descriptor")
@@ -390,10 +399,33 @@ def on_processes(
     pool.shutdown()
 
 
+STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a run."""
+
+
+@contextmanager
+def _stopping_signals_held() -> Iterator[None]:
+    """`STOPPING` held back in this thread (and in the processes it forks meanwhile), then
+    delivered."""
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows: no fork either)
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _worker_signals() -> None:
     """A worker leaves Ctrl-C to the process that runs it (which ends the pool, so that the
-    terminal shows one line, not a traceback a worker), and is ended by SIGTERM at once."""
+    terminal shows one line, not a traceback a worker), and is ended by SIGTERM at once; then
+    it hears the signals held back while it started."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
