@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -113,6 +115,36 @@ def test_a_name_is_listened_on_at_every_address_it_resolves_to() -> None:
     try:
         assert {bound.getsockname()[0] for bound in sockets} <= resolved
         assert len({bound.getsockname()[1] for bound in sockets}) == 1
+    finally:
+        for bound in sockets:
+            bound.close()
+
+
+def test_an_address_of_a_family_not_enabled_here_is_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`localhost` resolving to ::1 too, on a kernel without IPv6: the socket could not be
+    made and the whole server was refused, where asyncio binds 127.0.0.1 alone."""
+    real_getaddrinfo, real_socket = socket.getaddrinfo, socket.socket
+    stream = (socket.SOCK_STREAM, socket.IPPROTO_TCP, "")
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda *args, **kwargs: [
+            (socket.AF_INET6, *stream, ("::1", 0, 0, 0)),
+            *real_getaddrinfo("127.0.0.1", 0, type=socket.SOCK_STREAM),
+        ],
+    )
+
+    def no_ipv6(family: int = socket.AF_INET, *args: Any) -> socket.socket:
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real_socket(family, *args)
+
+    monkeypatch.setattr(socket, "socket", no_ipv6)
+    sockets = listen("localhost", 0)
+    try:
+        assert [bound.getsockname()[0] for bound in sockets] == ["127.0.0.1"]
     finally:
         for bound in sockets:
             bound.close()

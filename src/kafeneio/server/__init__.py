@@ -141,20 +141,30 @@ def _bound(
 ) -> socket.socket | None:
     """A socket bound to `address` and listening; None where its family is not enabled here
     (asyncio skips such an address too)."""
-    bound = socket.socket(family, kind, proto)
+    try:
+        bound = socket.socket(family, kind, proto)
+    except OSError as err:
+        if err.errno in NOT_HERE:
+            return None
+        raise
     try:
         if os.name == "posix":  # elsewhere it would let a second server take a busy port
             bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if family == socket.AF_INET6 and several:  # its IPv4 twin is bound apart
             bound.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         bound.bind(address)
+        bound.listen(2048)  # uvicorn's backlog: the address printed next answers at once
     except OSError as err:
         bound.close()
-        if err.errno == errno.EADDRNOTAVAIL:
+        if err.errno in NOT_HERE:
             return None
         raise
-    bound.listen(2048)  # uvicorn's backlog: the address printed next answers at once
     return bound
+
+
+NOT_HERE = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT})
+"""Why an address cannot be bound on this machine at all (its family not enabled here, as
+IPv6 on a kernel without it): skipped where a name has other addresses."""
 
 
 def _sqlite_file(url: str) -> Path | None:
