@@ -314,6 +314,9 @@ def test_a_record_path_that_is_a_dangling_link_is_left_a_link(tmp_path: Path) ->
     assert run(*bots, "--record", str(link)).exit_code == 0
     assert link.is_symlink() and json.loads((tmp_path / "target.json").read_text())["seed"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "target.json"]
+    lost = tmp_path / "lost.json"  # a link to a folder that is not there: no record there
+    lost.symlink_to(tmp_path / "no-such-folder" / "game.json")
+    refused(run(*bots, "--record", str(lost)), "cannot write the record")
 
 
 def test_a_record_path_checked_leaves_no_file_behind(tmp_path: Path) -> None:

@@ -450,8 +450,9 @@ def _check_writable(record: Path, force: bool) -> None:
         if record.exists():
             with record.open("a"):  # appends nothing: the file is left as it is
                 pass
-        else:  # a file of its own beside it: the path itself (a link, maybe) is not touched
-            with tempfile.NamedTemporaryFile(dir=folder, prefix=".kafeneio-"):
+        else:  # a file of its own beside it: the path itself (a link, maybe) is not touched,
+            # and beside where the record will go (a link's target's folder)
+            with tempfile.NamedTemporaryFile(dir=record.resolve().parent, prefix=".kafeneio-"):
                 pass
     except OSError as err:
         raise KafeneioError(f"cannot write the record to {record}: {err.strerror}") from None
