@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from collections import Counter, deque
 from typing import Any
 
 import pytest
@@ -160,11 +161,14 @@ class _Kept(ToyState):
     tally: dict[str, int]
     grid: list[list[int]] | None
     tags: None | set[int]  # noqa: RUF036  # as a contributor may write it
+    counts: Counter[int]
+    recent: deque[int]
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.log, self.seen, self.tally = None, set(), {}
         self.grid, self.tags = [[0]], None
+        self.counts, self.recent = Counter(), deque()
 
     def _perform(self, action: Action) -> None:
         if self.log is None:
@@ -173,6 +177,8 @@ class _Kept(ToyState):
         assert self.grid is not None
         self.grid[0].append(action.code)
         self.tags = (self.tags or set()) | {action.code}
+        self.counts[action.code] += 1
+        self.recent.append(action.code)
         self.seen.add(action.code)
         self.tally[action.notation] = self.tally.get(action.notation, 0) + 1
         super()._perform(action)
@@ -188,6 +194,7 @@ def test_a_clone_copies_sets_dicts_and_a_list_that_may_be_none() -> None:
     copy.apply(copy.legal_actions()[-1])  # the coin: a chance node follows
     assert state.log is None and state.seen == set() and state.tally == {}
     assert state.grid == [[0]] and state.tags is None
+    assert not state.counts and not state.recent  # a Counter and a deque were shared
     again = copy.clone()
     again.apply(again.legal_actions()[0])
     assert isinstance(copy, _Kept) and copy.log == [3] and copy.seen == {3}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -303,7 +304,11 @@ pickles of a state flatten the chain first (`State.__getstate__`), so nothing re
 Trail = Link | None
 
 
-_CONTAINERS = ("list", "set", "dict", "List", "Set", "Dict")
+_CONTAINERS = (
+    *("list", "set", "dict", "List", "Set", "Dict", "Counter", "deque", "Deque"),
+    *("defaultdict", "DefaultDict", "OrderedDict", "bytearray"),
+)
+"""The mutable containers a field may hold, each with a `copy` of its own."""
 
 
 def _copy_depth(annotation: str) -> int:
@@ -311,7 +316,7 @@ def _copy_depth(annotation: str) -> int:
     1, a container; 0, shared (immutable); negative (-2, -1): as 2 or 1 where the field holds
     a container, None kept. `TypeError` for a union of a container with another type: which
     copy would it take?"""
-    text = annotation.replace("typing.", "").replace(" ", "")
+    text = re.sub(r"\b(typing|collections|abc)\.", "", annotation).replace(" ", "").strip("'\"")
     parts = _union_parts(text)
     kinds = [part for part in parts if part != "None"]
     depths = [_container_depth(part) for part in kinds]
@@ -322,12 +327,15 @@ def _copy_depth(annotation: str) -> int:
 
 
 def _union_parts(text: str) -> list[str]:
-    """The types of a union written ``A | B``, ``Optional[A]`` or ``Union[A, B]``."""
+    """The types of a union written ``A | B``, ``Optional[A]`` or ``Union[A, B]``, nested
+    ones flattened."""
     for head in ("Optional[", "Union["):
         if text.startswith(head) and text.endswith("]"):
             inner = _top_level_split(text[len(head) : -1], ",")
-            return [*inner, "None"] if head == "Optional[" else inner
-    return _top_level_split(text, "|")
+            parts = [*inner, "None"] if head == "Optional[" else inner
+            return [kind for part in parts for kind in _union_parts(part)]
+    parts = _top_level_split(text, "|")
+    return parts if len(parts) == 1 else [kind for part in parts for kind in _union_parts(part)]
 
 
 def _top_level_split(text: str, separator: str) -> list[str]:
