@@ -270,6 +270,9 @@ def test_unserved_customers_become_annoyed_then_leave() -> None:
     annoyed_d = {"card": "D 1/0", "annoyed": True}
     annoyed_big = {"big": ["GSFD 5/3", "S 2/1"], "annoyed": True}
     state = position(queues=[[annoyed_g, annoyed_d, annoyed_big, "SF 1/2"], []], reputation=[20, 5])
+    # the observation says each one's cost before it is paid (the page's "2 leave: −12")
+    seen = state.observation(0)["queues"][0]
+    assert [customer["leaves_for"] for customer in seen] == [2, 2, 8, 4]
     finish_service_of_all(state)
     # leaving costs twice the influence, at least 2: G 2, D (influence 0) 2, the big order 2*4
     assert state.reputation(0) == 20 - 2 - 2 - 8

@@ -1348,3 +1348,39 @@ def test_the_cafe_board_stays_in_place_through_a_turn(browser: Any, server: Live
     assert page.locator("#board .actions.reserved button").evaluate("b => b.tabIndex") == -1
     assert console.errors == []
     context.close()
+
+
+SOUVLAKI_SERVICE = """async ([reputation]) => {  // the page's own view, in its service
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const obs = view.observation;
+    obs.phase = "service";
+    obs.players[view.viewer].reputation = reputation;
+    const customer = (annoyed, influence) => ({ order: "GS", money: 2, influence, phone: false,
+        big: false, annoyed, tip: 0, cards: ["GS"], attached: [], waiting: false,
+        leaves_for: Math.max(2, 2 * influence) });
+    obs.queues[view.viewer] = [customer(true, 2), customer(true, 0), customer(false, 1)];
+    view.legal = [{ notation: "send 1", words: "send away customer 1", gain: null, out: false }];
+    const root = document.createElement("div");
+    document.body.append(root);
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const said = [root.querySelector("[data-action='send 1']").textContent,
+        root.querySelector("#service-ending").textContent];
+    root.remove();
+    return said;
+}"""
+
+
+def test_souvlaki_says_what_sending_away_and_leaving_cost(browser: Any, server: LiveServer) -> None:
+    """ "Send away (−5)" with 3 reputation left took 3 (SW-4.9), and "2 leave" said nothing of
+    what leaving costs (SW-4.8), the choice sending away is weighed against."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    send, ending = page.evaluate(SOUVLAKI_SERVICE, [10])
+    assert send == "Send away (−5)"
+    assert ending == " · if you end the service now: 1 gets annoyed, 2 leave: −6 reputation"
+    send, ending = page.evaluate(SOUVLAKI_SERVICE, [3])
+    assert send == "Send away (−3)" and ending.endswith("2 leave: −3 reputation")
+    assert console.errors == []
+    context.close()

@@ -93,7 +93,8 @@ function queues(view, legal, ctx) {
       p === view.viewer && ending ? el("span", { class: "muted", id: "service-ending" }, ` · if you end the service now: ${ending}`) : null),
     queue.length ? el("div", { class: "customers" }, queue.map((c, i) => {
       const send = legal.get(`send ${i + 1}`);
-      const cost = `−${obs.rules.send_away_cost}`;
+      // what it takes: reputation stops at 0 (SW-4.9), so "−5" read wrong with 3 left
+      const cost = `−${Math.min(obs.rules.send_away_cost, obs.players[p].reputation)}`;
       const button = ctx.interactive && p === view.viewer && send ? el("button", {
         type: "button", class: "quiet", "data-action": send.notation, onclick: () => ctx.send(send.notation),
         title: `${moveText(send)}: ${cost} reputation`, "aria-label": `${moveText(send)}: ${cost} reputation`,
@@ -194,9 +195,13 @@ function wordLabel(move, word, view) {
 // annoyed, or leave if they were already (SW-4.7, 4.8); null when nobody waits.
 function endOfService(view) {
   const waiting = view.observation.queues[view.viewer] ?? [];
-  const leave = waiting.filter((c) => c.annoyed).length;
+  const leaving = waiting.filter((c) => c.annoyed);
+  const leave = leaving.length;
   const turn = waiting.length - leave;
-  const what = [turn ? `${turn} ${turn === 1 ? "gets" : "get"} annoyed` : null, leave ? `${leave} ${leave === 1 ? "leaves" : "leave"}` : null].filter(Boolean);
+  // what the leaving cost (SW-4.8), as the reputation left allows (SW-4.9): beside sending
+  // one away, the choice it is weighed against
+  const lost = Math.min(leaving.reduce((sum, c) => sum + c.leaves_for, 0), view.observation.players[view.viewer].reputation);
+  const what = [turn ? `${turn} ${turn === 1 ? "gets" : "get"} annoyed` : null, leave ? `${leave} ${leave === 1 ? "leaves" : "leave"}: −${lost} reputation` : null].filter(Boolean);
   return what.length ? what.join(", ") : null;
 }
 

@@ -37,6 +37,11 @@ class Customer(NamedTuple):
     """Unforeseen kinds in play on this customer until it leaves (SW-3.4)."""
     waiting: bool = False
 
+    def leaving_loss(self) -> int:
+        """SW-4.8: the reputation this customer costs if it leaves unserved, annoyed: twice its
+        influence, at least `LEAVING_LOSS_MINIMUM` (before SW-4.9 stops a loss at 0)."""
+        return max(LEAVING_LOSS_MINIMUM, 2 * self.influence)
+
     def with_annoyed(self, annoyed: bool) -> Customer:
         cards, order, money, influence, phone, big, _, tip, attached, waiting = self
         return Customer(cards, order, money, influence, phone, big, annoyed, tip, attached, waiting)

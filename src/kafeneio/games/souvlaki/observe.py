@@ -178,6 +178,7 @@ class SouvlakiObservation:
             "cards": [cards.customers[kind].text for kind in customer.cards],
             "attached": [cards.unforeseen[kind].id for kind in customer.attached],
             "waiting": customer.waiting,
+            "leaves_for": customer.leaving_loss(),  # if it leaves annoyed (SW-4.8)
         }
 
     def _where_cards_are(self) -> list[list[int]]:

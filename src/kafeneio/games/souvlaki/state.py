@@ -41,7 +41,6 @@ from kafeneio.games.souvlaki.actions import (
 )
 from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import (
-    LEAVING_LOSS_MINIMUM,
     SEND_AWAY_COST,
     Customer,
     make_customer,
@@ -1041,7 +1040,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             for customer in self._queues[player]:
                 text = (self.cards, customer)  # put in words only when read
                 if customer.annoyed:
-                    loss = max(LEAVING_LOSS_MINIMUM, 2 * customer.influence)
+                    loss = customer.leaving_loss()
                     before = self._reputation[player]
                     self.change_reputation(player, -loss)
                     self._discard_customer(customer)
