@@ -174,6 +174,7 @@ def test_same_again_copies_the_order_ahead_onto_a_normal_customer() -> None:
     play(state, "use same-again p1.3", "pass")
     # it copies a phone order's order and stays a normal customer; money and influence stay
     assert queue_text(state, 0)[2] == "SD 4/1 same-again"
+    assert state.observation(1)["queues"][0][2]["attached_names"] == ["Same Again"]  # as read
     play(state, "play GF", "serve", "play SD", "serve", "play SD", "serve")
     assert state.observation(0)["discards"]["unforeseen"] == {"same-again": 1}  # it left
 

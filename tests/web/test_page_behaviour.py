@@ -1362,12 +1362,15 @@ SOUVLAKI_SERVICE = """async ([reputation]) => {  // the page's own view, in its 
         big: false, annoyed, tip: 0, cards: ["GS"], attached: [], waiting: false,
         leaves_for: Math.max(2, 2 * influence) });
     obs.queues[view.viewer] = [customer(true, 2), customer(true, 0), customer(false, 1)];
+    Object.assign(obs.queues[view.viewer][2],
+        { attached: ["same-again"], attached_names: ["Same Again"] });
     view.legal = [{ notation: "send 1", words: "send away customer 1", gain: null, out: false }];
     const root = document.createElement("div");
     document.body.append(root);
     souvlaki.render(root, view, { send: () => {}, interactive: true });
     const said = [root.querySelector("[data-action='send 1']").textContent,
-        root.querySelector("#service-ending").textContent];
+        root.querySelector("#service-ending").textContent,
+        root.querySelector(`[data-customer="p${view.viewer + 1}.3"] .tags`).textContent];
     root.remove();
     return said;
 }"""
@@ -1377,10 +1380,11 @@ def test_souvlaki_says_what_sending_away_and_leaving_cost(browser: Any, server: 
     """ "Send away (−5)" with 3 reputation left took 3 (SW-4.9), and "2 leave" said nothing of
     what leaving costs (SW-4.8), the choice sending away is weighed against."""
     context, page, console, _ = open_game(browser, server, "souvlaki")
-    send, ending = page.evaluate(SOUVLAKI_SERVICE, [10])
+    send, ending, tags = page.evaluate(SOUVLAKI_SERVICE, [10])
+    assert tags == "Same Again"  # its name, not its id "same-again"
     assert send == "Send away (−5)"
     assert ending == " · if you end the service now: 1 gets annoyed, 2 leave: −6 reputation"
-    send, ending = page.evaluate(SOUVLAKI_SERVICE, [3])
+    send, ending, _ = page.evaluate(SOUVLAKI_SERVICE, [3])
     assert send == "Send away (−3)" and ending.endswith("2 leave: −3 reputation")
     assert console.errors == []
     context.close()

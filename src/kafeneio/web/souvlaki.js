@@ -56,7 +56,7 @@ function bigOrder(number) {
 // A customer, numbered as moves and hints count them ("customer 2", "pick 3")
 function customer(c, extra, number, place = null) {
   const tags = [c.phone ? "phone order" : null, c.big ? "big" : null, c.annoyed ? "annoyed (turned)" : null, c.waiting ? "waiting" : null,
-    c.tip ? `tip ${c.tip}` : null, ...c.attached].filter(Boolean);
+    c.tip ? `tip ${c.tip}` : null, ...(c.attached_names ?? c.attached)].filter(Boolean);  // "Same Again", not its id
   const undrawn = c.big && !c.order;
   return el("div", { class: `customer${c.annoyed ? " annoyed" : ""}`, "data-customer": place },
     undrawn ? bigOrder(number) : [el("div", { class: "order" }, el("span", { class: "number" }, `${number}.`), foods(c.order)),

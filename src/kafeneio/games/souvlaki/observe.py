@@ -177,6 +177,7 @@ class SouvlakiObservation:
             "tip": customer.tip,
             "cards": [cards.customers[kind].text for kind in customer.cards],
             "attached": [cards.unforeseen[kind].id for kind in customer.attached],
+            "attached_names": [cards.unforeseen[kind].name for kind in customer.attached],
             "waiting": customer.waiting,
             "leaves_for": customer.leaving_loss(),  # if it leaves annoyed (SW-4.8)
         }
