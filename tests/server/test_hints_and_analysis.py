@@ -396,12 +396,10 @@ def test_a_hint_names_the_second_guest_the_search_planned(
 
     def planning(state: Any, *args: Any) -> Any:
         real = analysis.hint(state, *args)
-        first = next(
-            a for a in state.legal_actions() if "@" in a.notation and "bar" not in a.notation
-        )
+        first = real.best  # a guest, where the search seats one: a decision follows
         following = state.clone()
         following.apply(first)
-        second = next(a for a in following.legal_actions() if a.notation != "end")
+        second = following.legal_actions()[-1]  # any of them: the plan is the stand-in's
         planned.append((first.notation, second.notation, following.action_words(second)))
         return dataclasses.replace(real, best=first, then=second)
 
@@ -413,3 +411,19 @@ def test_a_hint_names_the_second_guest_the_search_planned(
     ((first, second, words),) = planned
     assert (hint["best"], hint["then"], hint["then_words"]) == (first, second, words)
     assert view(slow_bots, created["id"], token)["ply"] == current["ply"]  # nothing played
+
+
+def test_a_search_that_raises_stop_iteration_fails_the_hint_not_the_request(
+    slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A StopIteration cannot be set on an asyncio future: the request waited for ever."""
+
+    def stopping(*args: Any) -> Any:
+        raise StopIteration
+
+    monkeypatch.setattr(sessions, "hint", stopping)
+    created = create(slow_bots, "cafe", ["human", "mcts"])
+    token = token_of(created, 0)
+    current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
+    response = ask(slow_bots, created["id"], token, current["ply"])
+    assert response.status_code == 503 and response.json()["error"] == "hint-failed"

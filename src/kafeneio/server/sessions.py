@@ -201,7 +201,10 @@ class KeptHint:
 
 def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     words = {action.code: state.action_words(action) for action in state.legal_actions()}
-    suggested = hint(state, seed, budget)
+    try:
+        suggested = hint(state, seed, budget)
+    except StopIteration as err:  # an asyncio future cannot hold one: the request hung
+        raise RuntimeError(f"the hint's search stopped: {err!r}") from err
     then_words = None
     if suggested.then is not None:  # worded where it is made: after the suggestion
         following = state.clone().quiet()
