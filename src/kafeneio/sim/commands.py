@@ -46,7 +46,7 @@ from kafeneio.sim.analysis import (
     analyse_game,
     count_decisions,
 )
-from kafeneio.sim.runner import Backend, check_roles, check_seats, lineup
+from kafeneio.sim.runner import KILLS, Backend, check_roles, check_seats, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -147,9 +147,8 @@ def stoppable(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
-        wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
         main = threading.current_thread() is threading.main_thread()  # only it takes signals
-        previous = {number: signal.getsignal(number) for number in wanted} if main else {}
+        previous = {number: signal.getsignal(number) for number in KILLS} if main else {}
         for number, handler in previous.items():
             if handler != signal.SIG_IGN:  # `nohup` asked for the hangup to be ignored
                 signal.signal(number, _raise_stopped)

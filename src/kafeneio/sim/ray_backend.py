@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kafeneio.core import KafeneioError
+from kafeneio.sim.runner import KILLS, STOPPING
 
 LOOPBACK = "127.0.0.1"
 LOOPBACK_HOSTS = ("localhost", "::1", "[::1]")
@@ -114,9 +115,6 @@ def run_on_ray(
 
 WAIT_SECONDS = 0.25
 """How long a wait for Ray's results defers the signals that stop a run."""
-STOPPING = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
 
 
 @contextmanager
@@ -150,8 +148,7 @@ def _signals_kept() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():  # only it sets handlers
         yield
         return
-    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    before = {number: signal.getsignal(number) for number in wanted}
+    before = {number: signal.getsignal(number) for number in KILLS}
     try:
         yield
     finally:

@@ -399,10 +399,11 @@ def on_processes(
     pool.shutdown()
 
 
-STOPPING = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""The signals that stop a run."""
+KILLS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that ask a process to end (a kill, a terminal closed): by default they end it
+at once, where a run or a game wants to end as it should."""
+STOPPING = (signal.SIGINT, *KILLS)
+"""The signals that stop a run: Ctrl-C and `KILLS`."""
 
 
 @contextmanager
@@ -424,8 +425,7 @@ def _worker_signals() -> None:
     terminal shows one line, not a traceback a worker), and is ended by SIGTERM at once; then
     it hears the signals held back while it started."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for number in KILLS:
+        signal.signal(number, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
