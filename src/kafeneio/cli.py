@@ -59,10 +59,11 @@ from kafeneio.core.record import engine_note, read_record_file
 from kafeneio.core.rulebook import Rule, Rulebook, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
 from kafeneio.sim import commands as sim_commands
-from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, with_budget
+from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, position_after, with_budget
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
 from kafeneio.sim.report import rules_text
+from kafeneio.sim.runner import KILLS
 from kafeneio.sim.stamp import stamp
 
 
@@ -414,7 +415,7 @@ def _stopped_as_by_signal() -> Any:
     if threading.current_thread() is not threading.main_thread():  # only it may take signals
         yield lambda: None
         return
-    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    wanted = list(KILLS)
 
     def hold() -> None:
         for number in wanted:
@@ -1084,9 +1085,7 @@ def _hint(state: State) -> str:
     best = _named(state, analysis.best)
     line = f"hint: {best} (the bot puts your chance to win at about {chance}%)"
     if analysis.then is not None:  # a turn's second guest, as the search planned it
-        following = state.clone().quiet()
-        following.apply(analysis.best)
-        line += f"; then {_named(following, analysis.then)}"
+        line += f"; then {_named(position_after(state, analysis), analysis.then)}"
     head = "  also considered, less closely:"
     return "\n".join(_within_columns([line, head, *also] if also else [line]))
 

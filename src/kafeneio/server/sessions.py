@@ -47,6 +47,7 @@ from kafeneio.sim.analysis import (
     analyse_game,
     count_decisions,
     hint,
+    position_after,
     with_budget,
 )
 
@@ -205,11 +206,8 @@ def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
         suggested = hint(state, seed, budget)
     except StopIteration as err:  # an asyncio future cannot hold one: the request hung
         raise RuntimeError(f"the hint's search stopped: {err!r}") from err
-    then_words = None
-    if suggested.then is not None:  # worded where it is made: after the suggestion
-        following = state.clone().quiet()
-        following.apply(suggested.best)
-        then_words = following.action_words(suggested.then)
+    then = suggested.then  # worded where it is made: after the suggestion
+    then_words = None if then is None else position_after(state, suggested).action_words(then)
     return WordedHint(suggested, words, then_words)
 
 

@@ -271,6 +271,14 @@ def hint(state: State, seed: int = 0, budget: Budget | None = None) -> Analysis:
     return analyse_position(state, thinker)
 
 
+def position_after(state: State, analysis: Analysis) -> State:
+    """A quiet copy of `state` after the move `analysis` prefers: where its planned next
+    decision (`Analysis.then`) is a move, and is put in words."""
+    following = state.clone().quiet()
+    following.apply(analysis.best)
+    return following
+
+
 @dataclass(frozen=True)
 class _BotAnalyser:
     call: Callable[[State], Analysis]
