@@ -68,14 +68,19 @@ class SimulationReport:
         return uneven_seats(self.games, self.seats, dealt=dealt)
 
     @property
+    def games_at_limit(self) -> list[GameResult]:
+        """The games that ended at the engine's limit, not by the rules' own end (Souvlaki
+        Wars' round limit: their winner is the highest money + reputation)."""
+        return [result for result in self.results if result.at_limit]
+
+    @property
     def at_limit(self) -> str | None:
-        """How many games ended at the engine's limit, not by the rules' own end, and which
-        (Souvlaki Wars' round limit: their winner is the highest money + reputation): a
-        designer would read such wins as strength; None where none did."""
-        limits = [result.at_limit for result in self.results if result.at_limit]
-        if not limits:
+        """How many games ended at the engine's limit, and which: a designer would read such
+        wins as strength; None where none did."""
+        limited = self.games_at_limit
+        if not limited:
             return None
-        return f"{len(limits)} of {self.games} games ended at {limits[0]}, not by a win"
+        return f"{len(limited)} of {self.games} games ended at {limited[0].at_limit}, not by a win"
 
     @property
     def even_share(self) -> float:
@@ -92,7 +97,7 @@ class SimulationReport:
         data = {**stamp("simulation", self.game), **asdict(self)}
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
-        data["games_at_limit"] = sum(1 for result in self.results if result.at_limit)
+        data["games_at_limit"] = len(self.games_at_limit)
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         data["games_per_second"] = self.games_per_second
         return data
