@@ -66,13 +66,13 @@ def parse_seat(spec: str) -> tuple[str, Params]:
     problem for a malformed spec (the bot name and its parameters are checked by `make_bot`)."""
     if not isinstance(spec, str) or not spec.strip():
         raise KafeneioError(f"a seat is a bot name like mcts or mcts:seconds=0.05, not {spec!r}")
-    name, *pairs = spec.strip().split(":")
+    # names in any case (`make_bot` finds a bot's own ``maxDepth`` for ``maxdepth``); a text
+    # value as written
+    name, *pairs = seat_in_lower_case(spec).split(":")
     params: Params = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        # names in any case (`make_bot` finds a bot's own ``maxDepth`` for ``maxdepth``); a
-        # text value as written
-        key, value = key.strip().lower(), value.strip()
+        key, value = key.strip(), value.strip()
         if not sep or not key.isidentifier() or not value:
             raise KafeneioError(
                 f"seat {spec!r}: {pair!r} is not a parameter; write name=value, "
@@ -81,7 +81,7 @@ def parse_seat(spec: str) -> tuple[str, Params]:
         if key in params:
             raise KafeneioError(f"seat {spec!r} gives {key!r} twice")
         params[key] = parse_value(value)
-    return name.strip().lower(), params
+    return name.strip(), params
 
 
 def seat_in_lower_case(spec: str) -> str:
