@@ -50,6 +50,12 @@ export function linkParams() {
   return { seat: seat === null ? null : Number(seat), token: params.get("token") };
 }
 
+// The seat a kept seat link opens ("/game/ID#seat=1&token=..."), or null.
+export function seatOfLink(link) {
+  const seat = new URLSearchParams(link.split("#")[1] || "").get("seat");
+  return seat === null ? null : Number(seat);
+}
+
 export function seatName(seats, index) {
   if (index === null || index === undefined) return "chance";
   const seat = seats[index];

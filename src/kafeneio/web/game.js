@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, seatLinkKey, seatName, setLive, showRulesLink, winnersText, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, seatLinkKey, seatName, seatOfLink, setLive, showRulesLink, winnersText, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -565,9 +565,9 @@ function offerOwnSeat() {
   let kept = null;
   try { kept = localStorage.getItem(seatLinkKey(gameId)); } catch { /* private mode */ }
   if (!kept || hasEnded(view)) return;
-  const seat = new URLSearchParams(kept.split("#")[1] || "").get("seat");
-  if (seat === null || !view.seats[Number(seat)]) return;
-  setMessage([`You are watching, and this browser holds ${seatName(view.seats, Number(seat))}'s seat in this game: `,
+  const seat = seatOfLink(kept);
+  if (seat === null || !view.seats[seat]) return;
+  setMessage([`You are watching, and this browser holds ${seatName(view.seats, seat)}'s seat in this game: `,
     el("a", { href: kept, id: "own-seat-link" }, "open your seat"), "."], "info");
 }
 

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, hasEnded, isolated, keepCreated, plural, rulesPath, seatLinkKey, seatName } from "./common.js";
+import { api, createdLinksKey, el, hasEnded, isolated, keepCreated, plural, rulesPath, seatLinkKey, seatName, seatOfLink } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -112,8 +112,7 @@ function showCreated(created) {
   keepCreated(created);
   const links = created.links.map((link) => el("li", {},
     el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}: `),
-    el("a", { href: link.path, class: "join-link" }, "open this seat"), " — send privately: ",
-    el("code", {}, absolute(link.path)), " ", copyButton(absolute(link.path), `P${link.seat + 1}'s link`)));
+    seatLink(link, "join-link")));
   box.replaceChildren(
     el("h3", {}, "Game created"),
     created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends. This browser keeps them: the game's row in the lists offers them again until it ends.") : el("p", {}, "Only bots: watch them play."),
@@ -122,6 +121,13 @@ function showCreated(created) {
   );
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "nearest" });  // on a phone it came below the screen
+}
+
+// A seat's link, to open here or to send, with its Copy button.
+function seatLink(link, kind) {
+  const address = absolute(link.path);
+  return [el("a", { href: link.path, class: kind }, "open this seat"), " — send privately: ",
+    el("code", {}, address), " ", copyButton(address, `P${link.seat + 1}'s link`)];
 }
 
 // A button that copies `text` (a seat's link, to send): a link selected by a long press on a
@@ -214,8 +220,7 @@ function madeLinks(game, links) {
       const seat = game.seats[link.seat];
       const opened = seat && seat.joined ? " (opened)" : " (not opened yet)";
       return el("li", {}, el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}`), el("span", { class: "muted" }, opened), ": ",
-        el("a", { href: link.path, class: "made-link" }, "open this seat"), " — send privately: ", el("code", {}, absolute(link.path)), " ",
-        copyButton(absolute(link.path), `P${link.seat + 1}'s link`));
+        seatLink(link, "made-link"));
     })));
   box.addEventListener("toggle", () => { if (box.open) openLinks.add(game.id); else openLinks.delete(game.id); });
   return box;
@@ -267,11 +272,6 @@ function heldSeats() {
     if (link) held.set(id, link);
   }
   return held;
-}
-
-function seatOfLink(link) {
-  const seat = new URLSearchParams(link.split("#")[1] || "").get("seat");
-  return seat === null ? null : Number(seat);
 }
 
 const endedHere = new Set();  // held games seen over in this page: not asked about again
