@@ -222,6 +222,14 @@ def two_decisions() -> dict[str, Any]:
     }  # fmt: skip
 
 
+def route_two_decisions(page: Any, game_id: str, **first: Any) -> None:
+    """The page's analysis of `game_id` answered as `two_decisions`, its first decision's
+    fields changed by `first`."""
+    analysis = two_decisions()
+    analysis["decisions"][0] |= first  # (the same decision among the mistakes)
+    route_analysis(page, game_id, analysis["decisions"], analysis["mistakes"], [0.3, 0.3])
+
+
 def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: LiveServer) -> None:
     game_id = finished_game(server)
     analysis = two_decisions()
@@ -358,10 +366,8 @@ def test_a_bot_is_marked_as_a_bot_not_as_a_person_here_or_away(
 def analysed_replay(browser: Any, server: LiveServer, game_id: str) -> tuple[Any, Any, Any]:
     """The replay of `game_id` with an analysis of two decisions, one a player, its chart
     drawn: the page's context, the page and its console."""
-    analysis = two_decisions()
-    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
     context, page, console = new_page(browser)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    route_two_decisions(page, game_id)
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     return context, page, console
@@ -532,11 +538,8 @@ def test_the_replay_outlines_the_move_the_analysis_prefers(
     """ "The bot prefers USm@23" could not be found on the board (a phone's chairs carry no
     numbers): the chair is outlined, as a hint's is on the game page."""
     game_id = finished_game(server)
-    analysis = two_decisions()
-    analysis["decisions"][0] |= {"best": "USm@16", "best_words": "USA man to chair 16"}
-    done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
     context, page, console = new_page(browser)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    route_two_decisions(page, game_id, best="USm@16", best_words="USA man to chair 16")
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     page.wait_for_selector(".chair[data-chair='16'].hinted")  # move 1: where the bot would go
@@ -585,9 +588,8 @@ def test_the_replays_steps_stay_at_hand_above_a_mistake_gone_to(
     """On a phone a mistake's position was 900 px below the step controls: they stay at the
     top now, and what is scrolled to is put below them, not under them."""
     game_id = finished_game(server)
-    done = {"status": "done", "done": 2, "total": 2, "analysis": two_decisions(), "message": None}
     context, page, console = new_page(browser, 390, 844)
-    page.route(f"**/api/games/{game_id}/analysis", lambda route: route.fulfill(json=done))
+    route_two_decisions(page, game_id)
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     page.locator("#analysis button").filter(has_text="move 2").first.click()
