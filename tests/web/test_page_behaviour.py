@@ -1350,6 +1350,35 @@ def test_the_cafe_board_stays_in_place_through_a_turn(browser: Any, server: Live
     context.close()
 
 
+def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
+    browser: Any, server: LiveServer
+) -> None:
+    """On a 1366 x 768 laptop the board began 400 px down, under the hand, and its lower half
+    was under the fold: a guest chosen, its chair was a scroll away. Beside the hand, the board
+    fits the window; on a phone the hand stays above the board."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    box = """(selector) => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+    }"""
+    for width, height in ((1366, 768), (1280, 720), (390, 844)):
+        context, page, console = new_page(browser, width, height)
+        page.goto(server.base + created["links"][0]["path"])
+        page.wait_for_selector(f"{READY}[data-your-turn=true]")
+        choose_a_guest(page)
+        board = page.evaluate(box, "#board .cafe-board")
+        hand = page.evaluate(box, "#board .hand")
+        if width > 1000:
+            assert board[1] >= 0 and board[3] <= height, (width, board)
+            assert hand[1] >= 0 and hand[3] <= height and hand[2] <= board[0], (width, hand)
+            assert page.evaluate("scrollY") == 0
+        else:
+            assert hand[3] <= board[1]
+        assert console.errors == []
+        context.close()
+
+
 SOUVLAKI_SERVICE = """async ([reputation]) => {  // the page's own view, in its service
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {

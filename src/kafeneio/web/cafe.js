@@ -327,7 +327,7 @@ function otherMoves(legal, ctx) {
   if (!words.length) return el("div", { class: "actions reserved", "aria-hidden": "true" }, el("button", { type: "button", tabindex: -1 }, "End"));
   const table = (m) => m.notation.startsWith("birthday ") && m.notation !== "birthday none";
   const tableName = (id) => `${id} ${title(nationOf[id.slice(0, 2)])}`;
-  return el("div", { class: "actions", style: "margin:.5rem 0" }, words.map((m) => el("button", {
+  return el("div", { class: `actions${words.some(table) ? " tables" : ""}`, style: "margin:.5rem 0" }, words.map((m) => el("button", {
     type: "button", "data-action": m.notation, onclick: () => ctx.send(m.notation),
     title: table(m) ? moveText(m) : null, "aria-label": table(m) ? moveText(m) : null,
   }, table(m) ? tableName(m.notation.slice(9)) : moveText(m))));
@@ -391,13 +391,20 @@ export async function render(root, view, ctx) {
   const own = view.viewer === null ? [] : [view.viewer];
   const others = players.filter((p) => p !== view.viewer);
   const news = since.line ? el("p", { class: "since-last", id: "since-last" }, since.line) : null;
-  fillAround(root, hint, [news, status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full), drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
-    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)")]);
+  // what a player reads and does (the position's figures, their hand, what to do now and its
+  // buttons) beside the board on a wide screen (`.cafe-layout`), above it on a narrow one; a
+  // spectator, who has no hand, sees the figures above the board
+  fillAround(side, hint, [status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full)]);
+  root.classList.toggle("cafe-layout", own.length > 0);
+  fillAround(root, side, [news], [el("div", { class: "cafe-main" }, drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
+    drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"))]);
   redraw = ctx.interactive ? full.rerender : null;
   if (ctx.interactive) placeFocus(root, view.ply, view.legal);
 }
 
 const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });
+// kept from drawing to drawing too, as the live region inside it is
+const side = el("div", { class: "cafe-side" });
 
 // `root` filled with `before`, `keep` and `after`; `keep` left in place if it is there already
 // (a live region taken out and put back would not be heard).
