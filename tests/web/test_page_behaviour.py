@@ -844,7 +844,9 @@ RIGHT_OF_NAME = """([name, after]) => {
     const text = spans.find((span) => span.textContent.includes(name)).firstChild;
     const rect = (word) => {
         const range = document.createRange();
-        const at = text.data.indexOf(word);
+        // the figure after the name (a score of -2 is not the 2 of "P2" before it)
+        const named = text.data.indexOf(name);
+        const at = word === name ? named : text.data.indexOf(word, named + name.length);
         range.setStart(text, at);
         range.setEnd(text, at + word.length);
         return range.getBoundingClientRect();
