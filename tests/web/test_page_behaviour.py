@@ -799,7 +799,7 @@ def finished_between_people(server: LiveServer, names: tuple[str, str] = ("Ada",
     return created
 
 
-def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
+def test_a_double_click_on_rematch_makes_one_and_says_where_the_others_find_it(
     browser: Any, server: LiveServer
 ) -> None:
     created = finished_between_people(server)
@@ -810,7 +810,8 @@ def test_a_double_click_on_rematch_keeps_the_links_to_pass_on(
     page.dblclick("#rematch")
     page.wait_for_selector("#play-rematch")  # the result offers the rematch made
     message = page.inner_text("#message")
-    assert "need their new link" in message and "P2 Bo: http" in message, message
+    assert "P2 Bo: the link to this game opens the seat of the rematch." in message, message
+    assert "token=" not in message  # only this player's own new link is given
     assert len(asked) == 1 and page.locator("#rematch").count() == 0
     assert console.errors == []
     context.close()
@@ -877,16 +878,17 @@ def test_a_right_to_left_name_does_not_reorder_the_text_around_it(
 def test_a_player_away_when_the_rematch_was_made_still_finds_their_seat(
     browser: Any, server: LiveServer
 ) -> None:
-    """Bo has closed his page; Ada asks for the rematch and goes to her seat. Her lobby keeps
-    Bo's new link under "Links you created", and Bo's old link offers him his own seat of the
-    rematch (P1 there: everyone moves one seat on), not a spectator's view."""
+    """Bo has closed his page; Ada asks for the rematch and goes to her seat. She is told that
+    Bo's link opens his seat (she is not given his new link: she could play it), her lobby
+    keeps her own, and Bo's old link offers him his own seat of the rematch (P1 there:
+    everyone moves one seat on), not a spectator's view."""
     created = finished_between_people(server)
     context, ada, console = new_page(browser)
     ada.goto(server.base + created["links"][0]["path"])
     assert "P2 Bo becomes P1" in ada.inner_text("#rematch-seats")
     ada.click("#rematch")
     ada.wait_for_selector("#rematch-link")
-    assert "P2 Bo: http" in ada.inner_text("#message")
+    assert "P2 Bo: the link to this game opens" in ada.inner_text("#message")
     ada.click("#rematch-link")
     ada.wait_for_selector("body[data-ply]")
     assert ada.inner_text("#game-title").endswith("you are P2 Ada")
@@ -895,7 +897,7 @@ def test_a_player_away_when_the_rematch_was_made_still_finds_their_seat(
     row = ada.locator(f"#list-open li:has(a[href^='/game/{rematch_id}'])")
     row.locator("details.made-links summary").click()
     made = row.locator("details.made-links").inner_text()
-    assert "P1 Bo (not opened yet)" in made and "P2 Ada (opened)" in made
+    assert "Bo" not in made and "P2 Ada (opened)" in made
     bo_context, bo, bo_console = new_page(browser)
     old_token = created["links"][1]["path"].split("token=", 1)[1]
     bo.goto(server.base + created["links"][1]["path"])

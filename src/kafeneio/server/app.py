@@ -483,14 +483,19 @@ def _add_api(app: FastAPI) -> None:
         """A new game with the same people and options, each moved one seat on (P2 becomes P1,
         P1 the last), so that another starts. A game with people in it takes a player's token;
         each connected player is sent their own new link, and each person's link to this game
-        opens their seat of the rematch too."""
+        opens their seat of the rematch too. The answer holds the asker's own link alone: the
+        others' would let one player act for another (they have theirs: sent to their page, and
+        their old link)."""
         hub = hub_of(request)
         session = hub.get(game_id)
         humans = any(seat.kind == "human" for seat in session.stored.seats)
-        if humans and session.seat_of(x_seat_token) is None:
+        asker = session.seat_of(x_seat_token)
+        if humans and asker is None:
             raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
         new, tokens = await hub.rematch(session)
-        return _created(new, tokens, rematch_order(new.stored.players))
+        previous = rematch_order(new.stored.players)
+        own = {seat: token for seat, token in tokens.items() if previous[seat] == asker}
+        return _created(new, own, previous)
 
 
 def _seat_spec(index: int, seat: SeatRequest) -> SeatSpec:

@@ -524,16 +524,16 @@ async function rematch() {
     keepCreated(created);  // the lobby's "Links you created" offers them again, as for a new game
     view.rematch = created.id;  // the result offers it now ("Play the rematch"), not another
     renderResult(RENDERERS[view.game]);
-    const others = created.links.filter((link) => link !== mine);
+    // the server gives this page its own link alone: each other person has theirs, sent to
+    // their page if it is open, and opened by their link to this game in any case
+    const others = view.seats.map((seat, index) => index).filter((index) => index !== view.viewer && view.seats[index].kind === "human");
     if (mine && !others.length) { location.href = mine.path; return; }
-    // a connected player's page was sent their link; the others need it from you
-    const here = (link) => view.seats[link.previous_seat].connected;
-    const away = others.filter((link) => !here(link));
-    const sent = others.filter(here);
-    const named = (link) => seatName(view.seats, link.previous_seat);
+    const here = others.filter((index) => view.seats[index].connected);
+    const away = others.filter((index) => !view.seats[index].connected);
+    const named = (indices) => indices.map((index) => seatName(view.seats, index)).join(" and ");
     setMessage([el("div", {}, "Rematch created. ", mine ? el("a", { href: mine.path, id: "rematch-link" }, "Your seat") : el("a", { href: created.spectator, id: "rematch-link" }, "Watch")),
-      sent.length ? el("div", {}, `${sent.map(named).join(" and ")} ${sent.length > 1 ? "were" : "was"} sent their new link.`) : null,
-      away.length ? el("div", {}, "Players who are not connected need their new link (the lobby keeps it in this browser, under Links you created; their old link opens it too): ", away.map((l) => el("div", {}, `${named(l)}: `, el("code", {}, new URL(l.path, location.href).href)))) : null].filter(Boolean), "info");
+      here.length ? el("div", {}, `${named(here)} ${here.length > 1 ? "were" : "was"} sent their new link.`) : null,
+      away.length ? el("div", {}, `${named(away)}: ${away.length > 1 ? "their" : "the"} link to this game opens ${away.length > 1 ? "their" : "the"} seat of the rematch.`) : null].filter(Boolean), "info");
   } catch (error) { showMessage(error.message); } finally { askingRematch = false; }
 }
 
