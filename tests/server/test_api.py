@@ -784,9 +784,15 @@ def test_websocket_refuses_a_move_number_that_is_not_a_whole_number(client: Test
     with client.websocket_connect(f"/ws/games/{created['id']}") as seat:
         seat.send_json({"type": "hello", "token": token})
         legal = seat.receive_json()["legal"][0]["notation"]
-        for ply in (False, "0", 0.0):  # each would be taken for move 0
+        for ply in (False, "0", 0.0, -1):  # each would be taken for move 0 (-1: stale)
             seat.send_json({"type": "action", "ply": ply, "action": legal})
             assert seat.receive_json()["error"] == "bad-request"
+        seat.send_text(NESTED)
+        assert seat.receive_json()["error"] == "bad-request"
+        seat.send_json({"type": "action", "ply": 5, "action": legal})  # a ply not reached
+        refused = seat.receive_json()
+        assert refused["error"] == "stale", refused
+        assert refused["message"].startswith("the game has not reached that position (you sent")
     assert view(client, created["id"])["ply"] == 0
 
 
@@ -898,7 +904,11 @@ def test_websocket_closes_on_a_client_that_does_not_read_its_answers(
     assert closed.value.reason.startswith(f"more than {MAX_UNSENT} messages unread: read")
 
 
+NESTED = "[" * 100_000 + "]" * 100_000
+"""JSON nested far deeper than Python's parser recurses (it raised RecursionError)."""
+
 NO_HELLOS: list[str | bytes] = [
+    NESTED,
     "hello",
     b"\x00",
     "[1, 2]",

@@ -588,7 +588,7 @@ def _parsed(text: str | None) -> Any:
     """A client's message, or None when it is not JSON text (answered as an unknown message)."""
     try:
         return json.loads(text) if text is not None else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return None
 
 
@@ -613,9 +613,9 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
         return
     ply, text = integer_value(message.get("ply")), message.get("action")
     try:
-        if ply is None or not isinstance(text, str):  # JSON's true is no move 1
+        if ply is None or ply < 0 or not isinstance(text, str):  # JSON's true is no move 1
             raise ActionRefused(
-                "bad-request", "an action message needs ply (a whole number) and action"
+                "bad-request", "an action message needs ply (a whole number >= 0) and action"
             )
         await hub.act(session, watcher.viewer, ply, text)
     except ActionRefused as err:

@@ -213,7 +213,15 @@ def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
 
 def _refuse_stale(session: GameSession, ply: int) -> None:
     """Refuse a request made at `ply` once the game has moved past it, saying both positions
-    as the log numbers its moves (from 1; the API's plies count the moves made, from 0)."""
+    as the log numbers its moves (from 1; the API's plies count the moves made, from 0); one
+    made at a position the game has not reached is refused as stale too (the page is sent the
+    game as it is), but not said to be one it moved on from."""
+    if ply > session.ply:
+        raise ActionRefused(
+            "stale",
+            f"the game has not reached that position (you sent {position_words(ply)}; "
+            f"it is {position_words(session.ply)})",
+        )
     if ply != session.ply:
         raise ActionRefused(
             "stale",
