@@ -380,6 +380,19 @@ def test_a_number_that_names_what_it_named_is_played_unasked(tmp_path: Path) -> 
     assert cli.ALL_THE_SAME not in output and "P1 sends " in output
 
 
+def test_a_number_of_a_customer_drafted_since_the_turn_began_is_played_unasked() -> None:
+    """P1 picks last in the draft and plays the first unforeseen card at once: the customer
+    picked joined P1's queue at its end (3, a phone order), and ``use queue-jump p1.3`` named
+    nobody where P1's run of decisions began. It was asked about, "(then: nobody)", though
+    nothing had moved up."""
+    shops = ["-o", 'shops=["souvlache","thanasis"]']
+    args = ["play", "souvlaki", *shops, "--seats", "human,heuristic", "--seed", "6"]
+    typed = "keep\npick 1\npick 3\nuse queue-jump p1.3\nquit\ny\n"
+    output = runner.invoke(app, args, input=typed).output
+    assert cli.ALL_THE_SAME not in output, output
+    assert "P1 plays the unforeseen Queue Jump on P1's customer 3" in " ".join(output.split())
+
+
 @pytest.mark.rule("CI-M.3")
 def test_a_move_that_puts_the_player_out_is_marked_asked_about_and_shown_in_the_result() -> None:
     """Nothing on screen said a red bar seat the player cannot pay ends their game: `moves`

@@ -896,14 +896,16 @@ class _ReadNumbers:
 
     def meant(self, state: State, action: Action) -> bool:
         """Whether the player plays `action`: asked where its numbers name another thing now
-        than where they were read (no by default, and at the end of input)."""
+        than where they were read (no by default, and at the end of input). A number that
+        named nobody then (a customer drafted since, at a queue's end) was not read as
+        another's: nothing moved up under it."""
         now = state.numbered_words(action)
         then = self.at.numbered_words(action)
-        if now is None or now == then:
+        if now is None or then is None or now == then:
             return True
         reason = (
             f"The numbers have moved since your turn began: {action.notation} now means {now} "
-            f"(then: {then or 'nobody'})."
+            f"(then: {then})."
         )
         if not _played_all_the_same(
             action, reason, "Not played: the board shows the numbers as they are now."
