@@ -196,3 +196,17 @@ def test_a_turns_events_are_told_on_one_line_a_player() -> None:
         assert told.count(mover) == 1 and "\n" not in told
         together += 1
     assert together > 20
+
+
+@pytest.mark.rule("CI-D.2")
+def test_a_lowered_hand_target_is_told_as_the_turns_doing_not_the_last_guests() -> None:
+    """A turn that completes US1 with its first guest and seats a second elsewhere: its line
+    read "P1 seats Jm on chair 18: +8, TRf on chair 3: +3; completed a single-nation table",
+    as if the second guest had completed a table."""
+    chairs = {16: "USm", 17: "USf", 15: "USf", 8: "TRm", 9: "TRf"}  # not an opening (CI-T.8)
+    state = new_position([["Jm", "TRf", "AFm", "AFm", "AFm"], ["AFf"]], chairs)
+    state.apply(state.parse_legal("Jm@18"))
+    second = next(a for a in state.legal_actions() if a.notation.startswith("TRf@"))
+    (told,) = texts_told(state.apply(second), SPECTATOR)
+    lowered = "lowers their hand target to 4 for the single-nation table completed this turn"
+    assert told.startswith("P1 seats ") and f"; {lowered} (CI-D.2)" in told, told
