@@ -66,10 +66,14 @@ def test_supplies_and_advertising_are_bought_once_a_round() -> None:
     assert legal(state) == {"buy", "advertise", "done"}
     play(state, "buy", "advertise")
     assert legal(state) == {"done"}
-    for move in ("buy", "advertise"):
+    said = {
+        "buy": "Gyros Express may buy supplies once a round, and already has",
+        "advertise": "advertising is bought once a round, and it already was this round",
+    }
+    for move, why in said.items():  # a whole sentence ("..., and has" was cut short)
         with pytest.raises(IllegalActionError) as error:
             play(state, move)
-        assert error.value.rule == "SW-1.3"
+        assert error.value.rule == "SW-1.3" and str(error.value) == f"{move}: {why} (SW-1.3)"
 
 
 @pytest.mark.rule("SW-1.3")

@@ -31,7 +31,7 @@ def buy_refusal(shop: Shop, money: int, buys_left: int, into_debt: bool) -> Refu
     them unless the option ``purchases_into_debt`` allows less."""
     if not buys_left:
         times = "twice" if shop.supplies_per_round == 2 else "once"
-        return ("SW-1.3", f"{shop.name} may buy supplies {times} a round, and has")
+        return ("SW-1.3", f"{shop.name} may buy supplies {times} a round, and already has")
     if not into_debt and money < shop.supplies_cost:
         return ("SW-1.3", f"supplies cost {shop.supplies_cost} and {shop.name} has {money}")
     return None
@@ -40,7 +40,7 @@ def buy_refusal(shop: Shop, money: int, buys_left: int, into_debt: bool) -> Refu
 def advertise_refusal(shop: Shop, money: int, advertised: bool, into_debt: bool) -> Refusal | None:
     """SW-1.3: advertising is bought once a round, with the money for it (see `buy_refusal`)."""
     if advertised:
-        return ("SW-1.3", "advertising is bought once a round")
+        return ("SW-1.3", "advertising is bought once a round, and it already was this round")
     if not into_debt and money < shop.advertising_cost:
         return ("SW-1.3", f"it costs {shop.advertising_cost} and {shop.name} has {money}")
     return None
