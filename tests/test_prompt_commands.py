@@ -210,6 +210,16 @@ def test_a_typo_is_not_understood_and_the_closest_legal_moves_are_offered() -> N
     assert "Not allowed" not in output  # that is for a move read but against the rules
 
 
+def test_moves_alike_are_offered_in_the_order_moves_lists_them() -> None:
+    """ "pikc" is as like every pick: they were offered as "pick 5 or pick 4 or pick 3", the
+    last three backwards."""
+    output = " ".join(_session("souvlaki", "keep\npikc\nquit\n").split())
+    offered = re.search(r"Did you mean pick (\d) or pick (\d) or pick (\d)\?", output)
+    assert offered is not None, output
+    slots = [int(slot) for slot in offered.groups()]
+    assert slots == sorted(slots) and slots[0] == 1
+
+
 def test_a_long_refusal_is_broken_at_spaces_within_80_columns() -> None:
     """Both refusals ran to 90 and more columns, and a terminal broke them mid-word ("'moves'
     f" / "or the legal moves"): they are broken at spaces, the rest indented under them."""
@@ -217,7 +227,7 @@ def test_a_long_refusal_is_broken_at_spaces_within_80_columns() -> None:
     refusals = [part.split("\nP1> ", 1)[0] for part in output.split("P1> ")[1:3]]
     told = [
         "Not understood: '99' is not a chair: chairs are numbered 1 to 68. Did you mean Jm@9 "
-        "or Jm@59 or Jm@49?",
+        "or Jm@19 or Jm@29?",
         "Not allowed: joker (man) to chair 16 in place of its joker (swap Jm@16): a joker is "
         "exchanged for a guest, not for another joker (CI-M.4)",
     ]

@@ -1003,6 +1003,10 @@ def _sure_to_quit() -> bool:
     return answer in {"y", "yes", *QUIT}
 
 
+CLOSE_ENOUGH = 0.6
+"""How alike a typed move and a legal one are (`difflib`'s ratio) for it to be offered."""
+
+
 def _close_moves(state: State, text: str) -> str:
     """The legal moves that go on from `text` (``send``, ``use generous-tip``: its targets,
     folded as `moves` folds them), else those written most like it, for a typo; else where to
@@ -1018,7 +1022,15 @@ def _close_moves(state: State, text: str) -> str:
             f" and {more} more ('moves' lists them)" if more > 0 else ""
         )
         return f". Legal now: {longer[0][: len(typed)]} {listed}"  # as written, not as typed
-    close = difflib.get_close_matches(text.strip(), legal, n=3, cutoff=0.6)
+    # the likest, as `difflib.get_close_matches` finds them, but moves alike in the legal
+    # moves' order (it took a tie's last and listed them backwards: "pick 4 or pick 3")
+    matcher = difflib.SequenceMatcher(b=text.strip())
+    likeness = []
+    for index, move in enumerate(legal):
+        matcher.set_seq1(move)
+        if (ratio := matcher.ratio()) >= CLOSE_ENOUGH:
+            likeness.append((-ratio, index, move))
+    close = [move for _, _, move in sorted(likeness)[:3]]
     if close:
         return f". Did you mean {' or '.join(close)}?"
     return ". Type 'moves' for the legal moves."
