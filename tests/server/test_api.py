@@ -6,6 +6,8 @@ import asyncio
 import json
 import random
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -20,6 +22,7 @@ from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
+from kafeneio.server import app as app_module
 from kafeneio.server import store
 from kafeneio.server.app import create_app
 from kafeneio.server.models import MAX_BUDGET
@@ -465,6 +468,25 @@ def test_legal_moves_come_in_words_to_the_mover_only(client: TestClient) -> None
     assert any(" to chair " in text for text in said)  # Café: "France lady to chair 24 …"
 
 
+def test_a_replay_is_worked_out_off_the_servers_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A position of a replay is replayed from the game's start: half a second for a game of
+    12,000 moves, during which the loop answered no other game or socket."""
+    created = create(client, "cafe", ["random", "random"], **SHORT_CAFE)
+    wait_for(lambda: view(client, created["id"])["over"])
+    threads: list[str] = []
+    worked_out = app_module._replay_step
+
+    def noted(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return worked_out(*args)
+
+    monkeypatch.setattr(app_module, "_replay_step", noted)
+    assert client.get(f"/api/games/{created['id']}/replay?ply=3").json()["ply"] == 3
+    assert len(threads) == 1 and threads[0].startswith("replay"), threads
+
+
 def test_whole_game_record_replay_and_rematch(client: TestClient) -> None:
     created = create(client, "cafe", ["human", "greedy"], **SHORT_CAFE)
     game_id, token = created["id"], token_of(created, 0)
@@ -904,8 +926,9 @@ def test_websocket_closes_on_a_client_that_does_not_read_its_answers(
     assert closed.value.reason.startswith(f"more than {MAX_UNSENT} messages unread: read")
 
 
-NESTED = "[" * 100_000 + "]" * 100_000
-"""JSON nested far deeper than Python's parser recurses (it raised RecursionError)."""
+NESTED = "[" * 30_000 + "]" * 30_000
+"""JSON nested far deeper than Python's parser recurses (it raised RecursionError), in less
+than the 64 KB a websocket message may hold."""
 
 NO_HELLOS: list[str | bytes] = [
     NESTED,
@@ -1023,3 +1046,54 @@ def test_a_body_too_large_is_refused_before_it_is_read(client: TestClient) -> No
     assert response.status_code == 413 and "64 KB" in response.json()["message"]
     assert client.get("/api/games").json() == []
     assert create(client, "cafe", ["human", "human"])["id"]  # and a request of its size is read
+
+
+async def websocket_answer(server: LiveServer, path: str, **headers: str) -> Any:
+    """What a websocket opened with `headers` is answered: its first view, or how it closed."""
+    url = f"ws://127.0.0.1:{server.port}{path}"
+    try:
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            return json.loads(await asyncio.wait_for(ws.recv(), 10))
+    except websockets.exceptions.InvalidStatus as refused:
+        return refused.response.status_code
+    except websockets.exceptions.ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
+
+
+def test_a_server_on_this_machine_answers_only_to_its_own_names_and_pages(
+    live_server: LiveServer,
+) -> None:
+    """A page of another site may not use the server: not by a name of its own pointed at
+    127.0.0.1 (DNS rebinding), not by a websocket from its page, not by framing the lobby."""
+    server = live_server.start()
+    created = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}] * 2})
+    path = f"/ws/games/{created['id']}"
+    for host in ("127.0.0.1", "localhost", "LOCALHOST"):
+        request = urllib.request.Request(
+            f"{server.base}/api/catalog", headers={"Host": f"{host}:{server.port}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 200
+            assert answer.headers["X-Frame-Options"] == "DENY"
+            assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+    request = urllib.request.Request(
+        f"{server.base}/api/catalog", headers={"Host": f"rebound.example:{server.port}"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 400 and json.load(refused.value)["error"] == "bad-host"
+    own = f"http://127.0.0.1:{server.port}"
+    assert asyncio.run(websocket_answer(server, path, Origin=own))["type"] == "state"
+    assert asyncio.run(websocket_answer(server, path, Origin="http://elsewhere.example")) == 403
+    big = json.dumps({"type": "hello", "token": "x" * 70_000})  # over the 64 KB a message holds
+    url = f"ws://127.0.0.1:{server.port}{path}"
+
+    async def too_big() -> int | None:
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(big)
+            with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            return closed.value.rcvd.code if closed.value.rcvd is not None else None
+
+    assert asyncio.run(too_big()) == 1009  # "message too big"

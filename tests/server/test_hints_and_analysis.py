@@ -387,6 +387,42 @@ def test_hints_searching_keep_no_game_s_bots_waiting(
     assert answers == [200, 200]
 
 
+def test_hints_beyond_those_the_server_works_out_at_once_are_refused_as_busy(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hints are searched one after another, a second each: eight games' hints were answered
+    after 1, 2, ... 8 seconds. Beyond `MAX_HINTS_WAITING` one is refused (503, ask again),
+    and asked again once the others are done, it is searched."""
+    go_on = threading.Event()
+
+    def held(*args: Any) -> Any:
+        assert go_on.wait(60)
+        return analysis.hint(args[0], args[1], HINT_BUDGET)
+
+    monkeypatch.setattr(sessions, "hint", held)
+    monkeypatch.setattr(sessions, "MAX_HINTS_WAITING", 2)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    games = [create(client, "cafe", ["human", "random"]) for _ in range(3)]
+    answers: list[int] = []
+    asking = [
+        threading.Thread(
+            target=lambda g=g: answers.append(ask(client, g["id"], token_of(g, 0), 0).status_code)
+        )
+        for g in games[:2]
+    ]
+    for thread in asking:
+        thread.start()
+    wait_for(lambda: hub.hints_waiting == 2)
+    busy = ask(client, games[2]["id"], token_of(games[2], 0), 0)
+    assert busy.status_code == 503 and busy.json()["error"] == "hints-busy", busy.text
+    assert "working out 2 hints" in busy.json()["message"]
+    go_on.set()
+    for thread in asking:
+        thread.join(60)
+    assert answers == [200, 200] and hub.hints_waiting == 0
+    assert ask(client, games[2]["id"], token_of(games[2], 0), 0).status_code == 200
+
+
 def test_a_hint_names_the_second_guest_the_search_planned(
     slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

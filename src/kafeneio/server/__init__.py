@@ -68,7 +68,7 @@ def serve(
     """Run the server until interrupted, printing the address to open."""
     import uvicorn
 
-    from kafeneio.server.app import create_app
+    from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app
 
     url = database_url(db)
     listening = listen(host, port)  # first: a busy port leaves the database untouched
@@ -79,7 +79,9 @@ def serve(
         for bound in listening:
             bound.close()
         raise
-    app = create_app(url, bot_pause=bot_pause, card_sets=card_sets)
+    # a server on this machine alone answers only to its names (see `HostCheck`)
+    hosts = LOOPBACK_HOSTS if host in {"127.0.0.1", "localhost", "::1"} else None
+    app = create_app(url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts)
     port = listening[0].getsockname()[1]  # the one the system chose for --port 0
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
@@ -91,7 +93,9 @@ def serve(
             "links travel unencrypted (plain HTTP): serve a network you trust.",
             flush=True,
         )
-    server = uvicorn.Server(uvicorn.Config(app, access_log=access_log, log_level="info"))
+    # a websocket message is read up to the size of a request's body, not uvicorn's 16 MB
+    config = uvicorn.Config(app, access_log=access_log, log_level="info", ws_max_size=MAX_BODY)
+    server = uvicorn.Server(config)
     try:
         server.run(sockets=listening)
     finally:

@@ -17,6 +17,7 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -80,6 +81,7 @@ STATUS_OF = {
     "not-your-turn": 403,
     "no-hints": 403,
     "hint-failed": 503,
+    "hints-busy": 503,
     "busy": 503,
     "with-people": 403,
     "stale": 409,
@@ -109,10 +111,12 @@ def create_app(
     card_sets: dict[str, str] | None = None,
     hint_budget: Budget | None = None,
     analysis_budget: Budget = ANALYSIS_BUDGET,
+    hosts: frozenset[str] | None = None,
 ) -> FastAPI:
     """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving; a
     hint thinks for `hint_budget` (default: the analysis module's), the analysis of a finished
-    game for `analysis_budget` a decision."""
+    game for `analysis_budget` a decision; `hosts`, the host names its requests may name (any
+    port; None: any host), see `HostCheck`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -135,11 +139,67 @@ def create_app(
     app = FastAPI(title="kafeneio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit)
+    app.add_middleware(HostCheck, hosts=hosts)
+    app.add_middleware(NoFraming)
     _add_error_handlers(app)
     _add_pages(app)
     _add_api(app)
     _add_websocket(app)
     return app
+
+
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""The names a server listening on this machine alone is reached by (`HostCheck`)."""
+
+
+class HostCheck:
+    """Refuses a request (400) or websocket (closed) whose Host header names another host than
+    `hosts` (None: any). A server on 127.0.0.1 answers only to this machine's names: a web page
+    elsewhere whose own name a DNS server then points at 127.0.0.1 (DNS rebinding) would
+    otherwise read the games and make them as a page of this server does."""
+
+    def __init__(self, app: Any, hosts: frozenset[str] | None) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.hosts is None or scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if name in self.hosts:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 4400})
+        else:
+            why = {"error": "bad-host", "message": f"this server does not answer to {host!r}"}
+            await JSONResponse(why, status_code=400)(scope, receive, send)
+
+
+class NoFraming:
+    """Every page and answer may be shown in a frame of this server's own pages alone: another
+    site's page framing the lobby or a game could lead a click onto its buttons."""
+
+    HEADERS = (
+        (b"x-frame-options", b"DENY"),
+        (b"content-security-policy", b"frame-ancestors 'none'"),
+    )
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def framed(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, framed)
 
 
 class BodyLimit:
@@ -473,10 +533,14 @@ def _add_api(app: FastAPI) -> None:
     ) -> ReplayStep:
         """A game over or abandoned at move `ply`, as `viewer` (a seat, or none: the table)
         saw it."""
-        session = hub_of(request).get(game_id)
+        hub = hub_of(request)
+        session = hub.get(game_id)
         if not session.ended:
             raise ActionRefused("not-over", "a game can be replayed once it is over (or abandoned)")
-        return _replay_step(session, ply, viewer)
+        # replayed from its start, on a thread of its own: on the loop, a long game's replay
+        # (half a second for 12,000 moves) held every game and socket of the server
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(hub.replayer, _replay_step, session, ply, viewer)
 
     @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
     async def rematch(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Created:
@@ -532,7 +596,11 @@ def _add_websocket(app: FastAPI) -> None:
     async def live(websocket: WebSocket, game_id: str) -> None:
         """First message ``{"type": "hello", "token": ...}`` (no token: a spectator); then the
         server sends each new view, and the client may send
-        ``{"type": "action", "ply": N, "action": "..."}``."""
+        ``{"type": "action", "ply": N, "action": "..."}``. A page of another site is refused
+        (its Origin is not this server's): a browser lets any page open a websocket anywhere."""
+        if not _same_origin(websocket):
+            await websocket.close(code=4403)  # before the handshake: answered 403
+            return
         await websocket.accept()
         hub = hub_of(websocket)
         try:
@@ -560,6 +628,15 @@ def _add_websocket(app: FastAPI) -> None:
             session.watchers.discard(watcher)
             sender.cancel()
             hub.broadcast(session)
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """Whether a websocket was opened by a page of this server, or by no page (a program,
+    which sends no Origin): its Origin's host and port are the Host it asked for."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
 
 
 POLICY_VIOLATION = 1008

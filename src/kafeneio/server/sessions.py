@@ -72,6 +72,9 @@ class ActionRefused(KafeneioError):
         super().__init__(message)
 
 
+MAX_HINTS_WAITING = 4
+"""Hints the server works out at most, one after another, before it refuses more (`hints-busy`):
+a second of search each, so the fifth would wait five seconds, the tenth ten."""
 MAX_UNSENT = 32
 """The most messages a websocket may have waiting to be sent. Views do not pile up (only the
 newest waits), but each message a client sends may be answered by an error: a client that sends
@@ -498,6 +501,10 @@ class Hub:
         self.hinter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
         """The hints' searches, one at a time, on a thread of their own: a second of search
         each, which on the bots' threads would keep the bots of every game waiting."""
+        self.hints_waiting = 0
+        """Hints asked for and not yet worked out (`MAX_HINTS_WAITING`)."""
+        self.replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+        """The replays' positions, one at a time, worked out off the loop."""
         self.card_sets = card_sets or {}
         self.sessions: dict[str, GameSession] = {}
         self.writer = ActionWriter(store)
@@ -709,10 +716,18 @@ class Hub:
         assert seat is not None  # a spectator was refused
         kept = session.kept_hints.get(seat)
         if kept is None or kept.ply != ply:
+            if self.hints_waiting >= MAX_HINTS_WAITING:
+                raise ActionRefused(
+                    "hints-busy",
+                    f"the server is working out {self.hints_waiting} hints: ask again in a "
+                    "few seconds",
+                )
             seed = derived_seed(session.stored.seed, "hint", ply)
             copy = session.state.clone()
             loop = asyncio.get_running_loop()
             pending = loop.run_in_executor(self.hinter, _worded_hint, copy, seed, self.hint_budget)
+            self.hints_waiting += 1
+            pending.add_done_callback(self._hint_done)
             kept = session.kept_hints[seat] = KeptHint(ply, pending)
         try:
             return await asyncio.shield(kept.search)
@@ -721,6 +736,9 @@ class Hub:
                 del session.kept_hints[seat]  # asked again, it is searched again
             LOG.error("a hint of game %s failed: %s", session.id, err)
             raise ActionRefused("hint-failed", "the hint could not be worked out") from err
+
+    def _hint_done(self, _: object) -> None:
+        self.hints_waiting -= 1
 
     def kept_hint(self, session: GameSession, seat: Viewer, ply: int) -> WordedHint | None:
         """The hint `seat` was given at `ply`, to show again (a page reloaded); None if none
@@ -935,6 +953,7 @@ class Hub:
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.hinter.shutdown(wait=False, cancel_futures=True)
+        self.replayer.shutdown(wait=False, cancel_futures=True)
         for job in self.analyses.values():
             job.stop.set()
         self.analyst.shutdown(wait=False, cancel_futures=True)
