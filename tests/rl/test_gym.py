@@ -202,3 +202,25 @@ def test_an_opponent_that_plays_on_its_state_changes_nothing_in_the_episode() ->
     _, info = gym.reset(seed=5)
     assert not gym.game_state.is_terminal() and gym.game_state.current_player() == 1
     assert info["action_mask"].any()
+
+
+def test_an_opponent_that_fails_ends_the_episode_and_the_learner_is_not_blamed() -> None:
+    """An opponent of one's own that raised left the episode open at its own turn: the
+    learner's next step was then scored as the learner's illegal move (-1, terminated)."""
+    calls = []
+
+    def failing(state: State) -> Action:
+        calls.append(state.ply)
+        if len(calls) == 3:
+            raise RuntimeError("my policy broke")
+        return state.legal_actions()[0]
+
+    gym = SingleAgentEnv("cafe", num_players=2, opponents=failing)
+    _, info = gym.reset(seed=5)
+    with pytest.raises(RuntimeError, match="my policy broke"):
+        while True:
+            _, _, _, _, info = gym.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(KafeneioError, match="call reset"):
+        gym.step(0)
+    gym.reset(seed=6)  # a new episode plays
+    assert gym.game_state.current_player() == 0

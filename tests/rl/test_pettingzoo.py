@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from kafeneio.core import IllegalActionError, NotationError, ViewerError
+from kafeneio.core import IllegalActionError, KafeneioError, NotationError, ViewerError
 from kafeneio.rl import action_mask, env, raw_env
 
 GAMES = ("cafe", "souvlaki")
@@ -134,6 +135,19 @@ def test_reset_with_a_seed_replays_the_same_game() -> None:
     assert first.game_state != second.game_state
 
 
+def test_a_seed_is_a_whole_number_a_numpy_one_too_and_a_negative_one_is_refused() -> None:
+    """`reset(seed=np.int64(5))` raised Python's TypeError; -5 gave 5's games (as
+    `random.Random` takes a seed), and 1.5 or "abc" were taken without a word."""
+    first, second = raw_env("souvlaki"), raw_env("souvlaki")
+    first.reset(seed=np.int64(5))
+    second.reset(seed=5)
+    assert first.game_state == second.game_state
+    for seed in (-5, 1.5, "abc", True, 2**63):
+        with pytest.raises(KafeneioError, match="a seed must be a whole number from 0"):
+            first.reset(seed=seed)  # type: ignore[arg-type]
+    assert first.game_state == second.game_state  # refused before anything changed
+
+
 @pytest.mark.parametrize("game_name", GAMES)
 def test_pettingzoo_render_test_passes_and_human_mode_prints(
     game_name: str, capsys: pytest.CaptureFixture[str]
@@ -195,3 +209,34 @@ def test_a_mask_too_short_or_for_a_seat_not_in_the_game_is_refused() -> None:
     with pytest.raises(ViewerError, match="a viewer is a player from 0 to 1"):
         action_mask(state, 15741, 2)
     assert action_mask(state, 15741, 0).sum() == len(state.legal_actions())
+
+
+def test_souvlaki_shops_are_dealt_at_random_each_reset_with_deal_roles() -> None:
+    """Unset, the shops are the first ones by seat, in every game: one shop then decides a
+    random learner's reward (seat 0 won 0.94 of random games). With `deal_roles` each reset
+    deals them from its seed, as `simulate` does; the spaces stay the same."""
+    fixed, dealt = raw_env("souvlaki"), raw_env("souvlaki", deal_roles=True)
+    seen_fixed, seen_dealt = set(), set()
+    for seed in range(12):
+        for aec, seen in ((fixed, seen_fixed), (dealt, seen_dealt)):
+            aec.reset(seed=seed)
+            seen.add(tuple(aec.setup.game.roles(aec.game_state) or ()))
+    assert len(seen_fixed) == 1 and len(seen_dealt) > 3
+    again = raw_env("souvlaki", deal_roles=True)
+    again.reset(seed=5)
+    dealt.reset(seed=5)
+    assert again.game_state == dealt.game_state  # the seed deals them
+    assert dealt.observation_space("player_0") == fixed.observation_space("player_0")
+    with pytest.raises(KafeneioError, match="give it or shops, not both"):
+        raw_env("souvlaki", deal_roles=True, shops=["pita", "express"])
+    with pytest.raises(KafeneioError, match="deal_roles is true or false"):
+        raw_env("souvlaki", deal_roles="yes")
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_turn_based_parallel_view_passes_pettingzoo_s_parallel_api_test(
+    game_name: str,
+) -> None:
+    """As docs/rl.md says: the AEC environment is not parallelizable (one agent acts at a
+    time), and PettingZoo's turn-based conversion gives it a Parallel API."""
+    parallel_api_test(turn_based_aec_to_parallel(env(game_name)), num_cycles=40)

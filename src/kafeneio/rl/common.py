@@ -25,6 +25,7 @@ from kafeneio.core import (
     State,
     sample_chance,
 )
+from kafeneio.core.errors import shown
 from kafeneio.core.notation import integer_value
 from kafeneio.core.tensor import Entries
 from kafeneio.games import get_game
@@ -74,13 +75,33 @@ def machine_view(state: State) -> MachineView:
     return state
 
 
+ROLES_SALT = 0x5EA75
+"""Mixed into a game's seed to deal its roles, so that the deal and the shuffle differ."""
+
+
 class GameSetup:
     """A game, its player count and its rules options, as the environments take them."""
 
-    def __init__(self, game_name: str, num_players: int, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        game_name: str,
+        num_players: int,
+        options: Mapping[str, Any],
+        deal_roles: bool = False,
+    ) -> None:
         self.game_name = game_name
         self.options = dict(options)
         self.game: Game = get_game(game_name, self.options)
+        if not isinstance(deal_roles, bool):
+            raise KafeneioError(f"deal_roles is true or false, not {shown(deal_roles)}")
+        role = self.game.role_option
+        if deal_roles and role is not None and self.options.get(role) is not None:
+            raise KafeneioError(
+                f"deal_roles deals the {role} at random: give it or {role}, not both"
+            )
+        self.deal_roles = deal_roles
+        """Whether each game deals the seats' roles at random (Souvlaki Wars' shops, as
+        `simulate` does; `Game.deal_roles`), from its seed."""
         # a numpy integer is a player count too; text or a float is refused, naming the range
         count = integer_value(num_players)
         self.game.check_num_players(num_players if count is None else count)
@@ -94,8 +115,12 @@ class GameSetup:
         return dict(self.game.observation_spec(self.num_players))
 
     def new_state(self, seed: int) -> State:
-        """A new game shuffled by `seed`; quiet (no events in words): agents read tensors."""
-        return self.game.new_state(self.num_players, seed=seed).quiet()
+        """A new game shuffled by `seed`, its roles dealt by it too with `deal_roles`; quiet
+        (no events in words): agents read tensors."""
+        game = self.game
+        if self.deal_roles:
+            game = game.deal_roles(self.num_players, random.Random(seed ^ ROLES_SALT))
+        return game.new_state(self.num_players, seed=seed).quiet()
 
 
 def check_render_mode(render_mode: str | None) -> None:

@@ -52,7 +52,8 @@ Opponent = str | Player
 
 class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
     """`learner`'s seat of `game_name`; `opponents` gives an `Opponent` for each other seat in
-    seat order (or one for all of them). Other keyword arguments are rules options."""
+    seat order (or one for all of them); with `deal_roles`, each reset deals the seats' roles
+    at random (Souvlaki Wars' shops). Other keyword arguments are rules options."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012  # as Gymnasium declares it
 
@@ -65,6 +66,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         render_mode: str | None = None,
         illegal: str = "lose",
         illegal_reward: float = -1.0,
+        deal_roles: bool = False,
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
@@ -72,7 +74,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {shown(illegal)}")
         if not is_real(illegal_reward) or not math.isfinite(illegal_reward):
             raise KafeneioError(f"illegal_reward is a finite number, not {shown(illegal_reward)}")
-        self.setup = GameSetup(game_name, num_players, options)
+        self.setup = GameSetup(game_name, num_players, options, deal_roles)
         num_players = self.setup.num_players
         seat = integer_value(learner)
         if seat is None or not 0 <= seat < num_players:
@@ -119,8 +121,8 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             seat: make_bot(opponent, int(draw)) if isinstance(opponent, str) else opponent
             for seat, opponent, draw in zip(seats, self.opponents, draws[2:], strict=True)
         }
-        self._play_others()
         self._in_episode = True
+        self._play_others()
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
@@ -158,6 +160,16 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
         return render_position(self.setup.game, self.game_state, self.render_mode)
 
     def _play_others(self) -> None:
+        """The opponents' decisions up to the learner's turn or the end. An opponent that
+        fails ends the episode, so that the learner's next step is refused (call `reset`),
+        not scored as the learner's move at another's turn."""
+        try:
+            self._opponents_play()
+        except BaseException:
+            self._in_episode = False
+            raise
+
+    def _opponents_play(self) -> None:
         state = self.game_state
         while not state.is_terminal():
             resolve_chance(state, self._chance)

@@ -18,7 +18,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kafeneio.core import State
+from kafeneio.core import State, check_seed
+from kafeneio.core.notation import integer_value
 from kafeneio.rl.common import (
     BOUND,
     RENDER_MODES,
@@ -34,7 +35,9 @@ from kafeneio.rl.common import (
 
 
 class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
-    """One game of `game_name` for `num_players`; other keyword arguments are rules options."""
+    """One game of `game_name` for `num_players`; with `deal_roles`, each reset deals the
+    seats' roles at random (Souvlaki Wars' shops); other keyword arguments are rules
+    options."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "is_parallelizable": False}  # noqa: RUF012
 
@@ -43,11 +46,12 @@ class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         game_name: str,
         num_players: int = 2,
         render_mode: str | None = None,
+        deal_roles: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
-        self.setup = GameSetup(game_name, num_players, options)
+        self.setup = GameSetup(game_name, num_players, options, deal_roles)
         self.metadata = {**type(self).metadata, "name": f"kafeneio_{game_name}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
@@ -75,9 +79,12 @@ class KafeneioAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; `seed` fixes its shuffle and every chance outcome after it."""
+        """A new game; `seed` fixes its shuffle and every chance outcome after it (a whole
+        number from 0 to 2**63 - 1, a numpy integer too: -5 would be 5's games, as
+        `random.Random` takes it)."""
         if seed is not None:
-            self._seeds = random.Random(seed)
+            whole = integer_value(seed)
+            self._seeds = random.Random(check_seed(seed if whole is None else whole))
         self._chance = random.Random(self._seeds.getrandbits(SEED_BITS))
         self.game_state = self.setup.new_state(self._seeds.getrandbits(SEED_BITS))
         resolve_chance(self.game_state, self._chance)
