@@ -64,7 +64,18 @@ def test_help_fits_24_rows_and_help_all_and_help_command_tell_the_rest(game: str
     assert hint_.strip() == f"hint: {cli.COMMANDS['hint']}"
     assert rule.splitlines() == [f"rule ID: {cli.COMMANDS['rule ID']}",
                                  f"rule WORDS: {cli.COMMANDS['rule WORDS']}"]  # fmt: skip
-    assert "No command 'nosuch': the commands are moves," in unknown
+    assert "No command or move 'nosuch': the commands are moves," in unknown
+
+
+def test_help_with_a_move_s_word_says_how_that_move_is_written() -> None:
+    """The README's "help COMMAND says what one does" led a newcomer to `help serve`, which was
+    refused as no command: a move's word shows its rows of the notation."""
+    output = _session("souvlaki", "help serve\nhelp redraw\nquit\n")
+    serve, redraw = output.split("P1> ")[1:3]
+    assert serve.startswith("serve is a move, written:\nserve ") and "(SW-4.3)" in serve
+    assert redraw.startswith("redraw is a move, written:\nkeep, redraw ") and "(SW-S.6)" in redraw
+    swap = _session("cafe", "help swap\nquit\n").split("P1> ")[1]
+    assert swap.startswith("swap is a move, written:\nswap USf@18 ") and "taking" in swap
 
 
 def test_a_notation_row_written_over_two_lines_reads_as_one() -> None:

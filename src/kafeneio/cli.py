@@ -150,7 +150,8 @@ COMMANDS = {
     "cards": "what the board leaves out, to look up now and then",
     "rule ID": "what a rule says (a refusal names the rule it cites)",
     "rule WORDS": "the rules that use those words (a card's name, a mark on screen)",
-    "help": "the notation and the commands; help all: in full; help COMMAND: one command",
+    "help": "the notation and the commands; help all: in full; help COMMAND: one command; "
+    "help MOVE (help serve): how that move is written",
     "quit": "stop the game (--record keeps it)",
 }
 """The prompt's commands and what each does; `cards` only in a game whose board leaves things
@@ -977,14 +978,43 @@ def _help(game: Game, state: State, player: int, asked: str = "") -> str:
         return "\n".join([*listed, "", game.notation_help()])
     if asked:
         found = [f"{name}: {text}" for name, text in commands.items() if name.startswith(asked)]
-        if not found:
-            found = [f"No command {asked!r}: the commands are {', '.join(commands)}."]
+        if found:
+            return "\n".join(_within_columns(found))
+        move = _notation_rows(game, asked)
+        if move:  # a move's word (serve, pick, swap): its rows of the notation
+            return "\n".join([f"{asked} is a move, written:", *move])
+        found = [
+            f"No command or move {asked!r}: the commands are {', '.join(commands)}; help "
+            "alone shows how the moves are written."
+        ]
         return "\n".join(_within_columns(found))
     named = ", ".join(name for name in commands if name != "help")
     more = (
         f"Or a command: {named}. help COMMAND says what one does; help all says all of it in full."
     )
     return "\n".join([game.notation_table(), "", *_within_columns([more])])
+
+
+def _notation_rows(game: Game, word: str) -> list[str]:
+    """The rows of the game's notation table (`Game.notation_help`) for the moves that begin
+    with `word` (``serve``; ``keep`` of "keep, redraw"), each with the lines it goes on in."""
+    rows: list[list[str]] = []
+    row: list[str] | None = None
+    for line in game.notation_help().splitlines():
+        if line[:1].strip() and "  " in line:  # a row: the notation, then what it does
+            row = [line]
+            rows.append(row)
+        elif row is not None and line[:1] == " " and line.strip():
+            row.append(line)  # the row's words go on
+        else:
+            row = None
+    wanted = word.strip().lower()
+    found: list[str] = []
+    for lines in rows:
+        notations = lines[0].split("  ", 1)[0].split(",")
+        if wanted in {notation.split()[0].lower() for notation in notations if notation.split()}:
+            found += lines
+    return found
 
 
 def _reference(game: Game, state: State, player: int) -> str:
