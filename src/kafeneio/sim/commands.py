@@ -557,7 +557,7 @@ def print_tournament(result: TournamentReport) -> None:
         table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
     console.print(table)
     console.print(tally_table("standings", "bot", result.ranked))  # best first, as the ratings
-    matrix = Table(title="head to head: the row bot's share of the points")
+    matrix = Table(title="head to head: the row bot's share of the games either of the two won")
     matrix.add_column("")
     for name in result.bots:
         matrix.add_column(name, justify="right")

@@ -331,7 +331,8 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         "<p>Every game of each bot in the tournament, best first.</p>",
         tally_table(report.ranked, "bot"),
         "<h2>Head to head</h2>",
-        "<p>The row bot's share of the points between the two (a win over the other counts 1)"
+        "<p>The row bot's share of the games either of the two won (a win shared with the "
+        "other counts a half; a game both lost counts for neither)"
         + (f"; {html.escape(NO_RESULT)}" if unresolved(report) else "")
         + ".</p>",
         table(["", *report.bots], matrix),
