@@ -1373,15 +1373,26 @@ def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
         context, page, console = new_page(browser, width, height)
         page.goto(server.base + created["links"][0]["path"])
         page.wait_for_selector(f"{READY}[data-your-turn=true]")
-        choose_a_guest(page)
+        cards = page.locator("#board .hand button.card")
+        for index in range(cards.count()):  # a guest a chair takes: the chairs lit
+            cards.nth(index).click()
+            if page.locator(".chair.legal").count():
+                break
         board = page.evaluate(box, "#board .cafe-board")
         hand = page.evaluate(box, "#board .hand")
         if width > 1000:
             assert board[1] >= 0 and board[3] <= height, (width, board)
             assert hand[1] >= 0 and hand[3] <= height and hand[2] <= board[0], (width, hand)
             assert page.evaluate("scrollY") == 0
+            assert page.locator("#to-bar-also").is_visible()  # the bar is a scroll away
         else:
             assert hand[3] <= board[1]
+            assert not page.locator("#to-bar-also").is_visible()  # the bar's button only beside
+        if width == 1280:  # a hint shown above the board: the board shrinks to stay in sight
+            page.click("#hint-button")
+            page.wait_for_selector("#hint:not(.hidden) #hint-play")
+            board = page.evaluate(box, "#board .cafe-board")
+            assert board[3] <= height and page.evaluate("scrollY") == 0, board
         assert console.errors == []
         context.close()
 

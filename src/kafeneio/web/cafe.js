@@ -342,7 +342,8 @@ function handRow(view, player, ctx) {
   const hand = obs.hands[player];
   const hinted = selected && hand[selected.index] === ctx.hintAt[0] ? selected.index : hand.indexOf(ctx.hintAt[0]);
   return el("div", {},
-    el("div", {}, el("strong", {}, seatName(view.seats, player)), youMark(view, player), el("span", { class: "muted" }, ` — ${stats}`)),
+    // the figures after a dash; beside the board, on a line of their own (`.stats`)
+    el("div", {}, el("strong", {}, seatName(view.seats, player)), youMark(view, player), el("span", { class: "muted stats" }, el("span", { class: "dash" }, " — "), stats)),
     el("div", { class: "hand", role: mine ? "group" : null, "aria-label": mine ? "your hand: choose a guest" : null },
       hand.map((text, index) => cardFace(text, mine ? {
         selected: selected?.index === index, hinted: index === hinted,
@@ -395,9 +396,13 @@ export async function render(root, view, ctx) {
   // buttons) beside the board on a wide screen (`.cafe-layout`), above it on a narrow one; a
   // spectator, who has no hand, sees the figures above the board
   fillAround(side, hint, [status, drawHands(view, full, own, yours(view, "hand"))], [otherMoves(view.legal, full)]);
-  root.classList.toggle("cafe-layout", own.length > 0);
+  root.classList.toggle("cafe-layout", own.length > 0 && Boolean(ctx.live));
   fillAround(root, side, [news], [el("div", { class: "cafe-main" }, drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"))]);
+  if (ctx.live) fitBoard(root);
+  // a choice of many buttons (the birthday's 24 tables) overflows the column: it is scrolled
+  // to what to do now, its buttons under it, not left at the hand
+  if (["birthday", "draw"].includes(obs.phase) && side.scrollHeight > side.clientHeight) side.scrollTop = instructionBox.offsetTop - 4;
   redraw = ctx.interactive ? full.rerender : null;
   if (ctx.interactive) placeFocus(root, view.ply, view.legal);
 }
@@ -405,6 +410,17 @@ export async function render(root, view, ctx) {
 const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });
 // kept from drawing to drawing too, as the live region inside it is
 const side = el("div", { class: "cafe-side" });
+
+// A game's board (and the column beside it) as tall as the window leaves below the board's
+// top, whatever is above it (the news since your last turn, a hint): `--board-room`. The
+// replay's board, under its analysis, keeps its size.
+function fitBoard(root) {
+  const grid = root.querySelector(".cafe-board");
+  if (!grid) return;
+  const top = Math.round(grid.getBoundingClientRect().top + window.scrollY);
+  root.style.setProperty("--board-room", `calc(100vh - ${top}px - .75rem)`);
+}
+window.addEventListener("resize", () => { if (side.parentNode) fitBoard(side.parentNode); });
 
 // `root` filled with `before`, `keep` and `after`; `keep` left in place if it is there already
 // (a live region taken out and put back would not be heard).
@@ -423,9 +439,16 @@ function instruction(obs, moves, ctx) {
   if (obs.phase === "draw") return withRules("You completed a table of one nation: draw fewer cards and lower your hand target, or draw a full hand (CI-D.2).", "draw");
   if (!selected) return obs.phase === "second" ? secondInstruction(ctx.legal) : "Choose a guest from your hand.";
   const name = cardLabel(card(selected.text));
-  if (moves.place.size || moves.swap.size) return `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
-  if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   const chosen = selected;
+  if (moves.place.size || moves.swap.size) {
+    const seat = `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
+    // beside the board (`.cafe-layout`) the bar is a scroll away: its button here too
+    return moves.bar ? [seat, " ", el("button", {
+      type: "button", class: "quiet bar-also", id: "to-bar-also", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
+      onclick: (event) => toBar(ctx, chosen, moves.bar, event),
+    }, `Or send it to the bar (${barGain(moves.bar)})`)] : seat;
+  }
+  if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   return [`No chair takes your ${name} now. `, el("button", {
     type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
     onclick: (event) => toBar(ctx, chosen, moves.bar, event),

@@ -199,7 +199,7 @@ function drawBoard() {
   const hinted = hint && hint.ply === view.ply && yours ? hint.data.best : null;
   const board = document.getElementById("board");
   // a button that makes the hinted move is outlined too (Souvlaki's are all buttons; Café's end)
-  return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard })).then(() => {
+  return Promise.resolve(renderer.render(board, view, { send, interactive: yours, hinted, redraw: drawBoard, live: true })).then(() => {
     for (const button of board.querySelectorAll("[data-action]")) button.classList.toggle("hinted", button.dataset.action === hinted);
     waitForAnswer(board);
     keepBoardFocus(board);
