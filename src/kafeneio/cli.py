@@ -1514,6 +1514,15 @@ def serve_command(
             metavar="NAME=DIR", help="Offer a Souvlaki Wars card set (--cards again for another)."
         ),
     ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="A host name the server also answers to, and whose pages may open its "
+            "websockets: a proxy's in front of it (games.example.com); --allow-host again for "
+            "another.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""
     if not 0 <= port <= MAX_PORT:  # else the socket's OverflowError, a traceback
@@ -1537,7 +1546,19 @@ def serve_command(
     except ValueError as err:
         raise fail(str(err)) from None
     # (`guarded`: a database another server holds, or one it cannot write)
-    serve(host=host, port=port, db=url, bot_pause=bot_pause, card_sets=card_sets)
+    allowed = []
+    for name in allow_host or []:
+        if not name or any(c in name for c in "/:@ []"):  # a name, without a port
+            raise fail(f"--allow-host takes a host name (games.example.com), not {name!r}")
+        allowed.append(name.lower())
+    serve(
+        host=host,
+        port=port,
+        db=url,
+        bot_pause=bot_pause,
+        card_sets=card_sets,
+        allowed_hosts=frozenset(allowed),
+    )
 
 
 sim_commands.register(app)

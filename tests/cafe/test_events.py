@@ -210,3 +210,13 @@ def test_a_lowered_hand_target_is_told_as_the_turns_doing_not_the_last_guests() 
     (told,) = texts_told(state.apply(second), SPECTATOR)
     lowered = "lowers their hand target to 4 for the single-nation table completed this turn"
     assert told.startswith("P1 seats ") and f"; {lowered} (CI-D.2)" in told, told
+
+
+@pytest.mark.rule("CI-D.2")
+def test_two_tables_completed_at_once_are_counted_in_words() -> None:
+    """A joker on the chair two American tables share completes both (CI-P.3)."""
+    chairs = {16: "USm", 17: "USf", 15: "USf", 23: "USf", 24: "USm", 19: "USf"}
+    state = new_position([["Jm", "AFm", "AFm", "AFm", "AFm"], ["AFf"]], chairs)
+    state.apply(state.parse_legal("Jm@18"))
+    told = " ".join(texts_told(state.apply(state.parse_legal("end")), SPECTATOR))
+    assert "lowers their hand target to 3 for the 2 single-nation tables completed" in told, told

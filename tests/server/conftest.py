@@ -83,7 +83,8 @@ class LiveServer:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, bot_pause: float = 0.0) -> LiveServer:
+    def start(self, bot_pause: float = 0.0, *options: str) -> LiveServer:
+        """Start it; `options`, more of `serve`'s (``--allow-host``, ``NAME``)."""
         self.port = free_port()
         command = [
             str(Path(sys.executable).with_name("kafeneio")),
@@ -94,6 +95,7 @@ class LiveServer:
             self.db_url,
             "--bot-pause",
             str(bot_pause),
+            *options,
         ]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -17,9 +17,11 @@ import websockets
 from fastapi.testclient import TestClient
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from typer.testing import CliRunner
 
 from kafeneio.bots import BOTS
 from kafeneio.bots.random_bot import RandomBot
+from kafeneio.cli import app as cli_app
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server import app as app_module
@@ -1097,3 +1099,22 @@ def test_a_server_on_this_machine_answers_only_to_its_own_names_and_pages(
             return closed.value.rcvd.code if closed.value.rcvd is not None else None
 
     assert asyncio.run(too_big()) == 1009  # "message too big"
+
+
+def test_a_proxy_s_name_may_be_allowed(live_server: LiveServer) -> None:
+    """Behind a proxy with TLS (as docs/web.md advises), the server is asked for the proxy's
+    name, and its pages open websockets from the proxy's origin, while the proxy may pass on
+    127.0.0.1 as the Host: `--allow-host` names it."""
+    server = live_server.start(0.0, "--allow-host", "games.example.com")
+    created = server.post("/api/games", {"game": "cafe", "seats": [{"kind": "human"}] * 2})
+    path = f"/ws/games/{created['id']}"
+    request = urllib.request.Request(
+        f"{server.base}/api/catalog", headers={"Host": "games.example.com"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+    proxied = asyncio.run(websocket_answer(server, path, Origin="https://games.example.com"))
+    assert proxied["type"] == "state"
+    assert asyncio.run(websocket_answer(server, path, Origin="https://other.example")) == 403
+    refused = CliRunner().invoke(cli_app, ["serve", "--allow-host", "games.example.com:443"])
+    assert refused.exit_code == 2 and "takes a host name" in refused.output

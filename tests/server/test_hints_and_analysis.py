@@ -423,6 +423,44 @@ def test_hints_beyond_those_the_server_works_out_at_once_are_refused_as_busy(
     assert ask(client, games[2]["id"], token_of(games[2], 0), 0).status_code == 200
 
 
+def test_a_hint_waiting_for_a_position_the_game_left_is_dropped(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint asked for, then a move made before its search began: it kept its place among
+    the hints the server works out, and one player of several games could fill them all."""
+    go_on = threading.Event()
+
+    def held(*args: Any) -> Any:
+        assert go_on.wait(60)
+        return analysis.hint(args[0], args[1], HINT_BUDGET)
+
+    monkeypatch.setattr(sessions, "hint", held)
+    monkeypatch.setattr(sessions, "MAX_HINTS_WAITING", 2)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    games = [create(client, "cafe", ["human", "random"]) for _ in range(3)]
+    answers: dict[int, Any] = {}
+
+    def asks(index: int) -> None:
+        game = games[index]
+        answers[index] = ask(client, game["id"], token_of(game, 0), 0)
+
+    asking = [threading.Thread(target=asks, args=(index,)) for index in range(3)]
+    for waiting, thread in enumerate(asking[:2], start=1):  # one searches (held), one waits
+        thread.start()
+        wait_for(lambda waiting=waiting: hub.hints_waiting == waiting)
+    second, token = games[1]["id"], token_of(games[1], 0)
+    move = view(client, second, token)["legal"][0]["notation"]
+    assert act(client, second, token, 0, move).is_success  # its hint's position is left
+    wait_for(lambda: hub.hints_waiting == 1)
+    asking[2].start()  # taken, not refused as busy: the dropped hint's place is free
+    wait_for(lambda: hub.hints_waiting == 2)
+    go_on.set()
+    for thread in asking:
+        thread.join(60)
+    assert answers[0].status_code == 200 and answers[2].status_code == 200
+    assert answers[1].status_code == 409 and answers[1].json()["error"] == "stale"
+
+
 def test_a_hint_names_the_second_guest_the_search_planned(
     slow_bots: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

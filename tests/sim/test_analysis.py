@@ -3,6 +3,7 @@ a whole game's decisions, mistakes and report."""
 
 from __future__ import annotations
 
+import html
 import io
 import itertools
 import json
@@ -312,6 +313,12 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     assert page.count("data:image/png;base64,") == 2 and "Win chance" not in page.split("<img")[0]
     assert json.loads((tmp_path / "r" / "results.json").read_text())["decisions"]
     assert "Lost " in page and "of win chance a move on average, over 3 moves with a" in page
+    # every decision move by move, as the terminal's table (the page had the mistakes alone)
+    every = page.split("<h2>Every decision</h2>", 1)[1]
+    assert every.count("<tr>") == 1 + 6  # the heading's row and a row a decision
+    for decision in data["decisions"]:
+        assert f"<td>{decision['ply'] + 1}</td>" in every
+        assert html.escape(f"{decision['played']}, {decision['played_words']}") in every
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])

@@ -64,8 +64,11 @@ def serve(
     bot_pause: float = 0.6,
     card_sets: dict[str, str] | None = None,
     access_log: bool = True,
+    allowed_hosts: frozenset[str] = frozenset(),
 ) -> None:
-    """Run the server until interrupted, printing the address to open."""
+    """Run the server until interrupted, printing the address to open; `allowed_hosts`, the
+    names it answers to beyond this machine's, and whose pages may open its websockets (a
+    proxy's in front of it)."""
     import uvicorn
 
     from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app
@@ -79,9 +82,12 @@ def serve(
         for bound in listening:
             bound.close()
         raise
-    # a server on this machine alone answers only to its names (see `HostCheck`)
-    hosts = LOOPBACK_HOSTS if host in {"127.0.0.1", "localhost", "::1"} else None
-    app = create_app(url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts)
+    # a server on this machine alone answers only to its names and those allowed (`HostCheck`)
+    loopback = host in {"127.0.0.1", "localhost", "::1"}
+    hosts = LOOPBACK_HOSTS | allowed_hosts if loopback else None
+    app = create_app(
+        url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts, origins=allowed_hosts
+    )
     port = listening[0].getsockname()[1]  # the one the system chose for --port 0
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it

@@ -112,11 +112,13 @@ def create_app(
     hint_budget: Budget | None = None,
     analysis_budget: Budget = ANALYSIS_BUDGET,
     hosts: frozenset[str] | None = None,
+    origins: frozenset[str] = frozenset(),
 ) -> FastAPI:
     """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving; a
     hint thinks for `hint_budget` (default: the analysis module's), the analysis of a finished
     game for `analysis_budget` a decision; `hosts`, the host names its requests may name (any
-    port; None: any host), see `HostCheck`."""
+    port; None: any host), see `HostCheck`; `origins`, the host names whose pages may open
+    its websockets besides its own (a proxy's, whose Host it may not be told)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -137,6 +139,7 @@ def create_app(
 
     # No /docs or /redoc: FastAPI's would load their scripts from a CDN. The schema is served.
     app = FastAPI(title="kafeneio", version="1", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.origins = origins
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit)
     app.add_middleware(HostCheck, hosts=hosts)
@@ -178,8 +181,9 @@ class HostCheck:
 
 
 class NoFraming:
-    """Every page and answer may be shown in a frame of this server's own pages alone: another
-    site's page framing the lobby or a game could lead a click onto its buttons."""
+    """No page or answer may be shown in a frame, not even of this server's own pages (none
+    uses one): another site's page framing the lobby or a game could lead a click onto its
+    buttons."""
 
     HEADERS = (
         (b"x-frame-options", b"DENY"),
@@ -632,11 +636,16 @@ def _add_websocket(app: FastAPI) -> None:
 
 def _same_origin(websocket: WebSocket) -> bool:
     """Whether a websocket was opened by a page of this server, or by no page (a program,
-    which sends no Origin): its Origin's host and port are the Host it asked for."""
+    which sends no Origin): its Origin's host and port are the Host it asked for, or its host
+    is one the server was told to allow (`--allow-host`: a proxy's, which may pass on another
+    Host)."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
-    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
+    parts = urlsplit(origin)
+    if (parts.hostname or "") in websocket.app.state.origins:
+        return True
+    return parts.netloc.lower() == websocket.headers.get("host", "").lower()
 
 
 POLICY_VIOLATION = 1008

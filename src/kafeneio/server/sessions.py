@@ -203,6 +203,15 @@ class KeptHint:
         return self.search.result()
 
 
+def _drop_stale_hints(session: GameSession) -> None:
+    """Cancel the hints still waiting for a position the game has left: each holds a place
+    among the hints the server works out (`MAX_HINTS_WAITING`), for an answer nobody may use
+    (one already searching finishes, unheard). Whoever waits for one is told the game moved on."""
+    for kept in session.kept_hints.values():
+        if kept.ply != session.ply and not kept.search.done():
+            kept.search.cancel()
+
+
 def _worded_hint(state: State, seed: int, budget: Budget | None) -> WordedHint:
     words = {action.code: state.action_words(action) for action in state.legal_actions()}
     try:
@@ -731,6 +740,11 @@ class Hub:
             kept = session.kept_hints[seat] = KeptHint(ply, pending)
         try:
             return await asyncio.shield(kept.search)
+        except asyncio.CancelledError:
+            if not kept.search.cancelled():
+                raise  # this request's own cancellation (its client left)
+            _refuse_stale(session, ply)  # the game moved on: the search was dropped
+            raise
         except Exception as err:
             if session.kept_hints.get(seat) is kept:
                 del session.kept_hints[seat]  # asked again, it is searched again
@@ -809,6 +823,7 @@ class Hub:
             raise ActionRefused("stale", str(err)) from None
         session.apply(notation, mover)
         session.stored.actions.append(notation)
+        _drop_stale_hints(session)
 
     async def _resolve_chance(self, session: GameSession) -> None:
         state = session.state

@@ -41,7 +41,6 @@ from kafeneio.sim import report as reports
 from kafeneio.sim.analysis import (
     ANALYSER,
     Budget,
-    Decision,
     GameAnalysis,
     analyse_game,
     count_decisions,
@@ -641,16 +640,6 @@ def analyse_command(
     )
 
 
-def loss_column(decision: Decision) -> str:
-    """A move's loss with its margin, `!` before a clear mistake; "forced" for a move that
-    was the only legal one (a blank read as no loss, and it counts in no mean)."""
-    if decision.forced:
-        return "forced"
-    if not decision.lost:
-        return ""
-    return f"{'!' if decision.clear_mistake else ''}{reports.loss_cell(decision)}"
-
-
 def print_analysis(result: GameAnalysis) -> None:
     names = reports.player_names(result)
     if not result.decisions:
@@ -675,7 +664,7 @@ def print_analysis(result: GameAnalysis) -> None:
             "" if d.best == d.played else d.best,
             reports.percent(d.before),
             reports.percent(d.after),
-            loss_column(d),
+            reports.loss_column(d),
         )
     console.print(table)
     if any(d.clear_mistake for d in result.decisions):

@@ -25,7 +25,8 @@ body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; 
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.6em; font-size: 1.2em; }
 .meta { color: #555; } table { border-collapse: collapse; margin: 0.6em 0; }
 th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }
-th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
+th:first-child, td:first-child, th.words, td.words { text-align: left; } th { background: #f3f3f3; }
+td:not(.words):not(:first-child) { white-space: nowrap; }
 img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3f3f3; }
 """
 
@@ -111,10 +112,17 @@ def image(data: bytes, alt: str) -> str:
     return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{encoded}'>"
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[object]], words: Sequence[str] = ()
+) -> str:
+    """An HTML table, figures set right; the columns headed by one of `words` (moves in
+    words) set left, as text is read."""
+    kind = [" class='words'" if header in words else "" for header in headers]
+    head = "".join(f"<th{k}>{html.escape(h)}</th>" for h, k in zip(headers, kind, strict=True))
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{k}>{html.escape(str(c))}</td>" for c, k in zip(row, kind, strict=True))
+        + "</tr>"
         for row in rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
@@ -412,10 +420,36 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         loss = loss_text(result, player).capitalize()
         sections.append(f"<h3>{html.escape(name)}</h3><p>{html.escape(loss)}.</p>")
         sections.append(
-            table(["move", "played", "preferred", "before", "after", "lost ± margin"], rows)
+            table(
+                ["move", "played", "preferred", "before", "after", "lost ± margin"],
+                rows,
+                words=("played", "preferred"),
+            )
             if rows
             else "<p>No clear mistake: no loss beyond its sampling margin.</p>"
         )
+    sections += [  # move by move, as the terminal's table
+        "<h2>Every decision</h2>",
+        "<p>The move played; the move preferred, where it is another; the mover's win chance "
+        "before and after; the win chance lost with its margin (! a clear mistake; forced: the "
+        "only legal move).</p>",
+        table(
+            ["move", "player", "played", "preferred", "before", "after", "lost ± margin"],
+            [
+                [
+                    d.ply + 1,
+                    names[d.player],
+                    f"{d.played}, {d.played_words}",
+                    "" if d.best == d.played else f"{d.best}, {d.best_words}",
+                    percent(d.before),
+                    percent(d.after),
+                    loss_column(d),
+                ]
+                for d in result.decisions
+            ],
+            words=("player", "played", "preferred"),
+        ),
+    ]
     return write(directory, title, "\n".join(sections), result.to_dict())
 
 
@@ -428,6 +462,16 @@ def loss_cell(decision: Decision) -> str:
     """A move's loss with its margin, in win chance: ``19% ± 5%`` (a margin is at most 100%;
     an analysis kept before that cap may hold more)."""
     return f"{percent(decision.lost)} ± {percent(min(decision.margin, 1.0))}"
+
+
+def loss_column(decision: Decision) -> str:
+    """A move's loss with its margin, `!` before a clear mistake; "forced" for a move that
+    was the only legal one (a blank read as no loss, and it counts in no mean)."""
+    if decision.forced:
+        return "forced"
+    if not decision.lost:
+        return ""
+    return f"{'!' if decision.clear_mistake else ''}{loss_cell(decision)}"
 
 
 def loss_text(result: GameAnalysis, player: int) -> str:

@@ -399,10 +399,13 @@ export async function render(root, view, ctx) {
   root.classList.toggle("cafe-layout", own.length > 0 && Boolean(ctx.live));
   fillAround(root, side, [news], [el("div", { class: "cafe-main" }, drawBoard(obs, moves, full), legend, drawBar(obs, moves, full),
     drawHands(view, full, others, own.length ? "The other hands (open in this game)" : "Hands (open in this game)"))]);
-  if (ctx.live) fitBoard(root);
+  if (ctx.live) keepBoardFitted(root);
   // a choice of many buttons (the birthday's 24 tables) overflows the column: it is scrolled
-  // to what to do now, its buttons under it, not left at the hand
-  if (["birthday", "draw"].includes(obs.phase) && side.scrollHeight > side.clientHeight) side.scrollTop = instructionBox.offsetTop - 4;
+  // to what to do now, its buttons under it, not left at the hand; once, as the choice comes
+  // (a view drawn again meanwhile, someone connecting, leaves the column where the player put it)
+  const choice = ["birthday", "draw"].includes(obs.phase) ? `${view.id}/${view.ply}` : null;
+  if (choice && choice !== scrolledFor && side.scrollHeight > side.clientHeight) side.scrollTop = instructionBox.offsetTop - 4;
+  scrolledFor = choice;
   redraw = ctx.interactive ? full.rerender : null;
   if (ctx.interactive) placeFocus(root, view.ply, view.legal);
 }
@@ -410,6 +413,7 @@ export async function render(root, view, ctx) {
 const instructionBox = el("p", { class: "muted", id: "cafe-instruction", "aria-live": "polite" });
 // kept from drawing to drawing too, as the live region inside it is
 const side = el("div", { class: "cafe-side" });
+let scrolledFor = null;  // the choice (game and ply) the column was scrolled to
 
 // A game's board (and the column beside it) as tall as the window leaves below the board's
 // top, whatever is above it (the news since your last turn, a hint): `--board-room`. The
@@ -420,7 +424,17 @@ function fitBoard(root) {
   const top = Math.round(grid.getBoundingClientRect().top + window.scrollY);
   root.style.setProperty("--board-room", `calc(100vh - ${top}px - .75rem)`);
 }
-window.addEventListener("resize", () => { if (side.parentNode) fitBoard(side.parentNode); });
+let fitted = null;  // a game page's board root, fitted again as the page above it changes
+const refit = new ResizeObserver(() => { if (fitted) fitBoard(fitted); });
+
+// Fit `root`'s board now, and again whenever the page's size changes: a refusal shown or
+// closed above the board, a hint's fold opened, the window resized.
+function keepBoardFitted(root) {
+  fitBoard(root);
+  if (fitted === root) return;
+  fitted = root;
+  refit.observe(document.body);
+}
 
 // `root` filled with `before`, `keep` and `after`; `keep` left in place if it is there already
 // (a live region taken out and put back would not be heard).

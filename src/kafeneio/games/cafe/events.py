@@ -84,10 +84,10 @@ def target_lowered(args: Args, viewer: int) -> str:
     # Said at the turn's end, after its last guest: worded as the turn's consequence, so that
     # it is not read as that guest's doing ("seats ITf on chair 52: +2; completed a table").
     player, tables, target = args
-    what = "table" if tables == 1 else f"{tables} tables"
+    what = "single-nation table" if tables == 1 else f"{tables} single-nation tables"
     return (
-        f"{seat(player)} lowers their hand target to {target} for the single-nation {what} "
-        "completed this turn (CI-D.2)"
+        f"{seat(player)} lowers their hand target to {target} for the {what} completed this "
+        "turn (CI-D.2)"
     )
 
 
