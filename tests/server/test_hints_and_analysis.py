@@ -352,11 +352,8 @@ def test_a_kept_analysis_that_does_not_read_is_made_again(tmp_path: Path) -> Non
         analysis_in(client, game_id)
 
 
-def test_hints_searching_keep_no_game_s_bots_waiting(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two hints of two games, searching until the test lets them go on (a long search): a
-    game of bots meanwhile plays on to its end."""
+def hold_hints(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Hints whose searches go on only once the test sets the event returned (a long search)."""
     go_on = threading.Event()
 
     def held(*args: Any) -> Any:
@@ -364,6 +361,15 @@ def test_hints_searching_keep_no_game_s_bots_waiting(
         return analysis.hint(args[0], args[1], HINT_BUDGET)
 
     monkeypatch.setattr(sessions, "hint", held)
+    return go_on
+
+
+def test_hints_searching_keep_no_game_s_bots_waiting(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hints of two games, searching until the test lets them go on (a long search): a
+    game of bots meanwhile plays on to its end."""
+    go_on = hold_hints(monkeypatch)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     answers: list[int] = []
     asking = []
@@ -393,13 +399,7 @@ def test_hints_beyond_those_the_server_works_out_at_once_are_refused_as_busy(
     """Hints are searched one after another, a second each: eight games' hints were answered
     after 1, 2, ... 8 seconds. Beyond `MAX_HINTS_WAITING` one is refused (503, ask again),
     and asked again once the others are done, it is searched."""
-    go_on = threading.Event()
-
-    def held(*args: Any) -> Any:
-        assert go_on.wait(60)
-        return analysis.hint(args[0], args[1], HINT_BUDGET)
-
-    monkeypatch.setattr(sessions, "hint", held)
+    go_on = hold_hints(monkeypatch)
     monkeypatch.setattr(sessions, "MAX_HINTS_WAITING", 2)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     games = [create(client, "cafe", ["human", "random"]) for _ in range(3)]
@@ -428,13 +428,7 @@ def test_a_hint_waiting_for_a_position_the_game_left_is_dropped(
 ) -> None:
     """A hint asked for, then a move made before its search began: it kept its place among
     the hints the server works out, and one player of several games could fill them all."""
-    go_on = threading.Event()
-
-    def held(*args: Any) -> Any:
-        assert go_on.wait(60)
-        return analysis.hint(args[0], args[1], HINT_BUDGET)
-
-    monkeypatch.setattr(sessions, "hint", held)
+    go_on = hold_hints(monkeypatch)
     monkeypatch.setattr(sessions, "MAX_HINTS_WAITING", 2)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     games = [create(client, "cafe", ["human", "random"]) for _ in range(3)]

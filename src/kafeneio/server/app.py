@@ -180,7 +180,24 @@ class HostCheck:
             await JSONResponse(why, status_code=400)(scope, receive, send)
 
 
-class NoFraming:
+class HttpOnly:
+    """An ASGI middleware of HTTP requests alone (`handle`): websockets and the app's lifespan
+    pass it by."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await self.handle(scope, receive, send)
+
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+        raise NotImplementedError
+
+
+class NoFraming(HttpOnly):
     """No page or answer may be shown in a frame, not even of this server's own pages (none
     uses one): another site's page framing the lobby or a game could lead a click onto its
     buttons."""
@@ -190,14 +207,7 @@ class NoFraming:
         (b"content-security-policy", b"frame-ancestors 'none'"),
     )
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
         async def framed(message: Any) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
@@ -206,18 +216,12 @@ class NoFraming:
         await self.app(scope, receive, framed)
 
 
-class BodyLimit:
+class BodyLimit(HttpOnly):
     """Refuses a request body longer than `MAX_BODY` with 413, by its Content-Length or, sent
     without one, as it comes in: the app is then told the client left, and what it would answer
     is dropped."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
         length = dict(scope["headers"]).get(b"content-length", b"")
         if length.isdigit() and int(length) > MAX_BODY:
             await _too_large(scope, receive, send)
