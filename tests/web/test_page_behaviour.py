@@ -1393,6 +1393,15 @@ def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
             page.wait_for_selector("#hint:not(.hidden) #hint-play")
             board = page.evaluate(box, "#board .cafe-board")
             assert board[3] <= height and page.evaluate("scrollY") == 0, board
+            before = board[3] - board[1]
+            page.click("#hint details.also summary")  # it grows, with no view drawn anew
+            page.wait_for_function(
+                "([h]) => document.querySelector('#board .cafe-board')"
+                ".getBoundingClientRect().bottom <= h",
+                arg=[height],
+            )
+            board = page.evaluate(box, "#board .cafe-board")
+            assert board[3] - board[1] < before  # fitted again to the room left
         assert console.errors == []
         context.close()
 

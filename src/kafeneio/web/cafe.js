@@ -425,7 +425,8 @@ function fitBoard(root) {
   root.style.setProperty("--board-room", `calc(100vh - ${top}px - .75rem)`);
 }
 let fitted = null;  // a game page's board root, fitted again as the page above it changes
-const refit = new ResizeObserver(() => { if (fitted) fitBoard(fitted); });
+// (on the next frame: a size changed inside the observer's callback would be a loop it reports)
+const refit = new ResizeObserver(() => requestAnimationFrame(() => { if (fitted) fitBoard(fitted); }));
 
 // Fit `root`'s board now, and again whenever the page's size changes: a refusal shown or
 // closed above the board, a hint's fold opened, the window resized.
