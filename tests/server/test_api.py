@@ -25,6 +25,7 @@ from kafeneio.cli import app as cli_app
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server import app as app_module
+from kafeneio.server import sessions as sessions_module
 from kafeneio.server import store
 from kafeneio.server.app import create_app
 from kafeneio.server.models import MAX_BUDGET
@@ -977,6 +978,31 @@ def test_finished_games_are_read_back_when_asked_for(db_url: str) -> None:
         assert second.get("/api/games?status=running").json() == []
         assert view(second, created["id"]) == final
         assert second.get("/api/games?status=nonsense").status_code == 422
+
+
+def test_only_the_last_finished_games_read_stay_in_memory(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every finished game anyone looked at stayed in memory as long as the server ran. Those
+    a page watches stay; of the others, the last `MAX_ENDED_KEPT` read; one dropped is read
+    back from the store, the same."""
+    monkeypatch.setattr(sessions_module, "MAX_ENDED_KEPT", 2)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    games = [create(client, "cafe", ["random", "greedy"], **SHORT_CAFE)["id"] for _ in range(4)]
+    finals = {
+        game_id: wait_for(lambda g=game_id: (v := view(client, g))["over"] and v)
+        for game_id in games
+    }
+    with client.websocket_connect(f"/ws/games/{games[0]}") as watching:
+        watching.send_json({"type": "hello"})
+        assert watching.receive_json()["over"]
+        create(client, "cafe", ["human", "random"])  # a game made: the oldest unwatched go
+        ended = [g for g, session in hub.sessions.items() if session.ended]
+        assert ended == [games[0], *games[2:]], ended  # games[1] dropped; [0] is watched
+        for game_id in games:  # each read back as it was
+            assert view(client, game_id) == finals[game_id]
+        # the watched one, the last read and the 2 before it
+        assert sum(session.ended for session in hub.sessions.values()) == 1 + 1 + 2
 
 
 def test_bot_thinking_does_not_hold_up_the_server(

@@ -72,6 +72,8 @@ class ActionRefused(KafeneioError):
         super().__init__(message)
 
 
+MAX_ENDED_KEPT = 64
+"""Games played no more kept in memory besides those a page watches (`Hub._forget_ended`)."""
 MAX_HINTS_WAITING = 4
 """Hints the server works out at most, one after another, before it refuses more (`hints-busy`):
 a second of search each, so the fifth would wait five seconds, the tenth ten."""
@@ -574,6 +576,7 @@ class Hub:
         stored.status = session.status()
         self.store.create(stored)
         self.sessions[stored.id] = session
+        self._forget_ended(stored.id)
         async with session.lock:
             await self._resolve_chance(session)
         self._after_change(session)
@@ -641,7 +644,21 @@ class Hub:
             if stored is None:
                 raise ActionRefused("no-game", f"there is no game {game_id!r}")
             session = self.sessions[game_id] = self._rebuild(stored)
+            self._forget_ended(game_id)
         return session
+
+    def _forget_ended(self, keep: str) -> None:
+        """Keep in memory the games played no more (over or abandoned) that a page watches,
+        and the `MAX_ENDED_KEPT` last read or made besides `keep`; drop the others, which are
+        read back from the store if asked for again. Else every finished game anyone looked at
+        stayed in memory as long as the server ran."""
+        ended = [
+            game_id
+            for game_id, session in self.sessions.items()
+            if session.ended and not session.watchers and game_id != keep
+        ]
+        for game_id in ended[: max(0, len(ended) - MAX_ENDED_KEPT)]:
+            del self.sessions[game_id]
 
     def join(self, session: GameSession, token: str | None) -> Viewer:
         """The viewer a token makes (None: a spectator); a wrong token is refused. Asking with
