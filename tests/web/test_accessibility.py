@@ -254,12 +254,22 @@ def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: L
 def test_the_game_and_replay_pages_have_one_h1_naming_the_game(
     browser: Any, server: LiveServer
 ) -> None:
+    """And no level skipped below it: the board's h3s ("Your hand", "Bar") came before any
+    h2, under a visually hidden "The board" now."""
     context, page, console, _, _ = open_seat(browser, server, "souvlaki")
     page.wait_for_selector("h1:has-text('Souvlaki Wars · you are P1 Ada')")
     assert page.locator("h1").count() == 1
+    page.wait_for_selector("#my-hand h3")
+    outlines = [page.evaluate(HEADINGS)]
     page.goto(f"{server.base}/replay/{finished_game(server)}")
     page.wait_for_selector("h1:has-text('Replay · Café International')")
     assert page.locator("h1").count() == 1
+    page.wait_for_selector("#board h3")
+    outlines.append(page.evaluate(HEADINGS))
+    for headings in outlines:
+        assert headings[0][0] == 1 and [2, "The board"] in headings, headings
+        for (before, _), (after, words) in itertools.pairwise(headings):
+            assert after <= before + 1, (words, headings)
     assert console.errors == []
     context.close()
 
@@ -598,5 +608,43 @@ def test_the_replays_steps_stay_at_hand_above_a_mistake_gone_to(
     bar = page.locator("#replay-bar").bounding_box()
     line = page.locator("#analysis-now").bounding_box()
     assert bar["y"] == 0 and line["y"] >= bar["height"], (bar, line)
+    assert console.errors == []
+    context.close()
+
+
+FOCUSED = (
+    "document.activeElement === document.body ? 'BODY'"
+    " : document.activeElement.id || document.activeElement.textContent"
+)
+"""What has the focus: its id, else its text; BODY when it fell back to the page's start."""
+
+
+def test_a_button_that_waits_disabled_hands_the_focus_on_not_to_the_page_s_start(
+    browser: Any, server: LiveServer
+) -> None:
+    """Create game, Hint and Abandon the game each wait disabled (or go) while the server
+    answers, and a disabled button loses the focus: it fell back to the page's start, so a
+    keyboard or screen-reader player lost their place. Now: to what was made, to the hint's
+    Play it, to the result."""
+    context, page, console = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("select[name=kind1]", "bot:heuristic")
+    page.focus("#create-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#created a.join-link")
+    page.wait_for_function(f"({FOCUSED}) === 'Game created'")
+    link = page.get_attribute("#created a.join-link", "href")
+    page.goto(server.base + link)
+    assert wait_turn_or_end(page)
+    page.focus("#hint-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hint-play")
+    page.wait_for_function(f"({FOCUSED}) === 'hint-play'")
+    page.click("#abandon")
+    page.focus("#abandon-confirm")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result:not(.hidden)")
+    page.wait_for_function(f"({FOCUSED}) === 'Game abandoned'")
     assert console.errors == []
     context.close()

@@ -106,8 +106,9 @@ def sentence(words: str) -> str:
 
 def named_in_words(page: Any, server: LiveServer, link: str) -> dict[str, str]:
     """Every button of a legal move on the page, at this page's turn, is named in the game's
-    words for that move (its aria-label, or its text when it has none): checked, and returned
-    by notation."""
+    words for that move (its aria-label, or its text when it has none; a label that differs
+    from them says the button's own words first, "Pick: ..."): checked, and returned by
+    notation."""
     game_id, token = link.split("/game/", 1)[1].split("#", 1)[0], link.split("token=", 1)[1]
     mine = server.get(f"/api/games/{game_id}", token)
     assert mine["your_turn"] and str(mine["ply"]) == page.get_attribute("body", "data-ply")
@@ -117,7 +118,8 @@ def named_in_words(page: Any, server: LiveServer, link: str) -> dict[str, str]:
     )
     shown = {action: label for action, label in named if action in words}
     for action, label in shown.items():
-        assert label.startswith(words[action]), (action, label, words[action])
+        said = label.startswith(words[action]) or label.endswith(f": {words[action]}")
+        assert said, (action, label, words[action])
     return shown
 
 
@@ -518,7 +520,8 @@ def test_the_arrow_keys_go_from_lit_chair_to_lit_chair(browser: Any, server: Liv
         assert label == said and re.search(r": ([+-]?\d+ points?|no points)", said), said
         assert page.get_attribute(f".chair[data-chair='{chair}']", "title") == label
     if f"{card}@bar" in words:  # "Send to the bar (+1)", and in full in its aria-label
-        assert page.get_attribute("#to-bar", "aria-label") == words[f"{card}@bar"]
+        label = page.get_attribute("#to-bar", "aria-label")  # its own words first (2.5.3)
+        assert label == f"{page.inner_text('#to-bar')}: {words[f'{card}@bar']}", label
     # the lit chairs are one stop of the Tab order; the unlit ones are out of it
     assert page.locator(f":is({lit})[tabindex='0']").count() == 1
     assert page.locator(".chair:not(.legal):not(.swap)[tabindex='0']").count() == 0
@@ -895,7 +898,7 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
     # every kind of move is named in the game's words: a button's text or, where a short word
     # reads better on it, its aria-label (and title)
     assert named["keep"] == "Keep the starting food cards"
-    assert re.fullmatch(r"Draft .* from slot \d", named["pick"])
+    assert re.fullmatch(r"Pick: Draft .* from slot \d", named["pick"])
     assert {"keep", "pick", "done", "finish"} <= set(named)  # and "play" where one was legal
     assert seen["numbers"] == "1."  # customers are numbered as moves count them
     assert int(seen["mulligan food"]) >= 1

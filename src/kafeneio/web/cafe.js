@@ -307,7 +307,7 @@ function drawBar(obs, moves, ctx) {
   if (ctx.interactive && chosen) {
     const button = el("button", {
       type: "button", id: "to-bar", disabled: !moves.bar, title: moves.bar ? moveText(moves.bar) : null,
-      "aria-label": moves.bar ? moveText(moves.bar) : null,
+      "aria-label": moves.bar ? `Send to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}` : null,
       onclick: (event) => toBar(ctx, chosen, moves.bar, event),
     }, moves.bar ? `Send to the bar (${barGain(moves.bar)})` : "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
@@ -459,13 +459,13 @@ function instruction(obs, moves, ctx) {
     const seat = `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
     // beside the board (`.cafe-layout`) the bar is a scroll away: its button here too
     return moves.bar ? [seat, " ", el("button", {
-      type: "button", class: "quiet bar-also", id: "to-bar-also", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
+      type: "button", class: "quiet bar-also", id: "to-bar-also", title: moveText(moves.bar), "aria-label": `Or send it to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}`,
       onclick: (event) => toBar(ctx, chosen, moves.bar, event),
     }, `Or send it to the bar (${barGain(moves.bar)})`)] : seat;
   }
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
   return [`No chair takes your ${name} now. `, el("button", {
-    type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": moveText(moves.bar),
+    type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": `Send it to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}`,
     onclick: (event) => toBar(ctx, chosen, moves.bar, event),
   }, `Send it to the bar (${barGain(moves.bar)})`), " or choose another guest."];
 }

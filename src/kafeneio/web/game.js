@@ -319,6 +319,8 @@ function playHint(best) {
 
 async function askHint() {
   const ply = view.ply;
+  // the button waits, disabled, while the bot thinks, and a disabled button loses the focus
+  const hadFocus = document.activeElement === document.getElementById("hint-button");
   asking = true;
   renderHint();
   try {
@@ -330,6 +332,7 @@ async function askHint() {
   } finally {
     asking = false;
     if (view) render();  // the board too: it points at the hinted move
+    if (hadFocus && document.activeElement === document.body) (document.getElementById("hint-play") || document.getElementById("hint-button")).focus();
   }
 }
 
@@ -439,6 +442,9 @@ async function abandonGame() {
   leaving = false;
   confirmingLeave = false;
   if (view) render();
+  // the question's buttons went (the game's end may have been drawn before, the focus still
+  // on them): the focus to the result, not to the page's start
+  if (document.activeElement === document.body) document.querySelector("#result:not(.hidden) h2")?.focus({ preventScroll: true });
 }
 
 let wasLive = false;  // this page saw the game before its end: scroll to the result once it ends
@@ -457,14 +463,14 @@ function renderResult(renderer) {
     if (view.seats.length > 1) buttons.push(el("span", { class: "muted", id: "rematch-seats" }, `A rematch moves everyone one seat on: ${seatName(view.seats, 1)} becomes P1.`));
   }
   if (abandoned) {
-    box.replaceChildren(el("h2", {}, "Game abandoned"),
+    box.replaceChildren(el("h2", { tabindex: "-1" }, "Game abandoned"),
       el("p", {}, `It was left after ${plural(view.ply, "move")}, before its end: it has no result and is played no more.`),
       el("div", { class: "row", style: "margin-top:.6rem" }, buttons));
   } else {
     const { scores, winners } = view.result;
     const heading = winnersText(view.seats, winners);
     box.replaceChildren(
-    el("h2", {}, heading[0].toUpperCase() + heading.slice(1)),
+    el("h2", { tabindex: "-1" }, heading[0].toUpperCase() + heading.slice(1)),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
     el("div", { class: "scoreline final" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
     el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
@@ -474,6 +480,9 @@ function renderResult(renderer) {
   if (wasLive) {  // the game ended while this page was open: who won may be far above
     wasLive = false;
     box.scrollIntoView({ block: "nearest" });
+    // the button pressed last (a move, "Abandon the game") went with the board: the focus to
+    // the result, not to the page's start
+    if (document.activeElement === document.body) box.querySelector("h2").focus({ preventScroll: true });
   }
 }
 

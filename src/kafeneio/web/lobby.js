@@ -66,7 +66,7 @@ function renderOptions() {
   document.getElementById("options-hint").textContent = HINTS[info.name] || "";
   const howTo = document.getElementById("how-to-play");  // in a new tab: the form stays filled in
   howTo.href = rulesPath(info.name);
-  howTo.textContent = `How to play ${info.title}`;
+  howTo.replaceChildren(`How to play ${info.title}`, el("span", { class: "visually-hidden" }, " (opens in a new tab)"));
   const players = document.getElementById("players");
   const kept = Number(players.value) || 2;
   players.replaceChildren(...Array.from({ length: info.max_players - info.min_players + 1 }, (_, i) => el("option", { value: info.min_players + i }, info.min_players + i)));
@@ -113,14 +113,17 @@ function showCreated(created) {
   const links = created.links.map((link) => el("li", {},
     el("strong", {}, `P${link.seat + 1} ${isolated(link.name)}: `),
     seatLink(link, "join-link")));
+  const heading = el("h3", { tabindex: "-1" }, "Game created");
   box.replaceChildren(
-    el("h3", {}, "Game created"),
+    heading,
     created.links.length ? el("p", {}, "Each link below is one seat's private key: open yours, send the others to your friends. This browser keeps them: the game's row in the lists offers them again until it ends.") : el("p", {}, "Only bots: watch them play."),
     el("ul", {}, links),
     el("p", {}, "Spectators: ", el("a", { href: created.spectator, id: "spectator-link" }, absolute(created.spectator))),
   );
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "nearest" });  // on a phone it came below the screen
+  // the button pressed waited, disabled, and a disabled button loses the focus: to what it made
+  heading.focus({ preventScroll: true });
 }
 
 // A seat's link, to open here or to send, with its Copy button.
@@ -157,6 +160,7 @@ async function submit(event) {
     await create();
   } finally {
     button.disabled = false;
+    if (document.activeElement === document.body) button.focus();  // refused: the button again
   }
 }
 

@@ -78,7 +78,7 @@ function row(view, legal, ctx) {
         : [el("div", { class: "order" }, el("span", { class: "number" }, `${i + 1}.`), foods(order)), el("div", {}, values ? `${values.replace("/", " money · ")} influence` : "")];
       return el("div", { class: "customer", "data-slot": i + 1 }, shown,
         ctx.interactive && pick ? el("button", {
-          type: "button", "data-action": `pick ${i + 1}`, title: moveText(pick), "aria-label": moveText(pick), onclick: () => ctx.send(`pick ${i + 1}`),
+          type: "button", "data-action": `pick ${i + 1}`, title: moveText(pick), "aria-label": `Pick: ${moveText(pick)}`, onclick: () => ctx.send(`pick ${i + 1}`),
         }, "Pick") : null);
     })));
 }
