@@ -12,12 +12,13 @@ function gameInfo() {
 }
 
 function seatRow(index, bots) {
-  const kind = el("select", { "aria-label": `seat ${index + 1}`, name: `kind${index}` },
+  // named as the row shows the seat ("P1"), with what is chosen there
+  const kind = el("select", { "aria-label": `P${index + 1}: who plays`, name: `kind${index}` },
     el("option", { value: "human" }, "Person"),
     ...bots.map((bot) => el("option", { value: `bot:${bot}` }, `Bot: ${bot}`)));
   kind.value = index === 0 ? "human" : `bot:${bots.includes("heuristic") ? "heuristic" : bots[0]}`;
-  const name = el("input", { type: "text", name: `name${index}`, placeholder: `Player ${index + 1}`, maxlength: 40, "aria-label": `name of seat ${index + 1}` });
-  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, max: catalog.max_budget, placeholder: "iterations", class: "budget", title: `a search bot's iterations per move, at most ${catalog.max_budget}; empty: its default`, "aria-label": `budget of seat ${index + 1}` });
+  const name = el("input", { type: "text", name: `name${index}`, placeholder: `Player ${index + 1}`, maxlength: 40, "aria-label": `P${index + 1}'s name` });
+  const budget = el("input", { type: "number", name: `budget${index}`, min: 1, max: catalog.max_budget, placeholder: "iterations", class: "budget", title: `a search bot's iterations per move, at most ${catalog.max_budget}; empty: its default`, "aria-label": `P${index + 1}'s budget` });
   const update = () => { budget.disabled = !catalog.budget_bots.includes(kind.value.slice(4)); };
   kind.addEventListener("change", update);
   update();

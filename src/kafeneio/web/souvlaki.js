@@ -262,6 +262,8 @@ function newsBox(view) {
   if (!shown.length) return null;
   const said = shown.join("\n");
   const folded = Math.max(0, shown.length - NARROW_LINES);
+  // "3 more", said in full to a screen reader: of what
+  const moreWords = () => [newsOpened === said ? "fewer" : `${folded} more`, el("span", { class: "visually-hidden" }, " of the news since your last turn")];
   const box = el("div", { class: `since-last${newsOpened === said ? " open" : ""}`, id: "since-last" });
   const more = folded ? el("button", {
     type: "button", class: "quiet news-more", "aria-expanded": String(newsOpened === said), "aria-controls": "since-last",
@@ -269,9 +271,9 @@ function newsBox(view) {
       newsOpened = newsOpened === said ? null : said;
       box.classList.toggle("open", newsOpened === said);
       more.setAttribute("aria-expanded", String(newsOpened === said));
-      more.textContent = newsOpened === said ? "fewer" : `${folded} more`;
+      more.replaceChildren(...moreWords());
     },
-  }, newsOpened === said ? "fewer" : `${folded} more`) : null;
+  }, moreWords()) : null;
   box.append(el("div", { class: "news-head" }, el("strong", {}, `${sinceHead(view.log, view.viewer)}:`), more),
     el("ul", {}, shown.map((line, i) => el("li", { class: i < folded ? "folded" : null }, line))),
     ...(earlier ? [el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier))] : []));  // (append writes a null as "null")
