@@ -1284,6 +1284,7 @@ def test_the_keyboard_focus_stays_on_the_board_as_moves_are_made(
         )
         said = page.text_content("#said")
         assert page.get_attribute("#said", "aria-live") == "polite"
+        assert "(SW-" not in said, said  # no rule id read out ("keeps their food cards")
     page.wait_for_selector("body[data-your-turn=true] #board[aria-busy=false]")
     assert page.evaluate(in_board)  # kept through the others' moves too
     assert console.errors == []

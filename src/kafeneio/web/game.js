@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, seatLinkKey, seatName, seatOfLink, setLive, showRulesLink, winnersText, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, RULE_ID, seatLinkKey, seatName, seatOfLink, setLive, showRulesLink, winnersText, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -179,6 +179,7 @@ function render() {
 // silently, and the banner says "Your turn." still while the turn goes on): the game's words
 // of each, from the log. What was made before the page opened is not said.
 let saidUpTo = null;  // the last ply of the log already said (or there when the page opened)
+const CITED = new RegExp(` \\(${RULE_ID.source}\\)`, "g");  // a rule id cited in words
 
 function sayOwnMoves() {
   const last = view.log.length ? view.log[view.log.length - 1].ply : -1;
@@ -187,7 +188,8 @@ function sayOwnMoves() {
   saidUpTo = Math.max(saidUpTo, last);
   if (!own.length) return;
   const words = own.map((entry) => (entry.events?.length ? entry.events.join(" ") : entry.text));
-  setLive(document.getElementById("said"), words.join(" "));
+  // said without the rule ids the log cites ("(SW-4.7)", read out letter by letter each time)
+  setLive(document.getElementById("said"), words.join(" ").replaceAll(CITED, ""));
 }
 
 // The board, drawn by the game's renderer; drawn again by the renderer itself through `redraw`
