@@ -1519,8 +1519,8 @@ def serve_command(
         typer.Option(
             metavar="NAME",
             help="A host name the server also answers to, and whose pages may open its "
-            "websockets: a proxy's in front of it (games.example.com); --allow-host again for "
-            "another.",
+            "websockets: a proxy's in front of it (games.example.com, with :PORT where it is "
+            "not the scheme's own); --allow-host again for another.",
         ),
     ] = None,
 ) -> None:
@@ -1548,8 +1548,12 @@ def serve_command(
     # (`guarded`: a database another server holds, or one it cannot write)
     allowed = []
     for name in allow_host or []:
-        if not name or any(c in name for c in "/:@ []"):  # a name, without a port
-            raise fail(f"--allow-host takes a host name (games.example.com), not {name!r}")
+        named, _, at = name.partition(":")  # a name, and a port if given
+        if not named or any(c in named for c in "/@ []") or (at and not at.isdigit()):
+            raise fail(
+                f"--allow-host takes a host name, with :PORT if need be (games.example.com), "
+                f"not {name!r}"
+            )
         allowed.append(name.lower())
     serve(
         host=host,

@@ -319,6 +319,15 @@ def test_the_analyse_command_prints_json_and_writes_a_report(tmp_path: Path) -> 
     for decision in data["decisions"]:
         assert f"<td>{decision['ply'] + 1}</td>" in every
         assert html.escape(f"{decision['played']}, {decision['played_words']}") in every
+    # a record's seats are anybody's words: shown as words, never as the page's markup
+    marked = tmp_path / "marked.json"
+    marked.write_text(json.dumps({**json.loads(path.read_text()), "seats": ["<b>x</b>", "y"]}))
+    made = runner.invoke(
+        app, ["analyse", str(marked), "--iterations", "2", "--report", str(tmp_path / "m")]
+    )
+    assert made.exit_code == 0, made.output
+    page = (tmp_path / "m" / "report.html").read_text(encoding="utf-8")
+    assert "<b>x</b>" not in page and "P1 (&lt;b&gt;x&lt;/b&gt;)" in page
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**json.loads(path.read_text()), "actions": ["nonsense"]}))
     refused = runner.invoke(app, ["analyse", str(bad), "--iterations", "2"])

@@ -84,7 +84,8 @@ def serve(
         raise
     # a server on this machine alone answers only to its names and those allowed (`HostCheck`)
     loopback = host in {"127.0.0.1", "localhost", "::1"}
-    hosts = LOOPBACK_HOSTS | allowed_hosts if loopback else None
+    names = frozenset(allowed.rsplit(":", 1)[0] for allowed in allowed_hosts)  # without a port
+    hosts = LOOPBACK_HOSTS | names if loopback else None
     app = create_app(
         url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts, origins=allowed_hosts
     )

@@ -646,10 +646,15 @@ def _same_origin(websocket: WebSocket) -> bool:
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
-    parts = urlsplit(origin)
-    if (parts.hostname or "") in websocket.app.state.origins:
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # no address at all ("http://[::1")
+        return False
+    netloc = parts.netloc.lower()
+    # an allowed name as given, its port too (none: the scheme's own), on http or https alone
+    if parts.scheme in ("http", "https") and netloc in websocket.app.state.origins:
         return True
-    return parts.netloc.lower() == websocket.headers.get("host", "").lower()
+    return netloc == websocket.headers.get("host", "").lower()
 
 
 POLICY_VIOLATION = 1008

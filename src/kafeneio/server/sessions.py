@@ -576,7 +576,7 @@ class Hub:
         stored.status = session.status()
         self.store.create(stored)
         self.sessions[stored.id] = session
-        self._forget_ended(stored.id)
+        self._forget_ended(stored.id, rematch_of)  # (a rematch's game: it is being written)
         async with session.lock:
             await self._resolve_chance(session)
         self._after_change(session)
@@ -645,9 +645,11 @@ class Hub:
                 raise ActionRefused("no-game", f"there is no game {game_id!r}")
             session = self.sessions[game_id] = self._rebuild(stored)
             self._forget_ended(game_id)
+        elif session.ended:  # read again: the last of those to be forgotten
+            self.sessions[game_id] = self.sessions.pop(game_id)
         return session
 
-    def _forget_ended(self, keep: str) -> None:
+    def _forget_ended(self, *keep: str | None) -> None:
         """Keep in memory the games played no more (over or abandoned) that a page watches,
         and the `MAX_ENDED_KEPT` last read or made besides `keep`; drop the others, which are
         read back from the store if asked for again. Else every finished game anyone looked at
@@ -655,7 +657,7 @@ class Hub:
         ended = [
             game_id
             for game_id, session in self.sessions.items()
-            if session.ended and not session.watchers and game_id != keep
+            if session.ended and not session.watchers and game_id not in keep
         ]
         for game_id in ended[: max(0, len(ended) - MAX_ENDED_KEPT)]:
             del self.sessions[game_id]

@@ -389,8 +389,9 @@ def analysis(result: GameAnalysis, directory: Path, command: Sequence[str]) -> P
         f"{html.escape(result.analyser)} ({result.budget_words}) from each mover's own "
         f"information in {duration(result.seconds)}. "
         f"{'Final scores' if result.finished else 'Scores so far'} "
-        f"{', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True))}; "
-        f"winner {', '.join(names[w] for w in result.winners) or 'none yet'}.</p>",
+        # the seats' names are the record's, which anybody may write: escaped, as in the tables
+        f"{html.escape(', '.join(f'{n} {s}' for n, s in zip(names, result.scores, strict=True)))}; "
+        f"winner {html.escape(', '.join(names[w] for w in result.winners)) or 'none yet'}.</p>",
     ]
     if not result.decisions:  # said as the table says it, not as empty plots and "0 moves"
         sections.append("<p>The record has no decision to analyse.</p>")

@@ -482,9 +482,6 @@ function renderResult(renderer) {
   if (wasLive) {  // the game ended while this page was open: who won may be far above
     wasLive = false;
     box.scrollIntoView({ block: "nearest" });
-    // the button pressed last (a move, "Abandon the game") went with the board: the focus to
-    // the result, not to the page's start
-    if (document.activeElement === document.body) box.querySelector("h2").focus({ preventScroll: true });
   }
 }
 
