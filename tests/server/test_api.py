@@ -559,6 +559,27 @@ def abandon(client: TestClient, game_id: str, token: str | None) -> Any:
     return client.post(f"/api/games/{game_id}/abandon", headers=headers)
 
 
+def test_a_game_of_bots_alone_may_be_stopped_by_whoever_watches_it(db_url: str) -> None:
+    """Nobody could stop one: four searching bots with a round limit of 1,000 played on for
+    hours, and started again with the server. A person's seat in a game against bots is still
+    the seat's own to leave."""
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        bots = create(client, "souvlaki", ["heuristic", "random"], round_limit=1000)
+        watched = view(client, bots["id"])
+        assert watched["abandon"] and watched["status"] == "running"
+        stopped = abandon(client, bots["id"], None)
+        assert stopped.status_code == 200, stopped.text
+        assert stopped.json()["status"] == "abandoned" and not stopped.json()["abandon"]
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.get(bots["id"]).bot_to_move() is None
+        against = create(client, "cafe", ["human", "random"])
+        assert not view(client, against["id"])["abandon"]  # a player's game: not a watcher's
+        refused = abandon(client, against["id"], None)
+        assert refused.status_code == 403 and refused.json()["error"] == "spectator"
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:  # it stays stopped
+        assert view(client, bots["id"])["status"] == "abandoned"
+
+
 def test_a_player_may_abandon_a_game_against_bots_only(client: TestClient) -> None:
     people = create(client, "cafe", ["human", "human"])
     first = token_of(people, 0)

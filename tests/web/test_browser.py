@@ -666,6 +666,24 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     context.close()
 
 
+def test_a_watcher_stops_a_game_of_bots(browser: Any, server: LiveServer) -> None:
+    """A game of bots alone (here a slow search) played on with nobody able to stop it."""
+    seats = [{"kind": "bot", "bot": "mcts", "budget": 2000}, {"kind": "bot", "bot": "random"}]
+    created = server.post("/api/games", {"game": "cafe", "seats": seats})
+    context, page, console = new_page(browser)
+    page.goto(server.base + created["spectator"])
+    assert page.inner_text("#abandon") == "Stop this game…"
+    page.click("#abandon")
+    assert "Stop this game of bots?" in page.inner_text("#leave")
+    assert page.evaluate("document.activeElement.textContent") == "Let them play"
+    page.click("#abandon-confirm")
+    page.wait_for_selector("#result:not(.hidden)")
+    assert page.inner_text("#result h2") == "Game abandoned"
+    assert server.get(f"/api/games/{created['id']}")["status"] == "abandoned"
+    assert console.errors == []
+    context.close()
+
+
 def test_an_abandoned_cafe_game_shows_no_next_move(browser: Any, server: LiveServer) -> None:
     """Its board read "Round 1 · move 2" once abandoned, as if a move were still to come."""
     context, page, console, game_id, _ = open_seat(browser, server, "cafe", 1280)

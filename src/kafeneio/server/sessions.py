@@ -451,6 +451,10 @@ class GameSession:
         player = self.state.current_player()
         return player if player >= 0 and not self.ended else None
 
+    def of_bots_alone(self) -> bool:
+        """Whether every seat is a bot's."""
+        return all(seat.kind == "bot" for seat in self.stored.seats)
+
     def with_people(self, seat: int) -> bool:
         """Whether a person plays another seat than `seat`."""
         return any(other.kind != "bot" for i, other in enumerate(self.stored.seats) if i != seat)
@@ -462,13 +466,15 @@ class GameSession:
     def abandon_refusal(self, viewer: Viewer) -> ActionRefused | None:
         """Why `viewer` may not abandon the game, or None: a seat may leave a game not over
         against bots only, whoever is to move (leaving is no move: no ply to be stale). In a
-        game between people, leaving would spoil it for the others."""
-        if viewer is None:
+        game between people, leaving would spoil it for the others. A game of bots alone may
+        be stopped by whoever watches it: nobody else could, and its bots would play on (for
+        hours, with long searches and a high round limit)."""
+        if viewer is None and not self.of_bots_alone():
             return ActionRefused("spectator", "a spectator has no game to leave")
         ended = self.ended_refusal()
         if ended is not None:
             return ended
-        if self.with_people(viewer):
+        if viewer is not None and self.with_people(viewer):
             return ActionRefused(
                 "with-people", "only a game against bots can be abandoned: people play this one"
             )

@@ -413,18 +413,20 @@ function renderLeave() {
   if (shown === leaveShown) return;
   leaveShown = shown;
   if (!view.abandon) { box.replaceChildren(); return; }
+  // a game of bots alone is stopped by whoever watches it, a player's is left
+  const watching = view.viewer === null;
   if (!confirmingLeave) {
     box.replaceChildren(el("button", { type: "button", class: "quiet", id: "abandon", onclick: () => {
       confirmingLeave = true;
       renderLeave();
       document.getElementById("abandon-cancel").focus();  // the safe choice first
-    } }, "Abandon this game…"));
+    } }, watching ? "Stop this game…" : "Abandon this game…"));
     return;
   }
-  box.replaceChildren(el("p", {}, "Abandon this game? Its bots stop, and it cannot be taken up again; it keeps no result."),
+  box.replaceChildren(el("p", {}, watching ? "Stop this game of bots? It cannot be taken up again; it keeps no result." : "Abandon this game? Its bots stop, and it cannot be taken up again; it keeps no result."),
     el("div", { class: "row" },
-      el("button", { type: "button", id: "abandon-confirm", onclick: abandonGame }, "Abandon the game"),
-      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, "Keep playing")));
+      el("button", { type: "button", id: "abandon-confirm", onclick: abandonGame }, watching ? "Stop the game" : "Abandon the game"),
+      el("button", { type: "button", class: "quiet", id: "abandon-cancel", onclick: cancelLeave }, watching ? "Let them play" : "Keep playing")));
 }
 
 // Asked once: the second click of a double click would only be refused ("this game was
