@@ -71,7 +71,7 @@ def serve(
     proxy's in front of it)."""
     import uvicorn
 
-    from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app
+    from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app, host_name
 
     url = database_url(db)
     listening = listen(host, port)  # first: a busy port leaves the database untouched
@@ -84,8 +84,7 @@ def serve(
         raise
     # a server on this machine alone answers only to its names and those allowed (`HostCheck`)
     loopback = host in {"127.0.0.1", "localhost", "::1"}
-    names = frozenset(allowed.rsplit(":", 1)[0] for allowed in allowed_hosts)  # without a port
-    hosts = LOOPBACK_HOSTS | names if loopback else None
+    hosts = LOOPBACK_HOSTS | {host_name(allowed) for allowed in allowed_hosts} if loopback else None
     app = create_app(
         url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts, origins=allowed_hosts
     )
@@ -93,7 +92,7 @@ def serve(
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
-    if host not in {"127.0.0.1", "localhost", "::1"}:
+    if not loopback:
         print(
             f"kafeneio: other machines open http://THIS-MACHINE'S-ADDRESS:{port}/ (listening on "
             f"{host}). Anyone who reaches it may make, watch and analyse games, and the seat "

@@ -170,14 +170,19 @@ class HostCheck:
             await self.app(scope, receive, send)
             return
         host = dict(scope["headers"]).get(b"host", b"").decode("latin-1").lower()
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        if name in self.hosts:
+        if host_name(host) in self.hosts:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 4400})
         else:
             why = {"error": "bad-host", "message": f"this server does not answer to {host!r}"}
             await JSONResponse(why, status_code=400)(scope, receive, send)
+
+
+def host_name(host: str) -> str:
+    """A Host header's (or an allowed host's) name, without its port: ``localhost:8000`` ->
+    ``localhost``, ``[::1]:8000`` -> ``[::1]``."""
+    return host if host.endswith("]") else host.rsplit(":", 1)[0]
 
 
 class HttpOnly:
@@ -560,9 +565,8 @@ def _add_api(app: FastAPI) -> None:
         their old link)."""
         hub = hub_of(request)
         session = hub.get(game_id)
-        humans = any(seat.kind == "human" for seat in session.stored.seats)
         asker = session.seat_of(x_seat_token)
-        if humans and asker is None:
+        if asker is None and not session.of_bots_alone():
             raise ActionRefused("bad-token", "only a player of this game may ask for a rematch")
         new, tokens = await hub.rematch(session)
         previous = rematch_order(new.stored.players)
