@@ -26,7 +26,6 @@ import signal
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -63,7 +62,7 @@ from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, position_after, wi
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
 from kafeneio.sim.bench import bench as run_bench
 from kafeneio.sim.report import rules_text
-from kafeneio.sim.runner import KILLS
+from kafeneio.sim.runner import KILLS, handled
 from kafeneio.sim.stamp import stamp
 
 
@@ -413,28 +412,18 @@ def _stopped_as_by_signal() -> Any:
     first signal stops play; any after it (a window closing sends two) are ignored until the
     record is written, as they are once the caller holds them (the function yielded). A signal
     ignored when play began (``nohup``) stays ignored."""
-    if threading.current_thread() is not threading.main_thread():  # only it may take signals
-        yield lambda: None
-        return
-    wanted = list(KILLS)
 
-    def hold() -> None:
-        for number in wanted:
-            signal.signal(number, signal.SIG_IGN)
+    def hold() -> None:  # the signals play took (none outside the main thread, nor ignored)
+        for number in KILLS:
+            if signal.getsignal(number) is stop:
+                signal.signal(number, signal.SIG_IGN)
 
     def stop(signum: int, frame: object) -> None:
         hold()
         raise _Hangup(signum)
 
-    previous = {number: signal.getsignal(number) for number in wanted}
-    wanted = [number for number in wanted if previous[number] != signal.SIG_IGN]
-    for number in wanted:
-        signal.signal(number, stop)
-    try:
+    with handled(KILLS, stop):
         yield hold
-    finally:
-        for number in wanted:  # (None: a handler not set from Python, where the default was)
-            signal.signal(number, previous[number] or signal.SIG_DFL)
 
 
 def _check_writable(record: Path, force: bool) -> None:

@@ -8,7 +8,6 @@ import math
 import re
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from kafeneio.sim.analysis import (
     analyse_game,
     count_decisions,
 )
-from kafeneio.sim.runner import KILLS, Backend, check_roles, check_seats, lineup
+from kafeneio.sim.runner import KILLS, Backend, check_roles, check_seats, handled, lineup
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -146,20 +145,13 @@ def stoppable(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
-        main = threading.current_thread() is threading.main_thread()  # only it takes signals
-        previous = {number: signal.getsignal(number) for number in KILLS} if main else {}
-        for number, handler in previous.items():
-            if handler != signal.SIG_IGN:  # `nohup` asked for the hangup to be ignored
-                signal.signal(number, _raise_stopped)
         try:
-            return command(*args, **kwargs)
+            with handled(KILLS, _raise_stopped):
+                return command(*args, **kwargs)
         except (KeyboardInterrupt, Stopped) as stopped:
             signum = stopped.signum if isinstance(stopped, Stopped) else signal.SIGINT
             errors.print(f"Stopped ({signal.Signals(signum).name}).", markup=False)
             raise typer.Exit(128 + signum) from None
-        finally:
-            for number, handler in previous.items():
-                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
     return run  # type: ignore[return-value]
 

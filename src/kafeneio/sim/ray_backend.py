@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kafeneio.core import KafeneioError
-from kafeneio.sim.runner import KILLS, STOPPING
+from kafeneio.sim.runner import KILLS, STOPPING, handled
 
 LOOPBACK = "127.0.0.1"
 LOOPBACK_HOSTS = ("localhost", "::1", "[::1]")
@@ -123,19 +123,11 @@ def deferred_signals() -> Iterator[None]:
     once it has returned: a handler that raised inside Ray's compiled wait left its error there
     ("SystemError: ... returned a result with an exception set") instead of stopping the run
     in one line."""
-    if threading.current_thread() is not threading.main_thread():  # only it takes signals
-        yield
-        return
     caught: list[int] = []
-    previous = {number: signal.getsignal(number) for number in STOPPING}
-    for number, handler in previous.items():
-        if handler != signal.SIG_IGN:
-            signal.signal(number, lambda signum, _frame: caught.append(signum))
     try:
-        yield
+        with handled(STOPPING, lambda signum, _frame: caught.append(signum)):
+            yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
         if caught:
             signal.raise_signal(caught[0])  # to the handler the run had: stopped here
 

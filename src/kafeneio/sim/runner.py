@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import closing, contextmanager
@@ -404,6 +405,25 @@ KILLS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr
 at once, where a run or a game wants to end as it should."""
 STOPPING = (signal.SIGINT, *KILLS)
 """The signals that stop a run: Ctrl-C and `KILLS`."""
+
+
+@contextmanager
+def handled(numbers: Sequence[int], handler: Callable[[int, Any], Any]) -> Iterator[list[int]]:
+    """`handler` for each signal of `numbers` while the block runs, the handlers before put
+    back after; yields the signals it took. A signal ignored before (``nohup``) stays ignored,
+    and outside the main thread, which alone takes signals, none is taken."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    previous = {number: signal.getsignal(number) for number in numbers}
+    taken = [number for number, before in previous.items() if before != signal.SIG_IGN]
+    for number in taken:
+        signal.signal(number, handler)
+    try:
+        yield taken
+    finally:
+        for number in taken:  # (None: a handler not set from Python, where the default was)
+            signal.signal(number, previous[number] or signal.SIG_DFL)
 
 
 @contextmanager
