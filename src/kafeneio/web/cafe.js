@@ -305,11 +305,8 @@ function drawBar(obs, moves, ctx) {
   const parts = [el("h3", {}, "Bar"), el("div", { class: "bar" }, seats)];
   const chosen = selected;
   if (ctx.interactive && chosen) {
-    const button = el("button", {
-      type: "button", id: "to-bar", disabled: !moves.bar, title: moves.bar ? moveText(moves.bar) : null,
-      "aria-label": moves.bar ? `Send to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}` : null,
-      onclick: (event) => toBar(ctx, chosen, moves.bar, event),
-    }, moves.bar ? `Send to the bar (${barGain(moves.bar)})` : "The bar is not open to this card");
+    const button = moves.bar ? barButton(ctx, chosen, moves.bar, "to-bar", "Send to the bar", "")
+      : el("button", { type: "button", id: "to-bar", disabled: true }, "The bar is not open to this card");
     parts.push(el("div", { class: "row", style: "margin-top:.5rem" }, button));
   }
   return el("div", { class: "panel" }, parts);
@@ -458,16 +455,20 @@ function instruction(obs, moves, ctx) {
   if (moves.place.size || moves.swap.size) {
     const seat = `Seat your ${name}: a lit chair shows the points it scores; a dashed one takes the joker there in exchange.`;
     // beside the board (`.cafe-layout`) the bar is a scroll away: its button here too
-    return moves.bar ? [seat, " ", el("button", {
-      type: "button", class: "quiet bar-also", id: "to-bar-also", title: moveText(moves.bar), "aria-label": `Or send it to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}`,
-      onclick: (event) => toBar(ctx, chosen, moves.bar, event),
-    }, `Or send it to the bar (${barGain(moves.bar)})`)] : seat;
+    return moves.bar ? [seat, " ", barButton(ctx, chosen, moves.bar, "to-bar-also", "Or send it to the bar", "quiet bar-also")] : seat;
   }
   if (!moves.bar) return `No chair takes your ${name} now, nor the bar: choose another guest.`;
-  return [`No chair takes your ${name} now. `, el("button", {
-    type: "button", class: "quiet", id: "to-bar-here", title: moveText(moves.bar), "aria-label": `Send it to the bar (${barGain(moves.bar)}): ${moveText(moves.bar)}`,
-    onclick: (event) => toBar(ctx, chosen, moves.bar, event),
-  }, `Send it to the bar (${barGain(moves.bar)})`), " or choose another guest."];
+  return [`No chair takes your ${name} now. `, barButton(ctx, chosen, moves.bar, "to-bar-here", "Send it to the bar", "quiet"), " or choose another guest."];
+}
+
+// A button that sends the chosen guest to the bar: `words` and what the seat gives on it, its
+// name beginning with them (then the move in the game's words), as speech input finds it.
+function barButton(ctx, chosen, move, id, words, classes) {
+  const shown = `${words} (${barGain(move)})`;
+  return el("button", {
+    type: "button", class: classes || null, id, title: moveText(move), "aria-label": `${shown}: ${moveText(move)}`,
+    onclick: (event) => toBar(ctx, chosen, move, event),
+  }, shown);
 }
 
 // A bar seat the mover cannot pay puts them out of the game (CI-M.3, the default ruling): the
