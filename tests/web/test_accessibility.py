@@ -431,8 +431,11 @@ SIZES = """() => [...document.querySelectorAll("button, .button, select")]
     return [e.outerHTML.slice(0, 80), r.width, r.height];
   })"""
 
-# Whether a touch this far from a lit chair's centre (left, right, up, down) lands on it
+# Whether a touch this far from a lit chair's centre (left, right, up, down) lands on it; the
+# chair brought to the window's middle first (a chair on the window's edge had a point beyond
+# it, where no element is: a deal's lit chairs on the last row failed it)
 REACH = """(reach) => [...document.querySelectorAll(".chair.legal, .chair.swap")].map((chair) => {
+  chair.scrollIntoView({ block: "center", inline: "center" });
   const r = chair.getBoundingClientRect();
   const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
   return [[reach, 0], [-reach, 0], [0, reach], [0, -reach]].every(([dx, dy]) =>
