@@ -436,9 +436,11 @@ let leaving = false;
 async function abandonGame() {
   if (leaving) return;
   leaving = true;
+  let left = false;
   try {
     await api(`/api/games/${gameId}/abandon`, { method: "POST", token });  // the view comes by the socket
     showMessage("");
+    left = true;
   } catch (error) {
     showMessage(error.message);
     if (error.code === "offline") offline = true;
@@ -446,9 +448,20 @@ async function abandonGame() {
   leaving = false;
   confirmingLeave = false;
   if (view) render();
-  // the question's buttons went (the game's end may have been drawn before, the focus still
-  // on them): the focus to the result, not to the page's start
-  if (document.activeElement === document.body) document.querySelector("#result:not(.hidden) h2")?.focus({ preventScroll: true });
+  if (left) focusResultIfLost();
+  else if (document.activeElement === document.body) document.getElementById("abandon")?.focus();
+}
+
+// The question's buttons went with the abandon (the game's end may have been drawn before its
+// answer came, or may come after it, by the socket): the focus to the result once it is shown,
+// not to the page's start
+let resultTakesFocus = false;
+
+function focusResultIfLost() {
+  const heading = document.querySelector("#result:not(.hidden) h2");
+  if (!heading) { resultTakesFocus = true; return; }
+  resultTakesFocus = false;
+  if (document.activeElement === document.body || document.activeElement === null) heading.focus({ preventScroll: true });
 }
 
 let wasLive = false;  // this page saw the game before its end: scroll to the result once it ends
@@ -481,6 +494,7 @@ function renderResult(renderer) {
     );
   }
   box.classList.remove("hidden");
+  if (resultTakesFocus) focusResultIfLost();
   if (wasLive) {  // the game ended while this page was open: who won may be far above
     wasLive = false;
     box.scrollIntoView({ block: "nearest" });
