@@ -660,7 +660,7 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert f"abandoned after move {ply}, no result" in page.inner_text("#game-title")
     page.select_option("#viewer", "1")  # as a finished game's: any seat's view, over for good
     page.wait_for_selector("#my-hand")  # the table has no hand to show
-    assert page.inner_text("#my-hand").startswith("P2 heuristic's hand")
+    assert page.inner_text("#my-hand").startswith("P2 heuristic's food cards")
     assert page.locator("#analyse:not(.hidden)").count() == 1
     assert console.errors == []
     context.close()

@@ -246,6 +246,15 @@ def test_souvlaki_buttons_keep_their_places(browser: Any, server: LiveServer) ->
     assert list(before) == ["buy", "advertise", "done"]
     assert places(page, ["done", "advertise"]) == before
     assert places(page, ["done"]) == before
+    # supplies bought over the hand limit (SW-1.4): the row stays while cards are discarded,
+    # where it went (the page jumped), and the cards to discard are said
+    discard = ["discard G", "discard SF"]
+    assert drawn(page, discard, "maintenance") == [
+        "buy (quiet)",
+        "advertise (quiet)",
+        "done (quiet)",
+    ]
+    assert places(page, discard, "maintenance") == before
     assert console.errors == []
     context.close()
     # on a phone, a customer served: "End the service" (no way back) stays where it was, and
@@ -1315,7 +1324,7 @@ def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
     )
     assert heads == ["Since the game began", "Since your last turn"]
     # the hand's unforeseen cards named as the log names them ("Dirty Shop", not "dirty shop")
-    names = page.locator("#my-hand .unforeseen strong").all_inner_texts()
+    names = page.locator("#my-unforeseen .unforeseen strong").all_inner_texts()
     assert names and all(name[0].isupper() and "-" not in name for name in names), names
     socket.holding = False
     page.click("[data-action=keep]")  # the bot's next move is news
@@ -1408,7 +1417,7 @@ def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
         context.close()
 
 
-SOUVLAKI_SERVICE = """async ([reputation]) => {  // the page's own view, in its service
+SOUVLAKI_SERVICE = """async ([reputation, pool, served]) => {  // the page's view, in its service
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
         headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
@@ -1416,6 +1425,7 @@ SOUVLAKI_SERVICE = """async ([reputation]) => {  // the page's own view, in its 
     const obs = view.observation;
     obs.phase = "service";
     obs.players[view.viewer].reputation = reputation;
+    Object.assign(obs, { pool: pool ?? "", served_this_service: served ?? 0 });
     const customer = (annoyed, influence) => ({ order: "GS", money: 2, influence, phone: false,
         big: false, annoyed, tip: 0, cards: ["GS"], attached: [], waiting: false,
         leaves_for: Math.max(2, 2 * influence) });
@@ -1443,6 +1453,164 @@ def test_souvlaki_says_what_sending_away_and_leaving_cost(browser: Any, server: 
     assert send == "Send away (−5)"
     assert ending == " · if you end the service now: 1 gets annoyed, 2 leave: −6 reputation"
     send, ending, _ = page.evaluate(SOUVLAKI_SERVICE, [3])
-    assert send == "Send away (−3)" and ending.endswith("2 leave: −3 reputation")
+    # the rule's cost, and what the shop has: "−3" alone read as the rule misprinted
+    assert send == "Send away (−5, you have 3)" and ending.endswith("2 leave: −3 reputation")
+    # a customer served and food left in the pool: the treat comes first (SW-4.4), and its
+    # reputation is there for the leaving to take
+    _, ending, _ = page.evaluate(SOUVLAKI_SERVICE, [3, "D", 1])
+    assert ending == (
+        " · if you end the service now: +1 reputation for the food left in the pool,"
+        " 1 gets annoyed, 2 leave: −4 reputation"
+    )
+    _, ending, _ = page.evaluate(SOUVLAKI_SERVICE, [3, "D", 0])  # nobody served: no treat
+    assert "pool" not in ending
+    assert console.errors == []
+    context.close()
+
+
+SOUVLAKI_ROUND_NEWS = """async () => {  // the news, the viewer's last move having ended a round
+    const souvlaki = await import("/static/souvlaki.js");
+    const log = [
+        { player: 0, events: ["P1 serves GF 2/2: +2 money, +2 reputation (SW-4.3)"] },
+        { player: 0, events: ["GG 3/2 in P1's queue was not served and is annoyed (SW-4.7)",
+            "Round 1 is over (SW-5.1)",
+            "P2 pays the operating cost of 2: 12 money left (SW-1.1)"] },
+        { player: 1, events: ["P2 advertises for 2: +2 reputation (SW-1.3)"] },
+        { player: 1, events: [] },
+        { player: 0, events: ["P1 treats the queue with the food left over: +1 reputation (SW-4.4)",
+            "Round 2 is over (SW-5.1)"] },
+        { player: null, events: [] },
+        { player: 1, events: ["P2 buys supplies for 2: 2 food cards (SW-1.3)"] },
+    ];
+    const view = { viewer: 0, your_turn: true, over: false, replay: false, log };
+    return souvlaki.news(view);
+}"""
+
+
+def test_souvlaki_news_tells_what_the_viewer_s_last_move_set_off(
+    browser: Any, server: LiveServer
+) -> None:
+    """The news began after the viewer's own last move, so the end of a round that move set
+    off (customers annoyed or leaving, the round over, the others' costs and draws) was never
+    told. Now it is, all but the line of the move itself, which the viewer made."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    assert page.evaluate(SOUVLAKI_ROUND_NEWS) == (
+        "Since your last turn: Round 2 is over; P2 buys supplies for 2: 2 food cards."
+    )
+    assert console.errors == []
+    context.close()
+
+
+SOUVLAKI_TABLE = """async ([firstGame, heldFood, discards]) => {  // the page's own view, edited
+    const souvlaki = await import("/static/souvlaki.js");
+    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
+        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
+    })).json();
+    const obs = view.observation;
+    obs.first_game = firstGame;
+    if (heldFood) obs.hand.food = heldFood;
+    view.legal = discards.map((card) => (
+        { notation: `discard ${card}`, words: `discard ${card}`, gain: null }));
+    const root = document.createElement("div");
+    document.body.append(root);
+    souvlaki.render(root, view, { send: () => {}, interactive: true });
+    const text = (selector) => [...root.querySelectorAll(selector)].map((e) => e.textContent);
+    const said = {
+        queues: [...root.querySelectorAll("[data-queue]")].map((q) => Number(q.dataset.queue)),
+        identity: text(".shop .identity"), shops: text(".shop"), unforeseen: text("#my-unforeseen"),
+        discard: text("#discard-how"), viewer: view.viewer,
+        sections: [...root.children].map(
+            (c) => c.id || c.querySelector("h3")?.textContent || c.className),
+        card: getComputedStyle(root.querySelector(".foodcard")).color,
+    };
+    root.remove();
+    return said;
+}"""
+
+
+def test_souvlaki_shows_each_shop_s_identity_and_the_player_s_own_things_first(
+    browser: Any, server: LiveServer
+) -> None:
+    """Each shop's identity card was shown only as its running cost; the player's own queue
+    sat under every shop's standing, a laptop window below; a first game spoke of "0
+    unforeseen cards"; and a discard down to the hand limit was said nowhere, its cards'
+    "discard" white on cream."""
+    context, page, console, _ = open_game(browser, server, "souvlaki", 1280)
+    said = page.evaluate(SOUVLAKI_TABLE, [False, None, []])
+    assert said["queues"][0] == said["viewer"] and sorted(said["queues"]) == [0, 1]
+    for identity in said["identity"]:  # SW-0.4, SW-1.3: what it pays and may buy
+        assert re.fullmatch(
+            r"costs \d+/round · supplies \d+ money for \d+ food cards?( \(twice a round\))?"
+            r" · advertising \d+ money for \+\d+ reputation",
+            identity,
+        ), identity
+    sections = said["sections"]
+    assert sections.index("my-hand") < sections.index("Queues") < sections.index("Shops")
+    assert all("unforeseen" in shop for shop in said["shops"]) and said["unforeseen"]
+    said = page.evaluate(
+        SOUVLAKI_TABLE, [True, ["G", "S", "F", "D", "GS", "GF", "SD", "FD"], ["G"]]
+    )
+    assert all("unforeseen" not in shop for shop in said["shops"]) and said["unforeseen"] == []
+    assert said["discard"] == [
+        "You hold 8 food cards, more than the hand limit of 7: discard 1"
+        " (press a card in your hand to discard it)."
+    ]
+    assert said["card"] == "rgb(43, 38, 34)"  # the ink, not white on the cream of a playable card
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_result_says_who_fell_short_of_the_goal(browser: Any, server: LiveServer) -> None:
+    """The result listed a shop with the highest sum first though it never reached 25 and 25,
+    and only those who did may win (SW-5.2, SW-5.3): it says so now."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    texts = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            const rules = { win_money: 25, win_reputation: 25 };
+            const obs = { rules, players: [{ net_money: 40, reputation: 19 },
+                                           { net_money: 30, reputation: 27 }] };
+            const none = { rules, players: [{ net_money: 20, reputation: 19 },
+                                            { net_money: 10, reputation: 7 }] };
+            return [souvlaki.scoreText(obs, 0, 59), souvlaki.scoreText(obs, 1, 57),
+                    souvlaki.scoreText(none, 0, 39)];
+        }"""
+    )
+    assert texts == [
+        "59 (money 40, reputation 19, short of 25/25)",
+        "57 (money 30, reputation 27)",
+        "39 (money 20, reputation 19)",  # nobody reached it: the highest sum wins
+    ]
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_service_by_keyboard_the_next_card_is_a_tab_away(
+    browser: Any, server: LiveServer
+) -> None:
+    """In the service, after a card played or a customer served by keyboard, the focus went to
+    the whole board: the next card was Serve and End the service away. Now to the food cards
+    themselves (not to a card: a key held would play a second one)."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    created = server.post("/api/games", {"game": "souvlaki", "seats": seats})
+    context, page, console = new_page(browser, 1280, 800)
+    page.goto(server.base + created["links"][0]["path"])
+    playable = "#my-hand button.foodcard.playable"
+    for _ in range(60):  # to a service of this player's with a card to play
+        assert wait_turn_or_end(page)
+        page.wait_for_selector("#board[aria-busy=false]")
+        service = "Phase: Service" in page.inner_text("#board .scoreline")
+        if service and page.locator(playable).count():
+            break
+        souvlaki_turn(page)
+    else:
+        raise AssertionError("no service with a card to play")
+    ply = page.get_attribute("body", "data-ply")
+    page.focus(f"{playable} >> nth=0")
+    page.keyboard.press("Enter")
+    page.wait_for_function("([ply]) => document.body.dataset.ply !== ply", arg=[ply])
+    page.wait_for_function("document.activeElement.id === 'my-hand'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches('#my-hand button.foodcard')")
     assert console.errors == []
     context.close()

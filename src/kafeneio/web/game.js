@@ -213,9 +213,10 @@ function drawBoard() {
 // a friend connecting): a redraw replaces the focused button, and the focus fell back to the
 // page's start, so that a keyboard or screen-reader player lost their place at every move.
 // Drawn again in the same position, it goes back to the same button; once a move was made, to
-// the board itself, from where Tab goes on to its buttons: not to a button, where a key pressed
-// twice, or held, would make a second move ("send 1" again sends the next customer away). A
-// game's renderer that places the focus itself (Café's chosen guest) keeps its choice.
+// the board itself (or the part of it the game names, `focusHome`), from where Tab goes on to
+// its buttons: not to a button, where a key pressed twice, or held, would make a second move
+// ("send 1" again sends the next customer away). A game's renderer that places the focus
+// itself (Café's chosen guest) keeps its choice.
 let boardFocus = null;  // { action, ply }: the board's element the player focused last, when
 document.addEventListener("focusin", (event) => {
   const inside = document.getElementById("board").contains(event.target);
@@ -232,8 +233,10 @@ function keepBoardFocus(board) {
   const same = action && ply === view.ply
     ? [...board.querySelectorAll("[data-action]")].find((b) => b.dataset.action === action) : null;
   if (same && !same.disabled) { same.focus({ preventScroll: true }); return; }
-  board.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
-  board.focus({ preventScroll: true });
+  // the game may name a place nearer the next move (Souvlaki's food cards in the service)
+  const home = RENDERERS[view.game].focusHome?.(board, view) || board;
+  home.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
+  home.focus({ preventScroll: true });
 }
 
 // The banner, a live region said once a change: on your turn with what the others did since

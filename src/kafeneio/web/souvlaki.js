@@ -36,11 +36,19 @@ function useLabel(view, notation) {
 
 function shops(view) {
   const obs = view.observation;
+  const cards = (p) => obs.first_game ? `${p.food_cards} food` : `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards`;
   return el("div", { class: "shops" }, obs.players.map((p, i) => el("div", { class: `shop${i === view.to_move ? " to-move" : ""}`, "data-seat": i },
     el("div", {}, el("strong", {}, p.shop_name), el("div", { class: "muted", style: "font-size:.85rem" }, `${seatName(view.seats, i)}${youMark(view, i)}`)),
     meter("money", p.net_money, obs.rules.win_money, `money${netOfLoans(p)}`),
     meter("rep", p.reputation, obs.rules.win_reputation, "reputation"),
-    el("div", { class: "muted", style: "font-size:.82rem" }, `${p.food_cards} food · ${p.unforeseen_cards} unforeseen cards · costs ${p.identity.operating_cost}/round`))));
+    el("div", { class: "muted", style: "font-size:.82rem" }, cards(p)),
+    el("div", { class: "muted identity", style: "font-size:.82rem" }, identityText(p.identity)))));
+}
+
+// A shop's identity card (public, SW-0.4): what it pays each round and what it may buy (SW-1.3)
+function identityText(shop) {
+  const twice = shop.supplies_per_round === 2 ? " (twice a round)" : shop.supplies_per_round > 2 ? ` (${shop.supplies_per_round} times a round)` : "";
+  return `costs ${shop.operating_cost}/round · supplies ${shop.supplies_cost} money for ${plural(shop.supplies_cards, "food card")}${twice} · advertising ${shop.advertising_cost} money for +${shop.advertising_reputation} reputation`;
 }
 
 // A Big Phone Order whose 2 customer cards are not drawn yet (SW-2.7): it has no order, money
@@ -88,13 +96,18 @@ function queues(view, legal, ctx) {
   // what ending the service would do to your queue, said here, the page's last panel (said by
   // its button, it would change the button's width as customers are served)
   const ending = ctx.interactive && obs.phase === "service" && view.viewer !== null ? endOfService(view) : null;
-  return el("div", { class: "panel" }, el("h3", {}, "Queues"), obs.queues.map((queue, p) => el("div", { class: "queue-row" },
+  // the viewer's own queue first: the one they serve and draft for, under their hand
+  const seats = obs.queues.map((_, p) => p);
+  const order = view.viewer === null ? seats : [view.viewer, ...seats.filter((p) => p !== view.viewer)];
+  return el("div", { class: "panel" }, el("h3", {}, "Queues"), order.map((p) => [p, obs.queues[p]]).map(([p, queue]) => el("div", { class: "queue-row", "data-queue": p },
     el("div", {}, el("strong", {}, obs.players[p].shop_name), el("span", { class: "muted" }, ` — ${seatName(view.seats, p)}`),
       p === view.viewer && ending ? el("span", { class: "muted", id: "service-ending" }, ` · if you end the service now: ${ending}`) : null),
     queue.length ? el("div", { class: "customers" }, queue.map((c, i) => {
       const send = legal.get(`send ${i + 1}`);
-      // what it takes: reputation stops at 0 (SW-4.9), so "−5" read wrong with 3 left
-      const cost = `−${Math.min(obs.rules.send_away_cost, obs.players[p].reputation)}`;
+      // the rule's cost (SW-4.6), and what is left where reputation stops at 0 (SW-4.9): "−3"
+      // alone read as the rule misprinted, "−5" alone as a loss the shop cannot have
+      const left = obs.players[p].reputation;
+      const cost = `−${obs.rules.send_away_cost}${left < obs.rules.send_away_cost ? `, you have ${left}` : ""}`;
       const button = ctx.interactive && p === view.viewer && send ? el("button", {
         type: "button", class: "quiet", "data-action": send.notation, onclick: () => ctx.send(send.notation),
         title: `${moveText(send)}: ${cost} reputation`, "aria-label": `${moveText(send)}: ${cost} reputation`,
@@ -121,6 +134,18 @@ function hand(view, legal, ctx) {
       title: what, "aria-label": what, onclick: () => ctx.send(action),
     }, foods(card), verb === "discard" && move ? el("div", { style: "font-size:.75rem" }, "discard") : null);
   });
+  const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
+  return el("div", { class: "panel", id: "my-hand", tabindex: "-1" }, el("h3", {}, yours(view, "food cards")), pool(view),
+    // the key to the letters, for the eye: a screen reader is told each food by its name
+    el("p", { class: "muted", "aria-hidden": "true", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
+    el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")), known);
+}
+
+// This player's unforeseen cards, each with what it does and, in the unforeseen phase, a
+// button a target; none in a first game (SW-1.2, SW-3)
+function unforeseenCards(view, legal, ctx) {
+  const obs = view.observation;
+  if (!obs.hand || obs.first_game) return null;
   const uses = [...legal.keys()].filter((n) => n.startsWith("use "));
   const unforeseen = [...new Set(obs.hand.unforeseen)].map((kind) => {
     const count = obs.hand.unforeseen.filter((k) => k === kind).length;
@@ -131,12 +156,7 @@ function hand(view, legal, ctx) {
         type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": moveText(legal.get(n)), onclick: () => ctx.send(n),
       }, useLabel(view, n)))) : null);
   });
-  const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
-  return el("div", { class: "panel", id: "my-hand" }, el("h3", {}, yours(view, "hand")),
-    // the key to the letters, for the eye: a screen reader is told each food by its name
-    el("p", { class: "muted", "aria-hidden": "true", style: "font-size:.82rem;margin:.1rem 0 .4rem" }, Object.entries(FOOD_NAMES).map(([f, name]) => el("span", { style: "margin-right:.6rem" }, foods(f), ` ${name}`))),
-    el("div", { class: "actions" }, foodButtons.length ? foodButtons : el("span", { class: "muted" }, "no food cards")),
-    el("h3", { style: "margin-top:.6rem" }, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"), known);
+  return el("div", { class: "panel", id: "my-unforeseen" }, el("h3", {}, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"));
 }
 
 // Each word move's button reads the same whether or not the move is legal now, so that no
@@ -155,8 +175,9 @@ function wordActions(view, legal, ctx) {
   const phase = view.observation.phase;
   // in the service, serve and finish are offered even when not legal, and in the maintenance
   // buy and advertise: sent, the server says why; so the buttons keep their places
-  const maintenance = legal.has("done");
-  const always = phase === "service" ? ["serve", "finish"] : maintenance ? ["buy", "advertise"] : [];
+  // (kept while a purchase's cards are discarded down to the hand limit, where done is not legal)
+  const maintenance = legal.has("done") || phase === "maintenance";
+  const always = phase === "service" ? ["serve", "finish"] : maintenance ? ["buy", "advertise", "done"] : [];
   const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
   // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end;
   // a serve the pool covers is the prominent one
@@ -174,7 +195,16 @@ function wordActions(view, legal, ctx) {
   // the service's order of play, for a first game: it is not in the buttons themselves
   const how = phase === "service" ? el("p", { class: "muted", id: "service-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
     "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; end the service when you are done (a customer not served gets annoyed).") : null;
-  return [buttons, costs, how];
+  return [buttons, costs, how, discarding(view, legal)];
+}
+
+// Over the hand limit (SW-1.4): how many cards to discard, said; the cards say "discard"
+function discarding(view, legal) {
+  if (![...legal.keys()].some((n) => n.startsWith("discard "))) return null;
+  const held = view.observation.hand.food.length;
+  const limit = view.observation.rules.hand_limit;
+  return el("p", { id: "discard-how", style: "margin:.1rem 0 .8rem;font-weight:600" },
+    `You hold ${plural(held, "food card")}, more than the hand limit of ${limit}: discard ${held - limit} (press a card in your hand to discard it).`);
 }
 
 // A legal move in the game's words, with what it costs and gives from the shop's identity card
@@ -191,25 +221,35 @@ function wordLabel(move, word, view) {
   return detail ? `${moveText(move)} (${detail})` : moveText(move);
 }
 
-// What ending the service now does to those waiting in this player's queue: the unserved turn
-// annoyed, or leave if they were already (SW-4.7, 4.8); null when nobody waits.
+// What ending the service now does: the treat for food left in the pool (SW-4.4), and to those
+// waiting in this player's queue, the unserved turn annoyed, or leave if they were already
+// (SW-4.7, 4.8); null when it does neither.
 function endOfService(view) {
-  const waiting = view.observation.queues[view.viewer] ?? [];
+  const obs = view.observation;
+  const waiting = obs.queues[view.viewer] ?? [];
   const leaving = waiting.filter((c) => c.annoyed);
   const leave = leaving.length;
   const turn = waiting.length - leave;
+  const treat = obs.served_this_service > 0 && obs.pool !== "";  // a customer served, food left
   // what the leaving cost (SW-4.8), as the reputation left allows (SW-4.9): beside sending
   // one away, the choice it is weighed against
-  const lost = Math.min(leaving.reduce((sum, c) => sum + c.leaves_for, 0), view.observation.players[view.viewer].reputation);
-  const what = [turn ? `${turn} ${turn === 1 ? "gets" : "get"} annoyed` : null, leave ? `${leave} ${leave === 1 ? "leaves" : "leave"}: −${lost} reputation` : null].filter(Boolean);
+  const lost = Math.min(leaving.reduce((sum, c) => sum + c.leaves_for, 0), obs.players[view.viewer].reputation + (treat ? 1 : 0));
+  const what = [treat ? "+1 reputation for the food left in the pool" : null, turn ? `${turn} ${turn === 1 ? "gets" : "get"} annoyed` : null,
+    leave ? `${leave} ${leave === 1 ? "leaves" : "leave"}: −${lost} reputation` : null].filter(Boolean);
   return what.length ? what.join(", ") : null;
 }
 
-function service(view) {
+// The service's pool: with the food cards played into it, where the viewer has a hand; a panel
+// of its own for a spectator
+function pool(view) {
   const obs = view.observation;
   if (obs.phase !== "service") return null;
-  return el("div", { class: "panel" }, el("h3", {}, "Service"),
-    el("div", { class: "row" }, el("span", {}, "Pool: "), foods(obs.pool), el("span", { class: "muted" }, `· served this service: ${obs.served_this_service}`)));
+  return el("div", { class: "row", id: "pool", style: "margin:.1rem 0 .4rem" }, el("span", {}, "Pool: "), foods(obs.pool), el("span", { class: "muted" }, `· served this service: ${obs.served_this_service}`));
+}
+
+function service(view) {
+  if (view.observation.hand || view.observation.phase !== "service") return null;
+  return el("div", { class: "panel" }, el("h3", {}, "Service"), pool(view));
 }
 
 function roundText(obs) {
@@ -234,7 +274,12 @@ function sinceLastTurn(view) {
   const end = ownTurnStart(log, view.viewer);
   let start = end;
   while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
-  return log.slice(start, end).flatMap((entry) => entry.events || []).map((text) => text.replace(CITED, ""));
+  // what the viewer's own last move set off comes with it (ending the service ends the round:
+  // customers annoyed or leaving, the round over, the next shop's costs and draws), all but
+  // the move's own line ("P1 serves ..."), which the viewer made
+  const own = start > 0 ? (log[start - 1].events || []) : [];
+  const after = own.length && own[0].startsWith(`P${view.viewer + 1} `) ? own.slice(1) : own;
+  return after.concat(log.slice(start, end).flatMap((entry) => entry.events || [])).map((text) => text.replace(CITED, ""));
 }
 
 // The news, its last NEWS_LINES lines and how many earlier ones the box and the banner leave
@@ -288,7 +333,14 @@ export function render(root, view, ctx) {
     el("span", {}, roundText(obs)), el("span", { class: "phase" }, `Phase: ${obs.phase.charAt(0).toUpperCase()}${obs.phase.slice(1)}`),
     order ? el("span", {}, `Turn order: ${order}`) : null, obs.first_game ? el("span", {}, "first game (no unforeseen cards)") : null,
     obs.resolving ? el("span", {}, `resolving ${obs.resolving}`) : null);
-  fill(root, newsBox(view), status, wordActions(view, legal, ctx), el("div", { class: "panel" }, shops(view)), row(view, legal, ctx), service(view), hand(view, legal, ctx), queues(view, legal, ctx));
+  // what the player acts on first (the draft row, the pool, their food cards, their queue
+  // beside them), so that a laptop's window holds it; the unforeseen cards before the queues
+  // they target in their phase, after them in the others; the shops' standings last (the
+  // players panel has them too)
+  const unforeseen = unforeseenCards(view, legal, ctx);
+  const playing = obs.phase === "unforeseen";
+  fill(root, newsBox(view), status, wordActions(view, legal, ctx), row(view, legal, ctx), service(view), hand(view, legal, ctx),
+    playing ? unforeseen : null, queues(view, legal, ctx), playing ? null : unforeseen, el("div", { class: "panel" }, el("h3", {}, "Shops"), shops(view)));
   if (!ctx.interactive && ctx.hinted) hintedPlace(root, ctx.hinted, view.to_move)?.classList.add("hinted");
 }
 
@@ -323,5 +375,15 @@ function netOfLoans(p) {
 
 export function scoreText(obs, player, score) {
   const p = obs.players[player];
-  return `${score} (money ${p.net_money}, reputation ${p.reputation})`;
+  const reached = (q) => q.net_money >= obs.rules.win_money && q.reputation >= obs.rules.win_reputation;
+  // when some shop reached the goal, only those who did may win (SW-5.2, 5.3): a higher sum
+  // of one who did not is no win
+  const short = !reached(p) && obs.players.some(reached) ? `, short of ${obs.rules.win_money}/${obs.rules.win_reputation}` : "";
+  return `${score} (money ${p.net_money}, reputation ${p.reputation}${short})`;
+}
+
+// Where the focus goes after a move of this player's (the board redrawn): in the service, to
+// their food cards, the next to play a Tab away; else the board (game.js)
+export function focusHome(root, view) {
+  return view.observation.phase === "service" && view.your_turn ? root.querySelector("#my-hand") : null;
 }
