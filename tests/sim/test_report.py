@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -80,12 +81,43 @@ def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path)
         assert "games/s" not in result.output  # refused before any game was played
 
 
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="a Linux /proc")
+def test_a_report_directory_no_file_can_be_made_in_is_refused_before_the_run() -> None:
+    """/proc and /sys passed the permission bits' check (and any directory did for root): the
+    games were played, and the report failed at the end."""
+    args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", "/proc/kafeneio"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "cannot write in the --report directory" in result.output
+    assert "games/s" not in result.output and "by bot" not in result.output
+
+
+def test_a_report_that_fails_at_the_end_loses_the_file_not_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report that could not be written after the run (a disk filled meanwhile) printed
+    only its error: the run's results were lost. They are shown first now."""
+
+    def full_disk(*_: object) -> None:
+        raise KafeneioError(f"cannot write the report in {tmp_path}: No space left on device")
+
+    monkeypatch.setattr(reports, "write", full_disk)
+    args = ["simulate", "cafe", "--games", "2", "--workers", "1", "--report", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "by bot" in result.output
+    assert result.output.rstrip().endswith("No space left on device")
+    assert "Report written" not in result.output
+
+
 def test_overlaid_histograms_share_their_bins_across_every_series() -> None:
     from kafeneio.sim.plots import histogram_bins
 
     apart = [-43.0, -21.0, -1.0, 51.0, 55.0, 59.0]  # two bots' scores, far apart
     edges = histogram_bins(apart, integer=True)
-    assert len(edges) == 31 and edges[0] == -43 and edges[-1] == 59
+    assert edges[0] == -43.5 and edges[-2] < 59 < edges[-1]
+    # the same count of whole numbers in every bin (30 equal bins held 3 in some, 2 in others)
+    assert {b - a for a, b in itertools.pairwise(edges)} == {4}
+    lengths = histogram_bins([15, 78], integer=True)
+    assert {b - a for a, b in itertools.pairwise(lengths)} == {3} and len(lengths) <= 31
     assert histogram_bins([3, 5, 9], integer=True) == [x - 0.5 for x in range(3, 11)]
     assert histogram_bins([0.25, 0.75], integer=False)[::15] == [0.25, 0.5, 0.75]
     assert histogram_bins([4.0], integer=False) == [3.5, 4.5]

@@ -132,7 +132,9 @@ def test_the_simulate_command_prints_json_and_refuses_a_bad_seat() -> None:
         (["--players", "7", "--seats", "random,greedy"], "takes 2 to 4 players, not 7"),
         (["--players", "3", "--seats", "random,greedy"], "--seats names 2 bots for 3 players"),
         (["--players", "2", "--seats", "random,greedy,random"], "names 3 bots for 2 players"),
-        (["--games", "-3"], "--games must be at least 1, not -3"),
+        (["--games", "-3"], "--games must be from 1 to 1,000,000, not -3"),
+        # every game is planned in memory first: 99999999999 filled the machine's and never ended
+        (["--games", "99999999999"], "--games must be from 1 to 1,000,000, not 99,999,999,999"),
     ],
 )
 def test_a_bad_count_is_named_in_one_line(args: list[str], error: str) -> None:
@@ -209,8 +211,10 @@ def test_python_refuses_what_the_command_line_refuses() -> None:
     assert all(r.roles is not None for r in dealt.results)  # null, the default, sets no shops
     with pytest.raises(KafeneioError, match="a list of bot names"):
         simulate("cafe", "greedy", 2)  # type: ignore[arg-type]
-    with pytest.raises(KafeneioError, match="at least 1 game"):
+    with pytest.raises(KafeneioError, match="from 1 to 1,000,000 games, not 0"):
         simulate("cafe", ["greedy", "random"], 0)
+    with pytest.raises(KafeneioError, match="from 1 to 1,000,000 games, not 1,000,001"):
+        simulate("cafe", ["greedy", "random"], 1_000_001)
 
 
 def test_records_of_a_simulation_replay_to_its_results(tmp_path: Path) -> None:

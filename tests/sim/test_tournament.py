@@ -62,6 +62,9 @@ def test_a_tournament_refuses_repeated_bots_and_too_few_for_the_players() -> Non
         tournament("cafe", ["random"], 2)
     with pytest.raises(KafeneioError, match="3 players need"):
         tournament("cafe", ["random", "greedy"], 2, players=3)
+    # every game of every group planned in memory first: refused past a run's bound, whole
+    with pytest.raises(KafeneioError, match=r"3 groups of 2 bots × 400,000 games is 1,200,000"):
+        tournament("cafe", ["random", "greedy", "heuristic"], 400_000)
 
 
 def test_a_tournament_refuses_a_seat_spec_simulate_refuses() -> None:

@@ -44,7 +44,15 @@ from kafeneio.sim.analysis import (
     analyse_game,
     count_decisions,
 )
-from kafeneio.sim.runner import KILLS, Backend, check_roles, check_seats, handled, lineup
+from kafeneio.sim.runner import (
+    KILLS,
+    MAX_GAMES,
+    Backend,
+    check_roles,
+    check_seats,
+    handled,
+    lineup,
+)
 from kafeneio.sim.simulate import SimulationReport, Tally, simulate
 from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport, tournament
@@ -223,8 +231,8 @@ def read_run(
         game = game_title_name(game_name)
         names = seated(names)
         check_seats(names)
-        if games < 1:
-            raise KafeneioError(f"--games must be at least 1, not {games}")
+        if not 1 <= games <= MAX_GAMES:
+            raise KafeneioError(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}")
         check_workers(workers)
         if cards is not None:
             from kafeneio.cli import check_takes_cards  # cli registers these commands
@@ -303,15 +311,21 @@ def execute(
             reports.check_report_directory(report, force)
         with progress_bar(total, unit, show_progress(as_json)) as advance:
             result = work(advance)
-        if report is not None:
-            write_report(result, report, command_words())
     except KafeneioError as err:
         raise fail(str(err)) from None
+    # the results are shown before the report is written: a report that cannot be written
+    # after all (a disk full in the meantime) loses the file, not the run
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+    else:
+        show(result)
+    if report is None:
         return
-    show(result)
-    if report is not None:
+    try:
+        write_report(result, report, command_words())
+    except KafeneioError as err:
+        raise fail(str(err)) from None
+    if not as_json:
         console.print(f"Report written to {report / 'report.html'}", markup=False)
 
 

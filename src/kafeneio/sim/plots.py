@@ -120,10 +120,14 @@ def distributions(
 def histogram_bins(values: Sequence[float], integer: bool) -> list[float]:
     """Bin edges over all of `values`, for every series of one histogram alike (a bin count
     alone would span each series' own range): one bin a whole number where there are fewer
-    than 60 of them, else 30 equal bins."""
+    than 60 of them, else for whole numbers the same count of them in every bin (30 equal bins
+    over 64 of them held 3 in some, 2 in others: bars half as tall again for nothing), and
+    for fractions 30 equal bins."""
     low, high = (min(values), max(values)) if values else (0, 1)
-    if integer and high - low < 60:
-        return [x - 0.5 for x in range(math.floor(low), math.floor(high) + 2)]
+    if integer:
+        start, stop = math.floor(low), math.floor(high)
+        width = 1 if stop - start < 60 else math.ceil((stop - start + 1) / 30)
+        return [x - 0.5 for x in range(start, stop + width + 1, width)]
     if high == low:
         return [low - 0.5, high + 0.5]
     return [low + (high - low) * k / 30 for k in range(31)]

@@ -7,6 +7,7 @@ import base64
 import html
 import json
 import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,10 +57,13 @@ def check_directory(directory: Path, option: str = "--report") -> None:
         existing = existing.parent
     if not existing.is_dir():
         raise KafeneioError(f"cannot make the {option} directory {directory}: {existing} is a file")
-    if not os.access(existing, os.W_OK):
+    try:  # a file made and removed: the permission bits say yes to root, and in /proc or /sys
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as err:
         raise KafeneioError(
-            f"cannot write in the {option} directory {directory}: permission denied"
-        )
+            f"cannot write in the {option} directory {directory}: {err.strerror or err}"
+        ) from None
 
 
 REPORT_FILES = ("report.html", "results.json")

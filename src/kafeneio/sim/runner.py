@@ -161,6 +161,13 @@ def check_roles(game: Game, options: Mapping[str, Any], deal_roles: bool) -> Non
         )
 
 
+MAX_GAMES = 1_000_000
+"""The most games one run plays (a simulation, or a tournament's groups together): every game
+is planned, and its result kept, in memory before the tables are made, so a mistyped
+`--games 99999999999` filled the machine's memory and never ended. A million games of the
+fastest bots take hours; a larger study is several runs of other seeds."""
+
+
 def plan(
     game_name: str,
     names: Sequence[str],
@@ -180,8 +187,8 @@ def plan(
     deal. `first_index` numbers the games (a tournament gives each pairing its own numbers)."""
     if isinstance(names, str) or not names:
         raise KafeneioError(f"the seats are a list of bot names, not {names!r}")
-    if games < 1:
-        raise KafeneioError(f"a simulation plays at least 1 game, not {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise KafeneioError(f"a simulation plays from 1 to {MAX_GAMES:,} games, not {games:,}")
     check_seats(names)
     names = [canonical_seat(name) for name in names]  # one bot however its spec is written
     game = get_game(game_name, options)

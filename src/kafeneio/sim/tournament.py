@@ -19,6 +19,7 @@ from kafeneio.bots.spec import canonical_seat
 from kafeneio.core import KafeneioError
 from kafeneio.games import get_game
 from kafeneio.sim.runner import (
+    MAX_GAMES,
     Backend,
     GameJob,
     GameResult,
@@ -116,6 +117,11 @@ def tournament(
     backend = backend or Backend()
     options = dict(options or {})
     groups = [list(group) for group in itertools.combinations(names, players)]
+    if games >= 1 and len(groups) * games > MAX_GAMES:
+        raise KafeneioError(
+            f"{len(groups):,} groups of {players} bots × {games:,} games is "
+            f"{len(groups) * games:,} games: a run plays at most {MAX_GAMES:,}"
+        )
     jobs: list[GameJob] = []
     for number, group in enumerate(groups):
         jobs += plan(game_name, group, games, seed, options, deal_roles, number * games)
