@@ -518,3 +518,23 @@ def test_a_report_file_is_never_left_half_written(tmp_path: Path, monkeypatch: A
         reports.write(tmp_path, "t", "<p>body</p>", {"a": 1})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html", "results.json"]
     assert (tmp_path / "results.json").read_text() == "old"
+
+
+def test_a_report_says_its_notes_and_the_games_behind_each_share(tmp_path: Path) -> None:
+    """The notes the tables print (what a seat is, a shop table that is the seat table) and
+    what the intervals are, in the report too; each head-to-head share with its games."""
+    runner = CliRunner()
+    args = ["simulate", "souvlaki", "--games", "2", "--seats", "greedy", "--workers", "1"]
+    fixed = ["--fixed-roles", "-o", 'shops=["pita","express"]']
+    result = runner.invoke(app, [*args, *fixed, "--report", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "s" / "report.html").read_text()
+    assert "<strong>Note:</strong> a seat (P1, P2, ...) is a place at the set-up" in page
+    assert "the table by shop is the table by seat under other names" in page
+    assert "Wilson&#x27;s score interval of the win rate" in page
+    args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "2", "--workers", "1"]
+    result = runner.invoke(app, [*args, "--report", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "t" / "report.html").read_text()
+    assert re.search(r"<td>[01]\.000 \(2\)</td>", page), page
+    assert json.loads((tmp_path / "t" / "results.json").read_text())["head_to_head_games"]

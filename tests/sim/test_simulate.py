@@ -517,3 +517,34 @@ def test_runs_that_fail_at_once_leave_no_worker_traceback(tmp_path: Path) -> Non
     )
     assert done.stderr.strip() == "done"
     assert list(on_processes(_dies, [], 2)) == []  # no items: no pool of no workers
+
+
+def test_a_simulation_says_what_its_tables_cannot_show() -> None:
+    """An analyst's review: a Souvlaki seat read as a place in the order of play (which follows
+    reputation), a table by shop that was the table by seat renamed (shops fixed), and a seed
+    that did not repeat the results of a bot thinking for a time, were said nowhere."""
+    fixed = simulate(
+        "souvlaki", ["greedy", "random"], 2, options={"shops": ["pita", "express"]},
+        deal_roles=False,
+    )  # fmt: skip
+    assert fixed.notes[0].startswith("a seat (P1, P2, ...) is a place at the set-up")
+    assert "(SW-R.2)" in fixed.notes[0]
+    assert fixed.notes[1] == (
+        "every game gave each seat the same shop: the table by shop is the table by seat "
+        "under other names"
+    )
+    dealt = simulate("souvlaki", ["greedy", "random"], 4, seed=3)
+    assert len({r.roles for r in dealt.results}) > 1 and len(dealt.notes) == 1
+    timed = simulate("cafe", ["mcts:seconds=0.01", "greedy"], 1)
+    assert timed.notes == [
+        "mcts:seconds=0.01 thinks for a time, not a count of iterations: the same seed need "
+        "not repeat these results (mcts:iterations=N does)"
+    ]
+    assert simulate("cafe", ["mcts:iterations=3", "greedy"], 1).notes == []
+    assert timed.to_dict()["notes"] == timed.notes
+    shown = CliRunner().invoke(
+        app, ["simulate", "cafe", "--seats", "mcts:seconds=0.01,greedy", "--games", "1",
+              "--workers", "1"],
+    )  # fmt: skip
+    assert shown.exit_code == 0 and "note: mcts:seconds=0.01 thinks for a time" in shown.stdout
+    assert "Wilson's score interval" in shown.stdout

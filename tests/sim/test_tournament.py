@@ -110,3 +110,20 @@ def test_a_tournament_plays_the_cards_of_its_card_directory(tmp_path: Path) -> N
     )  # fmt: skip
     assert all(result.roles == (RICH_SHOP, "thanasis") for result in report.results)
     assert report.to_dict()["cards"]["sha256"] == load_cards(cards).digest
+
+
+def test_each_head_to_head_share_says_the_games_it_rests_on() -> None:
+    """The head-to-head shares gave no count: at 3 players a share may rest on 4 games."""
+    report = tournament("cafe", ["random", "greedy", "heuristic"], 2, players=3)
+    games = report.head_to_head_games
+    for i, row in enumerate(report.head_to_head):
+        for j, share in enumerate(row):
+            assert games[i][j] == games[j][i]
+            assert (share is None) == (games[i][j] == 0)
+    # in a 3-player game every two bots are set apart unless they tie: 2 games of one group
+    assert games[0][1] <= 2 and games[1][2] >= 1
+    shown = CliRunner().invoke(
+        app, ["tournament", "cafe", "--bots", "random,greedy", "--games", "3", "--workers", "1"]
+    )
+    assert shown.exit_code == 0 and "(in brackets, of how many)" in shown.stdout
+    assert "1.000 (3)" in shown.stdout or "0.000 (3)" in shown.stdout

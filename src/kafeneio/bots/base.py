@@ -24,6 +24,9 @@ class Bot(ABC):
     what that player may know. A bot is also a callable, as the play loop expects."""
 
     name: str
+    timed: bool = False
+    """Whether it thinks for a time (a budget in seconds): its play then depends on the
+    machine's speed and load, so a seed alone does not repeat its games."""
 
     def choose(self, state: State) -> Action:
         """The action to play at `state`, whose current player is this bot; a state with no

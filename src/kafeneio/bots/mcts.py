@@ -311,6 +311,7 @@ class MctsBot(Bot):
         self.rng = seeded_rng(seed)
         self.iterations = iterations
         self.seconds = seconds if seconds is not None or iterations is not None else DEFAULT_SECONDS
+        self.timed = self.seconds is not None
         self.given = {
             name: value
             for name, value in (

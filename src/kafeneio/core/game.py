@@ -92,6 +92,9 @@ class Game(ABC):
     """The rules option that `deal_roles` sets (a seat's shop); None where seats are alike."""
     role_noun: ClassVar[str] = "role"
     """What one seat's role is called, for a table or a report (a Souvlaki Wars seat's shop)."""
+    seat_note: ClassVar[str | None] = None
+    """What a seat is, said beside results by seat, where it is not a place in the order of
+    play (a Souvlaki Wars seat: its order of play follows reputation); None where it is."""
 
     def __init__(self, options: Mapping[str, Any] | RulesOptions | None = None) -> None:
         self.options = self.options_class.from_dict(options)

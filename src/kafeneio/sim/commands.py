@@ -484,7 +484,9 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
 
 def print_simulation(result: SimulationReport) -> None:
     heading = reports.run_title(result)
-    console.print(tally_table(f"{heading} — by bot", "bot", result.by_bot))
+    by_bot = tally_table(f"{heading} — by bot", "bot", result.by_bot)
+    by_bot.caption = reports.INTERVALS
+    console.print(by_bot)
     console.print(tally_table("by seat", "seat", result.by_seat))
     if result.by_role:
         role = get_game(result.game).role_noun
@@ -502,6 +504,8 @@ def print_simulation(result: SimulationReport) -> None:
     )
     if result.at_limit is not None:
         say(f"note: {result.at_limit}.")
+    for note in result.notes:
+        say(f"note: {note}.")
     say(
         f"seed {result.seed}; {reports.rules_text(result.game, result.options, result.record_data)}"
     )
@@ -562,15 +566,20 @@ def print_tournament(result: TournamentReport) -> None:
         table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
     console.print(table)
     console.print(tally_table("standings", "bot", result.ranked))  # best first, as the ratings
-    matrix = Table(title="head to head: the row bot's share of the games either of the two won")
+    matrix = Table(
+        title="head to head: the row bot's share of the games either of the two won "
+        "(in brackets, of how many)"
+    )
     matrix.add_column("")
     for name in result.bots:
         matrix.add_column(name, justify="right")
-    for name, row in zip(result.bots, result.head_to_head, strict=True):
-        matrix.add_row(name, *(f"{v:.3f}" if v is not None else "—" for v in row))
+    for name, row in zip(result.bots, reports.head_to_head_cells(result), strict=True):
+        matrix.add_row(name, *row)
     console.print(matrix)
     if reports.unresolved(result):
         say(reports.NO_RESULT)
+    for note in result.notes:
+        say(f"note: {note}.")
     say(
         f"{result.players} players a game, seats rotated; seed {result.seed}; "
         f"{reports.duration(result.seconds)} on {result.backend} "

@@ -33,6 +33,24 @@ img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3
 
 
 NO_RESULT = "— where no game set one above the other (never met, or only lost together)"
+INTERVALS = "95% interval: Wilson's score interval of the win rate"
+
+
+def head_to_head_cells(report: TournamentReport) -> list[list[str]]:
+    """The head-to-head table's cells: each share with the games it rests on, "0.250 (4)"."""
+    return [
+        [f"{v:.3f} ({n})" if v is not None else "—" for v, n in zip(row, games, strict=True)]
+        for row, games in zip(report.head_to_head, report.head_to_head_games, strict=True)
+    ]
+
+
+def notes_lines(report: SimulationReport | TournamentReport) -> str:
+    """The run's notes (`notes`), a line of its page each."""
+    return "".join(
+        f"<p class='meta'><strong>Note:</strong> {html.escape(note)}.</p>" for note in report.notes
+    )
+
+
 """What a head-to-head "—" means: in a game of three or more, two losers tell nothing of each
 other, so two bots can share games yet have no result between them."""
 
@@ -253,6 +271,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
         rules_line(report),
         warning_line(report),
         limit_line(report),
+        notes_lines(report),
         f"<p class='meta'>Lineup {html.escape(', '.join(report.seats))} (seats rotate from game "
         f"to game); seed {report.seed}{dealt}; "
         f"{duration(report.seconds)} on {report.backend} ({report.parallelism} in parallel).</p>",
@@ -260,6 +279,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             plots.win_rates(panels, report.even_share),
             "win rates with 95% intervals",
         ),
+        f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games.</p>",
         "<h2>By bot</h2>",
         tally_table(report.by_bot, "bot"),
         "<h2>By seat</h2>",
@@ -314,14 +334,14 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
     title = f"{title_of(report.game)} tournament: {', '.join(report.bots)}"
     ratings = report.ratings
     matrix = [
-        [name] + [f"{v:.3f}" if v is not None else "—" for v in row]
-        for name, row in zip(report.bots, report.head_to_head, strict=True)
+        [name, *row] for name, row in zip(report.bots, head_to_head_cells(report), strict=True)
     ]
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         command_line(command),
         rules_line(report),
         warning_line(report),
+        notes_lines(report),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
         f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "
         f"{report.backend} ({report.parallelism} in parallel).</p>",
@@ -343,8 +363,8 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         "<p>Every game of each bot in the tournament, best first.</p>",
         tally_table(report.ranked, "bot"),
         "<h2>Head to head</h2>",
-        "<p>The row bot's share of the games either of the two won (a win shared with the "
-        "other counts a half; a game both lost counts for neither)"
+        "<p>The row bot's share of the games either of the two won, and in brackets of how "
+        "many (a win shared with the other counts a half; a game both lost counts for neither)"
         + (f"; {html.escape(NO_RESULT)}" if unresolved(report) else "")
         + ".</p>",
         table(["", *report.bots], matrix),

@@ -149,6 +149,18 @@ def uneven_seats(
     )
 
 
+def timed_note(specs: Sequence[str]) -> str | None:
+    """A note where some of `specs` think for a time, not a count of iterations: the same seed
+    need not give the same results (on a busier machine they search less); None where none do."""
+    timed = sorted({spec for spec in specs if make_bot(spec, 0).timed})
+    if not timed:
+        return None
+    return (
+        f"{', '.join(timed)} {'thinks' if len(timed) == 1 else 'think'} for a time, not a count "
+        "of iterations: the same seed need not repeat these results (mcts:iterations=N does)"
+    )
+
+
 def check_roles(game: Game, options: Mapping[str, Any], deal_roles: bool) -> None:
     """Roles set by an option are not dealt over without a word: `deal_roles` would replace
     them, and a report would name the options' roles beside the games' own. The option's

@@ -9,7 +9,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kafeneio.games import get_game
-from kafeneio.sim.runner import Backend, GameResult, Progress, plan, run, uneven_seats
+from kafeneio.sim.runner import (
+    Backend,
+    GameResult,
+    Progress,
+    plan,
+    run,
+    timed_note,
+    uneven_seats,
+)
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Interval, Spread, seat_win_interval, wilson
 
@@ -86,6 +94,26 @@ class SimulationReport:
     def even_share(self) -> float:
         return 1 / self.players
 
+    @property
+    def notes(self) -> list[str]:
+        """What to know in reading the tables: what a seat is, where it is not a place in the
+        order of play; a role table that is the seat table renamed (the same role in each seat
+        in every game); bots whose results a seed does not repeat."""
+        notes = []
+        seat_note = get_game(self.game).seat_note
+        if seat_note is not None:
+            notes.append(seat_note)
+        if self.by_role and len({result.roles for result in self.results}) == 1:
+            role = get_game(self.game).role_noun
+            notes.append(
+                f"every game gave each seat the same {role}: the table by {role} is the table "
+                "by seat under other names"
+            )
+        timed = timed_note(self.seats)
+        if timed is not None:
+            notes.append(timed)
+        return notes
+
     def outcome(self) -> dict[str, Any]:
         """Everything that the seed decides (not the timing nor where it ran)."""
         data = self.to_dict()
@@ -99,6 +127,7 @@ class SimulationReport:
         data["results"] = [result.to_dict() for result in self.results]
         data["games_at_limit"] = len(self.games_at_limit)
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
+        data["notes"] = self.notes
         data["games_per_second"] = self.games_per_second
         return data
 

@@ -27,6 +27,7 @@ from kafeneio.sim.runner import (
     check_seats,
     plan,
     run,
+    timed_note,
     uneven_seats,
 )
 from kafeneio.sim.simulate import Tally, tallies
@@ -58,6 +59,9 @@ class TournamentReport:
     head_to_head: list[list[float | None]]
     """Row bot's share of the pairwise points against the column bot (None: no game set one
     above the other: they never met, or only lost together)."""
+    head_to_head_games: list[list[int]]
+    """The games each share of `head_to_head` rests on: those that set one of the two above
+    the other."""
     backend: str = "local"
     parallelism: int = 1
     seconds: float = 0.0
@@ -85,11 +89,18 @@ class TournamentReport:
             data.pop(key)
         return data
 
+    @property
+    def notes(self) -> list[str]:
+        """What to know in reading the tables: bots whose results a seed does not repeat."""
+        timed = timed_note(self.bots)
+        return [] if timed is None else [timed]
+
     def to_dict(self) -> dict[str, Any]:
         data = {**stamp("tournament", self.game), **asdict(self)}
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
+        data["notes"] = self.notes
         return data
 
 
@@ -131,6 +142,7 @@ def tournament(
     by_group = [results[n * games : (n + 1) * games] for n in range(len(groups))]
     outcomes = [pairwise(result, names) for result in results]
     ratings = sorted(rate(names, outcomes, seed), key=lambda rating: -rating.elo)
+    shares, meetings = head_to_head(outcomes, len(names))
     return TournamentReport(
         game=game_name,
         players=players,
@@ -145,7 +157,8 @@ def tournament(
             Pairing(group, tallies(chunk, lambda r, seat: r.seats[seat], order=group))
             for group, chunk in zip(groups, by_group, strict=True)
         ],
-        head_to_head=head_to_head(outcomes, len(names)),
+        head_to_head=shares,
+        head_to_head_games=meetings,
         backend=backend.name,
         parallelism=backend.parallelism(),
         seconds=round(seconds, 3),
@@ -178,7 +191,11 @@ def pairwise(result: GameResult, names: list[str]) -> list[Outcome]:
     return outcomes
 
 
-def head_to_head(outcomes: Sequence[Sequence[Outcome]], count: int) -> list[list[float | None]]:
+def head_to_head(
+    outcomes: Sequence[Sequence[Outcome]], count: int
+) -> tuple[list[list[float | None]], list[list[int]]]:
+    """Each bot's share of the pairwise points against each other (`head_to_head`), and the
+    games each share rests on."""
     points = [[0.0] * count for _ in range(count)]
     meetings = [[0] * count for _ in range(count)]
     for game in outcomes:
@@ -187,7 +204,8 @@ def head_to_head(outcomes: Sequence[Sequence[Outcome]], count: int) -> list[list
             points[j][i] += 1 - share
             meetings[i][j] += 1
             meetings[j][i] += 1
-    return [
+    shares = [
         [points[i][j] / meetings[i][j] if meetings[i][j] else None for j in range(count)]
         for i in range(count)
     ]
+    return shares, meetings

@@ -61,6 +61,11 @@ class SouvlakiGame(Game):
     options: SouvlakiOptions
     role_option = "shops"
     role_noun = "shop"
+    seat_note = (
+        "a seat (P1, P2, ...) is a place at the set-up, not in the order of play, which "
+        "follows reputation in every phase (SW-R.2): the seat table measures no first-mover "
+        "advantage"
+    )
 
     def __init__(
         self,
