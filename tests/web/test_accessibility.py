@@ -163,16 +163,16 @@ def test_the_replay_by_keyboard_keeps_the_focus_and_says_the_move(
     game_id = finished_game(server)
     context, page, console = new_page(browser)
     page.goto(f"{server.base}/replay/{game_id}")
-    page.wait_for_selector("#position:has-text('Move 1 of')")
+    page.wait_for_selector("#position:has-text('Before move 1 of')")
     assert page.get_attribute("#position", "aria-live") == "polite"  # each step said
     page.focus("#forward")
     for step in (2, 3):
         page.keyboard.press("Enter")
-        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+        page.wait_for_selector(f"#position:has-text('Before move {step} of')")
     page.focus("#back")
     for step in (2, 1):  # to the first move: Back is disabled, the focus not lost to the page
         page.keyboard.press("Enter")
-        page.wait_for_selector(f"#position:has-text('Move {step} of')")
+        page.wait_for_selector(f"#position:has-text('Before move {step} of')")
     page.wait_for_selector("#back:disabled")
     assert page.evaluate("document.activeElement.id") == "slider"
     page.focus("#last")
@@ -193,13 +193,13 @@ def test_the_replays_quick_presses_all_count_and_its_keys_do_not_scroll_the_page
     context, page, console = new_page(browser)
     page.route("**/replay?*", lambda route: (page.wait_for_timeout(150), route.continue_()))
     page.goto(f"{server.base}/replay/{game_id}")
-    page.wait_for_selector("#position:has-text('Move 1 of')")
+    page.wait_for_selector("#position:has-text('Before move 1 of')")
     total = int(page.get_attribute("#slider", "max"))
     assert total >= 6
     page.focus("#forward")
     for _ in range(5):
         page.keyboard.press("ArrowRight")  # each before the last has come back
-    page.wait_for_selector("#position:has-text('Move 6 of')")
+    page.wait_for_selector("#position:has-text('Before move 6 of')")
     assert page.get_attribute("#slider", "aria-valuetext") == page.inner_text("#position")
     page.keyboard.press("End")
     page.wait_for_selector("#position:has-text('All ')")
@@ -411,7 +411,7 @@ def test_the_chance_chart_steps_by_keyboard_as_a_slider(browser: Any, server: Li
     assert page.locator("#chance-chart text.axis").evaluate_all(hidden)  # its value says it
     for key, shown in (("ArrowRight", 2), ("ArrowUp", 3), ("ArrowDown", 2), ("ArrowLeft", 1)):
         page.keyboard.press(key)
-        page.wait_for_selector(f"#position:has-text('Move {shown} of')")
+        page.wait_for_selector(f"#position:has-text('Before move {shown} of')")
         assert chart.get_attribute("aria-valuenow") == str(shown - 1)
         assert chart.get_attribute("aria-valuetext") == page.inner_text("#position")
     assert page.evaluate("document.activeElement.id") == "chance-chart"  # kept as it steps
@@ -516,7 +516,7 @@ def test_analysing_by_keyboard_keeps_the_focus_and_says_when_it_is_done(
         lambda route: route.fulfill(json=states.pop(0) if len(states) > 1 else states[0]),
     )
     page.goto(f"{server.base}/replay/{game_id}")
-    page.wait_for_selector("#position:has-text('Move 1 of')")
+    page.wait_for_selector("#position:has-text('Before move 1 of')")
     page.focus("#analyse")
     page.keyboard.press("Enter")
     page.wait_for_function("document.activeElement.id === 'chance-chart'")
@@ -559,7 +559,7 @@ def test_the_replay_outlines_the_move_the_analysis_prefers(
     assert "(outlined on the board, dotted)" in page.inner_text("#analysis-now")
     assert page.locator(".hinted").count() == 1
     page.click("#forward")
-    page.wait_for_selector("#position:has-text('Move 2 of')")
+    page.wait_for_selector("#position:has-text('Before move 2 of')")
     assert page.locator(".hinted").count() == 0  # its preferred move is no place on the board
     assert console.errors == []
     context.close()
@@ -583,12 +583,12 @@ def test_a_souvlaki_replay_outlines_the_customer_the_analysis_prefers(
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     page.click("button.mistake >> nth=0")
-    page.wait_for_selector(f"#position:has-text('Move {ply + 1} of')")
+    page.wait_for_selector(f"#position:has-text('Before move {ply + 1} of')")
     page.wait_for_selector(f".customer[data-slot='{slot}'].hinted")
     assert page.locator(".hinted").count() == 1
     assert "(outlined on the board, dotted)" in page.inner_text("#analysis-now")
     page.click("#forward")
-    page.wait_for_selector(f"#position:has-text('Move {ply + 2} of')")
+    page.wait_for_selector(f"#position:has-text('Before move {ply + 2} of')")
     assert page.locator(".hinted").count() == 0
     assert "outlined" not in page.inner_text("#analysis-now")
     assert console.errors == []
@@ -606,7 +606,7 @@ def test_the_replays_steps_stay_at_hand_above_a_mistake_gone_to(
     page.goto(f"{server.base}/replay/{game_id}")
     page.wait_for_selector(".chance-chart polyline")
     page.locator("#analysis button").filter(has_text="move 2").first.click()
-    page.wait_for_selector("#position:has-text('Move 2 of')")
+    page.wait_for_selector("#position:has-text('Before move 2 of')")
     page.wait_for_timeout(800)  # a smooth scroll
     bar = page.locator("#replay-bar").bounding_box()
     line = page.locator("#analysis-now").bounding_box()

@@ -198,11 +198,11 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#result a[href^='/replay/']")
     page.wait_for_selector("#position")
     position = "document.querySelector('#position').textContent"
-    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
+    page.wait_for_function(f"{position}.startsWith('Before move 1 of ')")
     assert page.locator("#first:disabled, #back:disabled").count() == 2  # nothing before move 1
     page.click("#forward")
-    page.wait_for_function(f"{position}.startsWith('Move 2 of ')")
-    assert page.inner_text("#position").endswith(" · 1 played")
+    page.wait_for_function(f"{position}.startsWith('Before move 2 of ')")
+    assert page.inner_text("#position") == f"Before move 2 of {len(record['actions'])}"
     assert page.locator("#log li").count() == 1
     page.click("#last")
     page.wait_for_function(f"{position}.startsWith('All ')")
@@ -233,14 +233,14 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     page.click("#first")
     now = "document.querySelector('#analysis-now').textContent"
     page.wait_for_function(f"{now}.startsWith('Move 1, ')")
-    assert page.inner_text("#position").startswith("Move 1 of ")  # one count, the analysis's
+    assert page.inner_text("#position").startswith("Before move 1 of ")  # one count, the analysis's
     for step in range(2, 5):  # and so on, move by move, where a player decides
         page.click("#forward")
-        page.wait_for_function(f"{position}.startsWith('Move {step} of ')")
+        page.wait_for_function(f"{position}.startsWith('Before move {step} of ')")
         said = page.inner_text("#analysis-now")  # drawn with the position, at once
         assert said.startswith(f"Move {step}, ") or not said.startswith("Move ")
     page.click("#first")
-    page.wait_for_function(f"{position}.startsWith('Move 1 of ')")
+    page.wait_for_function(f"{position}.startsWith('Before move 1 of ')")
     assert "Round 1 · move 1" in page.inner_text("#board .scoreline")  # the step's, not the end's
     # a round is a turn of each player (the game's `turn` counts every player's), until a
     # player is out (CI-M.3): then the game's turns
@@ -653,7 +653,7 @@ def test_a_player_abandons_a_game_against_a_bot(browser: Any, server: LiveServer
     assert page.locator(f"#list-running a[href*='/game/{game_id}']").count() == 0
     row.locator(f"a[href='/replay/{game_id}']").click()  # replayed as far as it went
     page.wait_for_selector("#position:not(:empty)")
-    assert page.inner_text("#position") == f"Move 1 of {ply} · 0 played"
+    assert page.inner_text("#position") == f"Before move 1 of {ply}"
     page.click("#last")
     page.wait_for_function("document.querySelector('#position').textContent.startsWith('Ab')")
     assert page.inner_text("#position") == f"Abandoned after move {ply}, no result"

@@ -680,8 +680,10 @@ def test_replay_counts_as_the_analysis_and_names_a_costly_move_within_the_margin
     assert "biggest clear mistakes: move 4: played 3 (−30%)" in second
     assert "within" not in second
     page.click(".mistakes button.within")  # to that position, counted as the analysis counts
-    page.wait_for_function("document.querySelector('#position').textContent.startsWith('Move 2 ')")
-    assert page.inner_text("#position") == f"Move 2 of {total} · 1 played"
+    page.wait_for_function(
+        "document.querySelector('#position').textContent.startsWith('Before move 2 ')"
+    )
+    assert page.inner_text("#position") == f"Before move 2 of {total}"
     assert page.inner_text("#analysis-now").startswith("Move 2, P1 heuristic to move")
     assert "not clearly worse: within the search's margin" in page.inner_text("#analysis-now")
     assert console.errors == []
@@ -1612,5 +1614,25 @@ def test_souvlaki_service_by_keyboard_the_next_card_is_a_tab_away(
     page.wait_for_function("document.activeElement.id === 'my-hand'")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.matches('#my-hand button.foodcard')")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_replay_s_players_panel_has_each_seat_s_standing(
+    browser: Any, server: LiveServer
+) -> None:
+    """The replay's players panel named the seats only: a Souvlaki replay showed nowhere
+    what each shop had at the position, beside the board's shops far below."""
+    bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"round_limit": 2}
+    created = server.post("/api/games", {"game": "souvlaki", "seats": bots, "options": options})
+    wait_for(lambda: server.get(f"/api/games/{created['id']}")["over"])
+    context, page, console = new_page(browser)
+    page.goto(server.base + f"/replay/{created['id']}")
+    page.wait_for_selector("#seats .seat .standing")
+    standings = page.locator("#seats .standing").all_inner_texts()
+    assert len(standings) == 2
+    assert all(re.fullmatch(r"money -?\d+.* · reputation \d+", s) for s in standings), standings
+    assert page.inner_text("#position").startswith("Before move 1 of ")
     assert console.errors == []
     context.close()

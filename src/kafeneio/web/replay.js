@@ -33,8 +33,9 @@ async function show(target) {
   slider.max = total;
   slider.value = ply;
   // one count with the log, the analysis ("Move 4, P1 to move") and Café's "move 4": the
-  // position shown is the one in which move ply + 1 is made
-  const position = ply < total ? `Move ${ply + 1} of ${total} · ${ply} played`
+  // position shown is the one in which move ply + 1 is made ("Move 1 of 195 · 0 played" read
+  // as a contradiction)
+  const position = ply < total ? `Before move ${ply + 1} of ${total}`
     : abandoned ? (total ? `Abandoned after move ${total}, no result` : "Abandoned before any move, no result")
       : `All ${plural(total, "move")} played${outcome()}`;
   document.getElementById("position").textContent = position;
@@ -56,10 +57,13 @@ async function show(target) {
   renderNow();
   // Café's board may wait for its data: once drawn, the line says whether the move is outlined
   Promise.resolve(drawn).then(() => { if (mine === request) renderNow(); });
-  document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` }, seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"))));
+  // each seat's standing at this position, as the game page's panel has it
+  const standing = (seat) => el("span", { class: "standing" }, RENDERERS[game.game].standing(obs, seat));
+  document.getElementById("seats").replaceChildren(...game.seats.map((s) => el("div", { class: `seat${s.seat === view.to_move ? " to-move" : ""}` },
+    seatName(game.seats, s.seat), el("span", { class: "muted" }, s.kind === "bot" ? `bot ${s.bot}` : "person"), standing(s.seat))));
 }
 
-// Who won, said beside the last position (the players panel has no scores): " · P2 wins".
+// Who won, said beside the last position: " · P2 wins".
 function outcome() {
   const winners = game?.result?.winners;
   return winners ? ` · ${winnersText(game.seats, winners)}` : "";
