@@ -1636,3 +1636,33 @@ def test_the_replay_s_players_panel_has_each_seat_s_standing(
     assert page.inner_text("#position").startswith("Before move 1 of ")
     assert console.errors == []
     context.close()
+
+
+def test_souvlaki_marks_whose_pick_it_is_in_the_picking_order(
+    browser: Any, server: LiveServer
+) -> None:
+    """ "Picking order: P2, P1, P1, P2" did not say whose pick it was (SW-2.2)."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    said = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            const token = new URLSearchParams(location.hash.slice(1)).get("token");
+            const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"),
+                { headers: { "X-Seat-Token": token } })).json();
+            Object.assign(view.observation, { phase: "customers", picking_order: [1, 0, 0, 1],
+                row: ["G 1/0", null, "GS 3/1", "BIG", "SD 2/1"] });  // one pick made
+            const root = document.createElement("div");
+            document.body.append(root);
+            souvlaki.render(root, view, { send: () => {}, interactive: false });
+            const order = root.querySelector("#picking-order");
+            const said = [order.textContent, order.querySelector("strong").textContent];
+            root.remove();
+            return said;
+        }"""
+    )
+    assert said == [
+        "Picking order: P2 heuristic, P1 Ada (now), P1 Ada, P2 heuristic",
+        "P1 Ada (now)",
+    ]
+    assert console.errors == []
+    context.close()

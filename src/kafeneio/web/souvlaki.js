@@ -72,11 +72,19 @@ function customer(c, extra, number, place = null) {
     tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
 }
 
+// The draft's snake order (SW-2.2), the pick now marked: as many picks made as slots taken
+function pickingOrder(view) {
+  const obs = view.observation;
+  const made = obs.row.filter((slot) => !slot).length;
+  return el("p", { class: "muted", id: "picking-order" }, "Picking order: ", obs.picking_order.map((p, i) => [i ? ", " : "",
+    i === made ? el("strong", {}, `${seatName(view.seats, p)} (now)`) : seatName(view.seats, p)]));
+}
+
 function row(view, legal, ctx) {
   const obs = view.observation;
   if (!obs.row.some(Boolean)) return null;
   return el("div", { class: "panel" }, el("h3", {}, "Customers to draft"),
-    obs.picking_order ? el("p", { class: "muted" }, `Picking order: ${obs.picking_order.map((p) => seatName(view.seats, p)).join(", ")}`) : null,
+    obs.picking_order ? pickingOrder(view) : null,
     el("div", { class: "customers" }, obs.row.map((text, i) => {
       // a slot taken keeps its number: the players may still speak of "slot 3"
       if (!text) return el("div", { class: "customer taken muted", "data-slot": i + 1 }, el("span", { class: "number" }, `${i + 1}.`), " taken");
