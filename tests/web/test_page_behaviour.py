@@ -35,6 +35,7 @@ class HeldSocket:
         self.stale = False  # the next move is sent as if seen a move earlier (another tab's)
         # (or, at the game's start, a move later)
         self.edit: Callable[[dict[str, Any]], None] | None = None  # changes the views sent
+        self.last: dict[str, Any] | None = None  # the last view the server sent
         page.route_web_socket("**/ws/games/**", self.connect)
 
     def connect(self, route: Any) -> None:
@@ -56,6 +57,8 @@ class HeldSocket:
             if self.edit is not None and sent.get("type") == "state":
                 self.edit(sent)
                 message = json.dumps(sent)
+            if sent.get("type") == "state":
+                self.last = sent
             if self.holding:
                 self.held.append(message)
             else:
@@ -1470,35 +1473,53 @@ def test_souvlaki_says_what_sending_away_and_leaving_cost(browser: Any, server: 
     context.close()
 
 
-SOUVLAKI_ROUND_NEWS = """async () => {  // the news, the viewer's last move having ended a round
+SOUVLAKI_ROUND_NEWS = """async ([log]) => {  // the news of a log, on the viewer's turn
     const souvlaki = await import("/static/souvlaki.js");
-    const log = [
-        { player: 0, events: ["P1 serves GF 2/2: +2 money, +2 reputation (SW-4.3)"] },
-        { player: 0, events: ["GG 3/2 in P1's queue was not served and is annoyed (SW-4.7)",
-            "Round 1 is over (SW-5.1)",
-            "P2 pays the operating cost of 2: 12 money left (SW-1.1)"] },
-        { player: 1, events: ["P2 advertises for 2: +2 reputation (SW-1.3)"] },
-        { player: 1, events: [] },
-        { player: 0, events: ["P1 treats the queue with the food left over: +1 reputation (SW-4.4)",
-            "Round 2 is over (SW-5.1)"] },
-        { player: null, events: [] },
-        { player: 1, events: ["P2 buys supplies for 2: 2 food cards (SW-1.3)"] },
-    ];
-    const view = { viewer: 0, your_turn: true, over: false, replay: false, log };
-    return souvlaki.news(view);
+    return souvlaki.news({ viewer: 0, your_turn: true, over: false, replay: false, log });
 }"""
+
+SERVED = {"player": 0, "text": "serve", "events": ["P1 serves GF 2/2: +2 money (SW-4.3)"]}
+ENDED = {
+    "player": 0,
+    "text": "finish",
+    "events": [
+        "P1 treats the queue with the food left over: +1 reputation (SW-4.4)",
+        "GG 3/2 in P1's queue was not served and is annoyed (SW-4.7)",
+        "Round 2 is over (SW-5.1)",
+    ],
+}
 
 
 def test_souvlaki_news_tells_what_the_viewer_s_last_move_set_off(
     browser: Any, server: LiveServer
 ) -> None:
     """The news began after the viewer's own last move, so the end of a round that move set
-    off (customers annoyed or leaving, the round over, the others' costs and draws) was never
-    told. Now it is, all but the line of the move itself, which the viewer made."""
+    off (the treat, customers annoyed or leaving, the round over, the others' costs and draws)
+    was never told. Now it is, all but the line of the move itself, which the viewer made."""
     context, page, console, _ = open_game(browser, server, "souvlaki")
-    assert page.evaluate(SOUVLAKI_ROUND_NEWS) == (
-        "Since your last turn: Round 2 is over; P2 buys supplies for 2: 2 food cards."
+    bought = {"player": 1, "text": "buy", "events": ["P2 buys supplies for 2 (SW-1.3)"]}
+    drafted = ["P1 drafts GF 2/2 from slot 4", "P2 receives a phone order G 2/1"]
+    picked = {"player": 0, "text": "pick 4", "events": drafted}
+    news = page.evaluate(SOUVLAKI_ROUND_NEWS, [[SERVED, ENDED, bought]])
+    assert news == (
+        "Since your last turn: P1 treats the queue with the food left over: +1 reputation; "
+        "GG 3/2 in P1's queue was not served and is annoyed; Round 2 is over; "
+        "P2 buys supplies for 2."
     )
+    news = page.evaluate(SOUVLAKI_ROUND_NEWS, [[picked, bought]])  # its own line left out
+    assert news == "Since your last turn: P2 receives a phone order G 2/1; P2 buys supplies for 2."
+    # their service ended the round and they are first in the maintenance: one run of their
+    # decisions, the round's end its news, kept as they go on
+    advertised = {"player": 0, "text": "advertise", "events": ["P1 advertises for 3"]}
+    for log in ([bought, SERVED, ENDED], [bought, SERVED, ENDED, advertised]):
+        news = page.evaluate(SOUVLAKI_ROUND_NEWS, [log])
+        assert news is not None and news.startswith("Since your last turn: P1 treats the queue")
+        assert "P2 buys" not in news and news.endswith("Round 2 is over.")
+    # an unforeseen card passed with nothing set off, then their service: the others' cards
+    # played before are still the news
+    passed = {"player": 0, "text": "pass", "events": []}
+    news = page.evaluate(SOUVLAKI_ROUND_NEWS, [[picked, bought, passed, SERVED]])
+    assert news == "Since your last turn: P2 receives a phone order G 2/1; P2 buys supplies for 2."
     assert console.errors == []
     context.close()
 
@@ -1665,4 +1686,34 @@ def test_souvlaki_marks_whose_pick_it_is_in_the_picking_order(
         "P1 Ada (now)",
     ]
     assert console.errors == []
+    context.close()
+
+
+def test_an_abandon_refused_because_the_game_just_ended_hands_the_focus_to_the_result(
+    browser: Any, server: LiveServer
+) -> None:
+    """A bot's last move ended the game while its player confirmed leaving it: the question's
+    buttons went, the abandon was refused ("over"), and the focus was left at the page's start
+    (the code looked for the Abandon button, gone with the game). Now: to the result."""
+    context, page, console, socket = open_game(browser, server, "souvlaki")
+    page.click("#abandon")
+    page.focus("#abandon-confirm")
+    held: list[Any] = []
+    page.route("**/abandon", lambda route: held.append(route))  # answered after the end
+    page.keyboard.press("Enter")
+    wait_for(lambda: held)
+    ended = dict(socket.last, log=[], log_from=len(socket.last["log"]) + socket.last["log_from"])
+    players = len(ended["seats"])
+    result = {"scores": [10] * players, "winners": [0], "losses": [0] * players}
+    ended.update(status="finished", over=True, abandon=False, your_turn=False, legal=[])
+    ended["result"] = result
+    socket.route.send(json.dumps(ended))  # the bot's last move, as the server would send it
+    page.wait_for_selector("#result:not(.hidden)")
+    held[0].fulfill(
+        status=409,
+        content_type="application/json",
+        body=json.dumps({"error": "over", "message": "this game is over"}),
+    )
+    page.wait_for_function("document.activeElement.matches('#result h2')")
+    assert [e for e in console.errors if "409 (Conflict)" not in e] == []  # (the refusal's)
     context.close()

@@ -33,7 +33,13 @@ img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3
 
 
 NO_RESULT = "— where no game set one above the other (never met, or only lost together)"
-INTERVALS = "95% interval: Wilson's score interval of the win rate"
+"""What a head-to-head "—" means: in a game of three or more, two losers tell nothing of each
+other, so two bots can share games yet have no result between them."""
+INTERVALS = (
+    "95% interval: Wilson's score interval of the win rate (of a bot in several seats of each "
+    "game, of its games, its share of each game's win; exact where it fills every seat)"
+)
+"""What the tables' intervals are (`kafeneio.sim.simulate.win_interval`)."""
 
 
 def head_to_head_cells(report: TournamentReport) -> list[list[str]]:
@@ -50,9 +56,6 @@ def notes_lines(report: SimulationReport | TournamentReport) -> str:
         f"<p class='meta'><strong>Note:</strong> {html.escape(note)}.</p>" for note in report.notes
     )
 
-
-"""What a head-to-head "—" means: in a game of three or more, two losers tell nothing of each
-other, so two bots can share games yet have no result between them."""
 
 
 def unresolved(report: TournamentReport) -> bool:

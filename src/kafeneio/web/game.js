@@ -452,7 +452,13 @@ async function abandonGame() {
   confirmingLeave = false;
   if (view) render();
   if (left) focusResultIfLost();
-  else if (document.activeElement === document.body) document.getElementById("abandon")?.focus();
+  else if (document.activeElement === document.body) {
+    // refused: back to the button, or, where the game has just ended (a bot's last move came
+    // first), to its result
+    const again = document.getElementById("abandon");
+    if (again) again.focus();
+    else focusResultIfLost();
+  }
 }
 
 // The question's buttons went with the abandon (the game's end may have been drawn before its

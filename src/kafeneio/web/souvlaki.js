@@ -72,12 +72,11 @@ function customer(c, extra, number, place = null) {
     tags.length ? el("div", { class: "tags" }, tags.join(" · ")) : null, extra);
 }
 
-// The draft's snake order (SW-2.2), the pick now marked: as many picks made as slots taken
+// The draft's snake order (SW-2.2), the pick now (the observation's turn) marked
 function pickingOrder(view) {
   const obs = view.observation;
-  const made = obs.row.filter((slot) => !slot).length;
   return el("p", { class: "muted", id: "picking-order" }, "Picking order: ", obs.picking_order.map((p, i) => [i ? ", " : "",
-    i === made ? el("strong", {}, `${seatName(view.seats, p)} (now)`) : seatName(view.seats, p)]));
+    i === obs.turn ? el("strong", {}, `${seatName(view.seats, p)} (now)`) : seatName(view.seats, p)]));
 }
 
 function row(view, legal, ctx) {
@@ -101,8 +100,8 @@ function row(view, legal, ctx) {
 
 function queues(view, legal, ctx) {
   const obs = view.observation;
-  // what ending the service would do to your queue, said here, the page's last panel (said by
-  // its button, it would change the button's width as customers are served)
+  // what ending the service would do to your queue, said here, above it (said by its button,
+  // it would change the button's width as customers are served)
   const ending = ctx.interactive && obs.phase === "service" && view.viewer !== null ? endOfService(view) : null;
   // the viewer's own queue first: the one they serve and draft for, under their hand
   const seats = obs.queues.map((_, p) => p);
@@ -280,15 +279,31 @@ function sinceLastTurn(view) {
   if (view.viewer === null || view.replay || view.over || !view.your_turn) return [];
   const log = view.log;
   const end = ownTurnStart(log, view.viewer);
+  // the viewer's decisions may run on across a phase's end (their service ended the round and
+  // they are first in the maintenance): then what the move that ended it set off is the news
+  const ended = log.slice(end).findLast((entry) => entry.player === view.viewer && ENDS_A_TURN.has(verb(entry)) && entry.events?.length);
+  if (ended) return uncited(ended.events);
   let start = end;
   while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
-  // what the viewer's own last move set off comes with it (ending the service ends the round:
-  // customers annoyed or leaving, the round over, the next shop's costs and draws), all but
-  // the move's own line ("P1 serves ..."), which the viewer made
-  const own = start > 0 ? (log[start - 1].events || []) : [];
-  const after = own.length && own[0].startsWith(`P${view.viewer + 1} `) ? own.slice(1) : own;
-  return after.concat(log.slice(start, end).flatMap((entry) => entry.events || [])).map((text) => text.replace(CITED, ""));
+  // what the viewer's own last move set off comes with the others' moves
+  const own = start > 0 ? setOff(log[start - 1]) : [];
+  return uncited(own.concat(log.slice(start, end).flatMap((entry) => entry.events || [])));
 }
+
+// The moves that end a player's part of a phase, told by no line of their own: each of their
+// events is something they set off (ending the service: the treat, customers annoyed or
+// leaving, the round over, the next shop's costs and draws)
+const ENDS_A_TURN = new Set(["finish", "done", "pass"]);
+const verb = (entry) => entry.text.split(" ")[0];
+
+// What a move of the viewer's set off: its events, less the move's own line ("P1 drafts ..."),
+// which the viewer made, where it has one
+function setOff(entry) {
+  const events = entry.events || [];
+  return ENDS_A_TURN.has(verb(entry)) ? events : events.slice(1);
+}
+
+const uncited = (lines) => lines.map((text) => text.replace(CITED, ""));
 
 // The news, its last NEWS_LINES lines and how many earlier ones the box and the banner leave
 // to the log (a long service of the others runs to 20 lines and more)
@@ -363,8 +378,13 @@ function hintedPlace(root, notation, mover) {
   return null;
 }
 
+// Whether a shop has reached the goal, 25 money (net of loans) and 25 reputation (SW-5.2)
+function reachedGoal(obs, p) {
+  return p.net_money >= obs.rules.win_money && p.reputation >= obs.rules.win_reputation;
+}
+
 export function endReason(obs, options) {
-  const reached = obs.players.filter((p) => p.net_money >= obs.rules.win_money && p.reputation >= obs.rules.win_reputation);
+  const reached = obs.players.filter((p) => reachedGoal(obs, p));
   if (reached.length) return `The game ended at the end of round ${obs.round}: ${reached.map((p) => p.shop_name).join(" and ")} reached ${obs.rules.win_money} money and ${obs.rules.win_reputation} reputation.`;
   return `The game ended after the last round (${obs.round_limit}) with nobody at ${obs.rules.win_money}/${obs.rules.win_reputation}: the highest money + reputation wins.`;
 }
@@ -383,10 +403,9 @@ function netOfLoans(p) {
 
 export function scoreText(obs, player, score) {
   const p = obs.players[player];
-  const reached = (q) => q.net_money >= obs.rules.win_money && q.reputation >= obs.rules.win_reputation;
   // when some shop reached the goal, only those who did may win (SW-5.2, 5.3): a higher sum
   // of one who did not is no win
-  const short = !reached(p) && obs.players.some(reached) ? `, short of ${obs.rules.win_money}/${obs.rules.win_reputation}` : "";
+  const short = !reachedGoal(obs, p) && obs.players.some((q) => reachedGoal(obs, q)) ? `, short of ${obs.rules.win_money}/${obs.rules.win_reputation}` : "";
   return `${score} (money ${p.net_money}, reputation ${p.reputation}${short})`;
 }
 
