@@ -57,7 +57,6 @@ def notes_lines(report: SimulationReport | TournamentReport) -> str:
     )
 
 
-
 def unresolved(report: TournamentReport) -> bool:
     """Whether two different bots have no head-to-head result ("—" off the diagonal)."""
     return any(
