@@ -548,3 +548,22 @@ def test_a_simulation_says_what_its_tables_cannot_show() -> None:
     )  # fmt: skip
     assert shown.exit_code == 0 and "note: mcts:seconds=0.01 thinks for a time" in shown.stdout
     assert "Wilson's score interval" in shown.stdout
+
+
+def test_a_simulation_reports_the_winner_s_lead() -> None:
+    """A designer asking whether a rule makes games closer had to work the winner's margin
+    out of the JSON: it is a line of the tables, of the report and of the JSON now."""
+    from kafeneio.sim.simulate import lead
+
+    assert lead([40, 55, 31]) == 15 and lead([50, 50, 12]) == 0 and lead([7]) == 0
+    played = simulate("cafe", ["greedy", "random"], 6, seed=4)
+    leads = [max(r.scores) - sorted(r.scores)[-2] for r in played.results]
+    assert played.margin.mean == pytest.approx(sum(leads) / len(leads))
+    assert (played.margin.low, played.margin.high) == (min(leads), max(leads))
+    assert played.to_dict()["margin"]["mean"] == played.margin.mean
+    shown = CliRunner().invoke(
+        app, ["simulate", "cafe", "--seats", "greedy,random", "--games", "6", "--seed", "4",
+              "--workers", "1"],
+    )  # fmt: skip
+    assert shown.exit_code == 0
+    assert f"winner's lead: {played.margin.mean:.1f} ± " in shown.stdout

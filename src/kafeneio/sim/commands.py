@@ -496,6 +496,7 @@ def print_simulation(result: SimulationReport) -> None:
         spread_text(of) for of in (lengths.turns, lengths.rounds, lengths.decisions)
     )
     rate = result.games_per_second
+    console.print(f"winner's lead: {spread_text(result.margin)} in final score", markup=False)
     console.print(
         f"game length: {turns} turns, {rounds} rounds, {decisions} decisions; "
         f"{reports.duration(result.seconds)} on {result.backend} "

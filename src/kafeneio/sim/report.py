@@ -18,6 +18,7 @@ from kafeneio.games import get_game, title_of
 from kafeneio.sim import plots
 from kafeneio.sim.analysis import Decision, GameAnalysis
 from kafeneio.sim.simulate import SimulationReport, Tally
+from kafeneio.sim.stats import Spread
 from kafeneio.sim.tournament import TournamentReport
 
 STYLE = """
@@ -252,6 +253,12 @@ def limit_line(report: SimulationReport) -> str:
     return f"<p class='meta'><strong>Note:</strong> {html.escape(report.at_limit)}.</p>"
 
 
+def lead_text(margin: Spread) -> str:
+    """A spread of the winner's leads: "20.2 on average, sd 15.3, from 0 to 64"."""
+    spread = f", sd {margin.sd:.1f}" if margin.sd is not None else ""
+    return f"{margin.mean:.1f} on average{spread}, from {margin.low:g} to {margin.high:g}"
+
+
 def command_line(parts: Sequence[str]) -> str:
     return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
 
@@ -311,6 +318,8 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             ),
             "scores",
         ),
+        f"<p>The winner's lead over the best of the rest, in final score (0 where the win was "
+        f"shared): {html.escape(lead_text(report.margin))}.</p>",
         "<h2>Game length</h2>",
         table(
             ["measure", "mean", "sd", "least", "most"],

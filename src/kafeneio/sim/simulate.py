@@ -61,6 +61,9 @@ class SimulationReport:
     by_seat: list[Tally]
     by_role: list[Tally]
     lengths: Lengths
+    margin: Spread
+    """The winner's lead over the best of the rest, in final score (0 where the win was
+    shared): what a rule that makes games closer or less close changes."""
     backend: str = "local"
     parallelism: int = 1
     seconds: float = 0.0
@@ -192,6 +195,7 @@ def summarize(
             rounds=Spread.of([r.rounds for r in results]),
             decisions=Spread.of([r.decisions for r in results]),
         ),
+        margin=Spread.of([lead(r.scores) for r in results]),
         results=results,
     )
 
@@ -235,6 +239,12 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
             )
         )
     return table
+
+
+def lead(scores: Sequence[int]) -> int:
+    """The highest score's lead over the next (0 where two share it, or a game of one)."""
+    best = sorted(scores, reverse=True)
+    return best[0] - best[1] if len(best) > 1 else 0
 
 
 def win_interval(wins: float, seat_games: int, fills: set[tuple[int, int]]) -> Interval:
