@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,14 @@ from typer.testing import CliRunner
 
 from kafeneio.cli import app
 from kafeneio.core import KafeneioError
-from kafeneio.server import check_writable, database_url, default_db_url, hold_database, listen
+from kafeneio.server import (
+    bring_up_to_date,
+    check_writable,
+    database_url,
+    default_db_url,
+    hold_database,
+    listen,
+)
 
 
 def test_serve_refuses_a_card_set_that_is_no_directory(tmp_path: Path) -> None:
@@ -74,6 +82,36 @@ def test_a_database_the_server_cannot_write_is_refused_at_the_start(tmp_path: Pa
     assert result.exit_code == 2 and "cannot write the database" in result.output
 
 
+def test_a_database_it_cannot_use_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """A self-hoster's review: a file that is no database, a folder that cannot be made, a
+    lock that cannot be written beside it, a schema of a newer kafeneio and a missing driver
+    each printed a traceback (some after the address to open)."""
+    corrupt = tmp_path / "corrupt.sqlite3"
+    corrupt.write_bytes(bytes(range(256)) * 16)
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    cases = [
+        (str(corrupt), "cannot write the database sqlite:///"),
+        (str(blocker / "sub" / "x.sqlite3"), "cannot make the folder of --db"),
+        ("postgresql://club:secret@127.0.0.1/x", "needs a database driver that is not installed"),
+    ]
+    for db, says in cases:
+        result = CliRunner().invoke(app, ["serve", "--db", db, "--port", "0"])
+        assert result.exit_code == 2 and says in result.output, result.output
+        assert result.output.startswith("error: ") and result.output.count("\n") == 1
+        assert "secret" not in result.output and "open http" not in result.output
+    newer = tmp_path / "newer.sqlite3"
+    url = database_url(str(newer))
+    bring_up_to_date(url)  # made at this version's schema, then marked as a newer one's
+    with sqlite3.connect(newer) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    result = CliRunner().invoke(app, ["serve", "--db", str(newer), "--port", "0"])
+    assert result.exit_code == 2 and "made by a newer version" in result.output, result.output
+    if Path("/proc/self").is_dir():  # no file can be made there, root or not
+        with pytest.raises(KafeneioError, match="cannot write beside the database"):
+            hold_database("sqlite:////proc/self/games.sqlite3")
+
+
 def test_a_busy_port_is_refused_before_the_database_is_opened(tmp_path: Path) -> None:
     """The address to open was printed, then uvicorn's "address already in use": the address
     led to whatever held the port, and the database was made and locked for nothing."""
@@ -98,6 +136,8 @@ def test_port_0_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
     ) as server:
         try:
             assert server.stdout is not None
+            kept = server.stdout.readline()  # which database, first: a mistyped --db shows
+            assert kept == f"kafeneio: the games are kept in {tmp_path / 'games.sqlite3'}\n"
             line = server.stdout.readline()  # printed once it listens
             address = line.split("open http://localhost:", 1)[1].split("/", 1)[0]
             assert int(address) > 0

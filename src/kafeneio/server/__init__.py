@@ -43,7 +43,12 @@ def database_url(db: str | None) -> str:
         raise ValueError("--db is empty: give a database URL or a file path")
     if "://" not in db:
         path = Path(db).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ValueError(
+                f"cannot make the folder of --db {db}: {err.strerror or err}"
+            ) from None
         return f"sqlite:///{path.resolve()}"
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
@@ -78,6 +83,7 @@ def serve(
     try:
         held = hold_database(url)  # kept open while the server runs: its lock goes with it
         check_writable(url)
+        bring_up_to_date(url)  # now, not after the address to open is printed
     except BaseException:
         for bound in listening:
             bound.close()
@@ -91,6 +97,10 @@ def serve(
     port = listening[0].getsockname()[1]  # the one the system chose for --port 0
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
+    # which database: a default folder made in another working directory, or a --db mistyped
+    # (its folders are made), would look like the club's games lost
+    kept = _sqlite_file(url) or shown_url(url)
+    print(f"kafeneio: the games are kept in {kept}", flush=True)
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
     if not loopback:
         print(
@@ -204,7 +214,13 @@ def hold_database(url: str) -> IO[str] | None:
         return None
     if path is None:
         return None
-    lock = open(f"{path}.lock", "w")  # noqa: SIM115  # held open for the server's life
+    try:
+        lock = open(f"{path}.lock", "w")  # noqa: SIM115  # held open for the server's life
+    except OSError as err:
+        raise KafeneioError(
+            f"cannot write beside the database {path} (its lock, {path}.lock): "
+            f"{err.strerror or err}"
+        ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -229,7 +245,39 @@ def check_writable(url: str) -> None:
             version = connection.exec_driver_sql("PRAGMA user_version").scalar()
             connection.exec_driver_sql(f"PRAGMA user_version = {int(version or 0)}")
             connection.commit()
-    except sqlalchemy.exc.OperationalError as err:
-        raise KafeneioError(f"cannot write the database {url}: {err.orig}") from None
+    except sqlalchemy.exc.DatabaseError as err:  # read-only; not a database at all
+        raise KafeneioError(f"cannot write the database {shown_url(url)}: {err.orig}") from None
     finally:
         engine.dispose()
+
+
+def bring_up_to_date(url: str) -> None:
+    """Open the database as the server will, its schema brought to this version's (`Store`):
+    `KafeneioError`, saying why, where it cannot be (a driver not installed, a schema of a
+    newer kafeneio, a file that is no database), before the server starts."""
+    import sqlalchemy
+    from alembic.util.exc import CommandError
+
+    from kafeneio.server.store import Store
+
+    try:
+        Store(url).engine.dispose()
+    except (ModuleNotFoundError, sqlalchemy.exc.NoSuchModuleError) as err:
+        raise KafeneioError(
+            f"--db {shown_url(url)} needs a database driver that is not installed ({err}): "
+            "install it in this environment (PostgreSQL: pip install psycopg)"
+        ) from None
+    except CommandError as err:
+        raise KafeneioError(
+            f"the database {shown_url(url)} has a schema this kafeneio does not know ({err}): "
+            "it was made by a newer version; run that one, or give another --db"
+        ) from None
+    except sqlalchemy.exc.DatabaseError as err:
+        raise KafeneioError(f"cannot use the database {shown_url(url)}: {err.orig}") from None
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be printed: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

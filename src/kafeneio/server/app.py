@@ -175,7 +175,11 @@ class HostCheck:
         elif scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 4400})
         else:
-            why = {"error": "bad-host", "message": f"this server does not answer to {host!r}"}
+            why = {
+                "error": "bad-host",
+                "message": f"this server does not answer to {host!r} (a proxy's name is "
+                "allowed by starting it with --allow-host NAME)",
+            }
             await JSONResponse(why, status_code=400)(scope, receive, send)
 
 
