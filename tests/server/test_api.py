@@ -98,6 +98,8 @@ def test_board_and_pages_and_schema(client: TestClient) -> None:
     assert len(board["tables"]) == 24 and len(board["chairs"]) == 68
     for path in ("/", "/game/x", "/replay/x", "/static/game.js", "/static/style.css"):
         assert client.get(path).status_code == 200, path
+    # an uptime monitor asks with HEAD, and read its 405 as the server down
+    assert client.head("/").status_code == 200 and client.head("/").content == b""
     schema = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/actions" in schema["paths"]
     assert "GameView" in schema["components"]["schemas"]

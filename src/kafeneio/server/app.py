@@ -347,7 +347,8 @@ def _lowered(message: str) -> str:
 
 
 def _add_pages(app: FastAPI) -> None:
-    @app.get("/", include_in_schema=False)
+    # HEAD too: an uptime monitor asks with it, and read 405 as the server down
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(WEB / "index.html")
 
