@@ -183,13 +183,16 @@ def test_the_question_abandon_this_game_survives_the_game_going_on(
     context.close()
 
 
-DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these moves legal
+DRAWN = """async ([legal, phase, waiting]) => {  // the page's own view, these moves legal
     const souvlaki = await import("/static/souvlaki.js");
     const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
         headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
     })).json();
     view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
     if (phase) view.observation.phase = phase;
+    const customer = { order: "GS", money: 2, influence: 1, phone: false, big: false,
+        annoyed: false, tip: 0, cards: ["GS"], attached: [], waiting: false, leaves_for: 2 };
+    view.observation.queues[view.viewer] = Array.from({ length: waiting }, () => customer);
     const root = document.createElement("div");
     document.body.append(root);
     souvlaki.render(root, view, { send: () => {}, interactive: true });
@@ -206,9 +209,10 @@ DRAWN = """async ([legal, phase]) => {  // the page's own view, drawn with these
 }"""
 
 
-def drawn(page: Any, legal: list[str], phase: str | None = None) -> list[str]:
-    """The word moves' buttons of the Souvlaki page with `legal` moves: how each looks."""
-    shown: list[str] = page.evaluate(DRAWN, [legal, phase])
+def drawn(page: Any, legal: list[str], phase: str | None = None, waiting: int = 1) -> list[str]:
+    """The word moves' buttons of the Souvlaki page with `legal` moves and `waiting` customers
+    in the player's queue: how each looks."""
+    shown: list[str] = page.evaluate(DRAWN, [legal, phase, waiting])
     return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
 
 
@@ -403,6 +407,9 @@ def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
     # at the row's other end
     assert drawn(page, ["serve", "finish"], "service") == ["serve", "finish (quiet) (apart)"]
     assert drawn(page, ["finish"], "service") == ["serve (quiet)", "finish (quiet) (apart)"]
+    # nobody left to serve: ending the service is all there is to do, and stands out (both
+    # stayed quiet, and no button said what to do)
+    assert drawn(page, ["finish"], "service", waiting=0) == ["serve (quiet)", "finish (apart)"]
     assert console.errors == []
     context.close()
 

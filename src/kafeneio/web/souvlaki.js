@@ -186,13 +186,15 @@ function wordActions(view, legal, ctx) {
   const maintenance = legal.has("done") || phase === "maintenance";
   const always = phase === "service" ? ["serve", "finish"] : maintenance ? ["buy", "advertise", "done"] : [];
   const words = WORD_MOVES.filter((w) => legal.has(w) || always.includes(w));
-  // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end;
-  // a serve the pool covers is the prominent one
+  // ending the service (it cannot be taken back) is the quiet one, set apart at the row's end,
+  // unless nobody is left to serve; a serve the pool covers is the prominent one
+  const nobodyWaits = phase === "service" && !(view.observation.queues[view.viewer] ?? []).length;
   const buttons = el("div", { class: "actions", style: "margin-bottom:.4rem" }, words.map((w) => {
     const move = legal.get(w);
     const full = move ? wordLabel(move, w, view) : `${WORD_LABELS[w]}: not possible now (press to be told why)`;
+    const look = w === "finish" ? (nobodyWaits && move ? "apart" : "quiet apart") : move ? "" : "quiet";
     return el("button", {
-      type: "button", "data-action": w, class: w === "finish" ? "quiet apart" : move ? "" : "quiet", onclick: () => ctx.send(w),
+      type: "button", "data-action": w, class: look, onclick: () => ctx.send(w),
       title: full, "aria-label": full,
     }, WORD_LABELS[w]);
   }));
