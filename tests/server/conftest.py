@@ -78,19 +78,25 @@ class LiveServer:
     log: Path
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
+    said_from: int = 0
+    """Where in the log this start's lines begin (a restart writes on after the last)."""
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, bot_pause: float = 0.0, *options: str) -> LiveServer:
-        """Start it; `options`, more of `serve`'s (``--allow-host``, ``NAME``)."""
-        self.port = free_port()
+        """Start it; `options`, more of `serve`'s (``--allow-host``, ``NAME``). It listens on
+        a port the system chooses (``--port 0``) and says which: a free port chosen here and
+        given to it could be taken meanwhile by another test's server (tests run in parallel),
+        and this one's requests would then reach that one."""
+        self.port = 0
+        self.said_from = self.log.stat().st_size if self.log.exists() else 0
         command = [
             str(Path(sys.executable).with_name("kafeneio")),
             "serve",
             "--port",
-            str(self.port),
+            "0",
             "--db",
             self.db_url,
             "--bot-pause",
@@ -103,6 +109,13 @@ class LiveServer:
         return self
 
     def ready(self) -> bool:
+        if not self.port:  # the port it said, in its log, after what earlier starts said
+            said = self.log.read_bytes()[self.said_from :].decode(errors="replace")
+            found = re.search(r"open http://localhost:(\d+)/", said)
+            if found is None:
+                assert self.process is not None and self.process.poll() is None, said
+                return False
+            self.port = int(found.group(1))
         try:
             self.get("/api/catalog")
         except OSError:
