@@ -1709,6 +1709,7 @@ def test_an_abandon_refused_because_the_game_just_ended_hands_the_focus_to_the_r
     page.route("**/abandon", lambda route: held.append(route))  # answered after the end
     page.keyboard.press("Enter")
     wait_for(lambda: held)
+    socket.holding = True  # nothing of the server's after the game's end (a seat's presence)
     ended = dict(socket.last, log=[], log_from=len(socket.last["log"]) + socket.last["log_from"])
     players = len(ended["seats"])
     result = {"scores": [10] * players, "winners": [0], "losses": [0] * players}
