@@ -82,7 +82,9 @@ def test_a_database_the_server_cannot_write_is_refused_at_the_start(tmp_path: Pa
     assert result.exit_code == 2 and "cannot write the database" in result.output
 
 
-def test_a_database_it_cannot_use_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+def test_a_database_it_cannot_use_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A self-hoster's review: a file that is no database, a folder that cannot be made, a
     lock that cannot be written beside it, a schema of a newer kafeneio and a missing driver
     each printed a traceback (some after the address to open)."""
@@ -90,10 +92,17 @@ def test_a_database_it_cannot_use_is_one_line_not_a_traceback(tmp_path: Path) ->
     corrupt.write_bytes(bytes(range(256)) * 16)
     blocker = tmp_path / "afile"
     blocker.write_text("")
+    for driver in ("psycopg", "psycopg2"):  # not installed, wherever the tests run
+        monkeypatch.setitem(sys.modules, driver, None)
     cases = [
         (str(corrupt), "cannot write the database sqlite:///"),
         (str(blocker / "sub" / "x.sqlite3"), "cannot make the folder of --db"),
         ("postgresql://club:secret@127.0.0.1/x", "needs a database driver that is not installed"),
+        # a password may be in the query too, which no line prints
+        ("postgresql+psycopg://club@127.0.0.1/x?password=secret", "needs a database driver"),
+        # each thread would have a database of its own, and a stop would lose every game
+        ("sqlite://", "keeps the games in memory: give a file"),
+        ("sqlite:///:memory:", "keeps the games in memory"),
     ]
     for db, says in cases:
         result = CliRunner().invoke(app, ["serve", "--db", db, "--port", "0"])
@@ -110,6 +119,10 @@ def test_a_database_it_cannot_use_is_one_line_not_a_traceback(tmp_path: Path) ->
     if Path("/proc/self").is_dir():  # no file can be made there, root or not
         with pytest.raises(KafeneioError, match="cannot write beside the database"):
             hold_database("sqlite:////proc/self/games.sqlite3")
+        monkeypatch.chdir("/proc/self")  # the default data folder cannot be made here
+        result = CliRunner().invoke(app, ["serve", "--port", "0"])
+        assert result.exit_code == 2 and "cannot make the data folder" in result.output
+        assert "give --db FILE" in result.output and result.output.count("\n") == 1
 
 
 def test_a_busy_port_is_refused_before_the_database_is_opened(tmp_path: Path) -> None:
@@ -137,7 +150,8 @@ def test_port_0_serves_on_a_free_port_and_says_which(tmp_path: Path) -> None:
         try:
             assert server.stdout is not None
             kept = server.stdout.readline()  # which database, first: a mistyped --db shows
-            assert kept == f"kafeneio: the games are kept in {tmp_path / 'games.sqlite3'}\n"
+            path = (tmp_path / "games.sqlite3").resolve()  # whatever folder a link led to
+            assert kept == f"kafeneio: the games are kept in {path}\n"
             line = server.stdout.readline()  # printed once it listens
             address = line.split("open http://localhost:", 1)[1].split("/", 1)[0]
             assert int(address) > 0

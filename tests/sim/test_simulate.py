@@ -555,9 +555,14 @@ def test_a_simulation_reports_the_winner_s_lead() -> None:
     out of the JSON: it is a line of the tables, of the report and of the JSON now."""
     from kafeneio.sim.simulate import lead
 
-    assert lead([40, 55, 31]) == 15 and lead([50, 50, 12]) == 0 and lead([7]) == 0
+    assert lead([40, 55, 31], [0, 1, 0]) == 15 and lead([50, 50, 12], [0.5, 0.5, 0]) == 38
+    assert lead([7], [1]) == 0 and lead([20, 20], [0.5, 0.5]) == 0
+    # the winner by the rules is not the top score (a Souvlaki shop short of 25/25 held it)
+    assert lead([-11, -22, 54, 52], [0, 0, 0, 1]) == -2
     played = simulate("cafe", ["greedy", "random"], 6, seed=4)
-    leads = [max(r.scores) - sorted(r.scores)[-2] for r in played.results]
+    leads = [  # a 2-player game here: the winner's score less the loser's
+        r.scores[r.returns.index(1.0)] - r.scores[r.returns.index(0.0)] for r in played.results
+    ]
     assert played.margin.mean == pytest.approx(sum(leads) / len(leads))
     assert (played.margin.low, played.margin.high) == (min(leads), max(leads))
     assert played.to_dict()["margin"]["mean"] == played.margin.mean

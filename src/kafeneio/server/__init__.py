@@ -28,8 +28,15 @@ DEFAULT_DATA = Path("kafeneio-data")
 
 
 def default_db_url(data: Path = DEFAULT_DATA) -> str:
-    """An SQLite file in the data folder, which is made if missing."""
-    data.mkdir(parents=True, exist_ok=True)
+    """An SQLite file in the data folder, which is made if missing (`ValueError` where it
+    cannot be: a working directory the server may not write in)."""
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(
+            f"cannot make the data folder {data.absolute()}: {err.strerror or err} (start the "
+            "server in a folder it may write in, or give --db FILE)"
+        ) from None
     return f"sqlite:///{(data / 'kafeneio.sqlite3').resolve()}"
 
 
@@ -54,11 +61,15 @@ def database_url(db: str | None) -> str:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        make_url(db)
+        parsed = make_url(db)
     except ArgumentError:
         raise ValueError(
             f"--db {db!r} is neither a database URL (like sqlite:///games.sqlite3) nor a file path"
         ) from None
+    memory = parsed.database in {None, "", ":memory:"} or "mode=memory" in db
+    if parsed.get_backend_name() == "sqlite" and memory:
+        # each thread of the server would see a database of its own, and a stop loses all
+        raise ValueError(f"--db {db} keeps the games in memory: give a file (--db games.sqlite3)")
     return db
 
 
@@ -80,6 +91,7 @@ def serve(
 
     url = database_url(db)
     listening = listen(host, port)  # first: a busy port leaves the database untouched
+    held = None
     try:
         held = hold_database(url)  # kept open while the server runs: its lock goes with it
         check_writable(url)
@@ -87,6 +99,8 @@ def serve(
     except BaseException:
         for bound in listening:
             bound.close()
+        if held is not None:
+            held.close()
         raise
     # a server on this machine alone answers only to its names and those allowed (`HostCheck`)
     loopback = host in {"127.0.0.1", "localhost", "::1"}
@@ -99,7 +113,8 @@ def serve(
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address, as a URL writes it
     # which database: a default folder made in another working directory, or a --db mistyped
     # (its folders are made), would look like the club's games lost
-    kept = _sqlite_file(url) or shown_url(url)
+    sqlite_file = _sqlite_file(url)
+    kept = sqlite_file.resolve() if sqlite_file is not None else shown_url(url)
     print(f"kafeneio: the games are kept in {kept}", flush=True)
     print(f"kafeneio: open http://{shown}:{port}/ in your browser (Ctrl-C stops)", flush=True)
     if not loopback:
@@ -262,10 +277,10 @@ def bring_up_to_date(url: str) -> None:
 
     try:
         Store(url).engine.dispose()
-    except (ModuleNotFoundError, sqlalchemy.exc.NoSuchModuleError) as err:
+    except (ImportError, sqlalchemy.exc.NoSuchModuleError) as err:  # missing, or unloadable
         raise KafeneioError(
             f"--db {shown_url(url)} needs a database driver that is not installed ({err}): "
-            "install it in this environment (PostgreSQL: pip install psycopg)"
+            "install it in this environment (PostgreSQL: pip install 'psycopg[binary]')"
         ) from None
     except CommandError as err:
         raise KafeneioError(
@@ -277,7 +292,8 @@ def bring_up_to_date(url: str) -> None:
 
 
 def shown_url(url: str) -> str:
-    """A database URL as it may be printed: its password hidden."""
+    """A database URL as it may be printed in a log: its password hidden, and its query left
+    out (which may hold one too: ``?password=...``)."""
     from sqlalchemy.engine import make_url
 
-    return make_url(url).render_as_string(hide_password=True)
+    return make_url(url).set(query={}).render_as_string(hide_password=True)

@@ -318,8 +318,9 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             ),
             "scores",
         ),
-        f"<p>The winner's lead over the best of the rest, in final score (0 where the win was "
-        f"shared): {html.escape(lead_text(report.margin))}.</p>",
+        f"<p>The winner's lead over the best of the rest, in final score (negative where a rule "
+        f"made a lower score win; 0 where every seat shared it): "
+        f"{html.escape(lead_text(report.margin))}.</p>",
         "<h2>Game length</h2>",
         table(
             ["measure", "mean", "sd", "least", "most"],

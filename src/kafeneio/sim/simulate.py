@@ -62,8 +62,8 @@ class SimulationReport:
     by_role: list[Tally]
     lengths: Lengths
     margin: Spread
-    """The winner's lead over the best of the rest, in final score (0 where the win was
-    shared): what a rule that makes games closer or less close changes."""
+    """The winners' lead over the best of the rest, in final score (`lead`; negative where a
+    rule made a lower score win): what a rule that makes games closer or less close changes."""
     backend: str = "local"
     parallelism: int = 1
     seconds: float = 0.0
@@ -195,7 +195,7 @@ def summarize(
             rounds=Spread.of([r.rounds for r in results]),
             decisions=Spread.of([r.decisions for r in results]),
         ),
-        margin=Spread.of([lead(r.scores) for r in results]),
+        margin=Spread.of([lead(r.scores, r.returns) for r in results]),
         results=results,
     )
 
@@ -241,10 +241,14 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
     return table
 
 
-def lead(scores: Sequence[int]) -> int:
-    """The highest score's lead over the next (0 where two share it, or a game of one)."""
-    best = sorted(scores, reverse=True)
-    return best[0] - best[1] if len(best) > 1 else 0
+def lead(scores: Sequence[int], returns: Sequence[float]) -> int:
+    """The winners' best score less the best of the others' (0 where every seat shares the
+    win, or nobody won). Negative where a rule made a lower score the winner's: in Souvlaki
+    Wars only the shops at 25/25 may win (SW-5.2), and in Café a player sent home may hold the
+    most points."""
+    winners = [score for score, share in zip(scores, returns, strict=True) if share > 0]
+    others = [score for score, share in zip(scores, returns, strict=True) if share == 0]
+    return max(winners) - max(others) if winners and others else 0
 
 
 def win_interval(wins: float, seat_games: int, fills: set[tuple[int, int]]) -> Interval:
