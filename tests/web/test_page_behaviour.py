@@ -1725,3 +1725,49 @@ def test_an_abandon_refused_because_the_game_just_ended_hands_the_focus_to_the_r
     page.wait_for_function("document.activeElement.matches('#result h2')")
     assert [e for e in console.errors if "409 (Conflict)" not in e] == []  # (the refusal's)
     context.close()
+
+
+def test_souvlaki_outlines_what_an_unforeseen_card_would_be_played_on(
+    browser: Any, server: LiveServer
+) -> None:
+    """ "on P1 Ada's customer 4" was read far from that customer, and pointing at the button
+    or focusing it showed nothing: the customer, or the queue, is outlined now."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    outlined = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            const token = new URLSearchParams(location.hash.slice(1)).get("token");
+            const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"),
+                { headers: { "X-Seat-Token": token } })).json();
+            const obs = view.observation;
+            obs.phase = "unforeseen";
+            obs.first_game = false;
+            const customer = { order: "GS", money: 2, influence: 1, phone: false, big: false,
+                annoyed: false, tip: 0, cards: ["GS"], attached: [], waiting: false };
+            obs.queues = obs.queues.map(() => [customer, customer]);
+            obs.hand.unforeseen = ["impatient-customer", "health-inspection"];
+            view.legal = ["use impatient-customer p2.2", "use health-inspection p2"].map(
+                (notation) => ({ notation, words: notation, gain: null }));
+            const root = document.createElement("div");
+            document.body.append(root);
+            souvlaki.render(root, view, { send: () => {}, interactive: true });
+            const marked = () => [...root.querySelectorAll(".targeted")].map(
+                (e) => e.dataset.customer ?? `queue ${e.dataset.queue}`);
+            const seen = [];
+            for (const notation of ["use impatient-customer p2.2", "use health-inspection p2"]) {
+                const button = root.querySelector(`[data-action="${notation}"]`);
+                button.focus();
+                seen.push(marked());
+                button.blur();
+                seen.push(marked());
+                button.dispatchEvent(new MouseEvent("mouseenter"));
+                seen.push(marked());
+                button.dispatchEvent(new MouseEvent("mouseleave"));
+            }
+            root.remove();
+            return seen;
+        }"""
+    )
+    assert outlined == [["p2.2"], [], ["p2.2"], ["queue 1"], [], ["queue 1"]]
+    assert console.errors == []
+    context.close()

@@ -29,6 +29,17 @@ function targetText(view, target) {
   return match[2] ? `${who}'s customer ${match[2]}` : who;
 }
 
+// The customers (p1.4) or queues (p2) an unforeseen card's button would play it on, outlined
+// while the button is pointed at or focused: "on P1's customer 4" is read far from that customer
+function markTargets(notation, on) {
+  for (const target of notation.split(" ").slice(2)) {
+    const [, seat, place] = /^p(\d)(?:\.(\d+))?$/.exec(target) ?? [];
+    if (!seat) continue;
+    const selector = place ? `[data-customer="${target}"]` : `[data-queue="${Number(seat) - 1}"]`;
+    for (const shown of document.querySelectorAll(selector)) shown.classList.toggle("targeted", on);
+  }
+}
+
 function useLabel(view, notation) {
   const [, , ...targets] = notation.split(" ");
   return targets.length ? `on ${targets.map((t) => targetText(view, t)).join(" and ")}` : "play it";
@@ -161,6 +172,8 @@ function unforeseenCards(view, legal, ctx) {
       el("div", { class: "muted", style: "font-size:.85rem" }, obs.hand.unforeseen_text[kind] || ""),
       ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", {
         type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": moveText(legal.get(n)), onclick: () => ctx.send(n),
+        onmouseenter: () => markTargets(n, true), onmouseleave: () => markTargets(n, false),
+        onfocus: () => markTargets(n, true), onblur: () => markTargets(n, false),
       }, useLabel(view, n)))) : null);
   });
   return el("div", { class: "panel", id: "my-unforeseen" }, el("h3", {}, yours(view, "unforeseen cards")), unforeseen.length ? unforeseen : el("div", { class: "muted" }, "none"));
