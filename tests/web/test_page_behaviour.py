@@ -1366,6 +1366,8 @@ def test_the_cafe_board_stays_in_place_through_a_turn(browser: Any, server: Live
     30 px more as "End the turn" came: more than a chair, under a finger about to tap."""
     context, page, console, _ = open_game(browser, server, "cafe", 390)
     page.clock.run_for(1000)
+    # the board is drawn once its data has come, which on a loaded machine is after the turn
+    page.wait_for_selector("#board .cafe-board .chair")
     top = "document.querySelector('#board .cafe-board').getBoundingClientRect().top + scrollY"
     before = page.evaluate(top)
     cards = page.locator("#board .hand button.card")
@@ -1396,6 +1398,7 @@ def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
         context, page, console = new_page(browser, width, height)
         page.goto(server.base + created["links"][0]["path"])
         page.wait_for_selector(f"{READY}[data-your-turn=true]")
+        page.wait_for_selector("#board .cafe-board .chair")  # drawn once its data has come
         cards = page.locator("#board .hand button.card")
         for index in range(cards.count()):  # a guest a chair takes: the chairs lit
             cards.nth(index).click()
