@@ -21,21 +21,27 @@ function meter(kind, value, goal, label) {
     el("div", { class: `meter ${kind}`, role: "meter", "aria-valuemin": 0, "aria-valuemax": goal, "aria-valuenow": value, "aria-label": label }, el("div", { style: `width:${share * 100}%` })));
 }
 
-function targetText(view, target) {
+// An unforeseen card's target as its notation names it: "p2" a player (index 1), "p2.3" the
+// third customer of their queue; null for anything else
+function targetOf(target) {
   const match = /^p(\d)(?:\.(\d+))?$/.exec(target);
-  if (!match) return target;
-  const player = Number(match[1]) - 1;
-  const who = seatName(view.seats, player);  // as the log names players
-  return match[2] ? `${who}'s customer ${match[2]}` : who;
+  return match ? { player: Number(match[1]) - 1, customer: match[2] ?? null } : null;
+}
+
+function targetText(view, target) {
+  const named = targetOf(target);
+  if (!named) return target;
+  const who = seatName(view.seats, named.player);  // as the log names players
+  return named.customer ? `${who}'s customer ${named.customer}` : who;
 }
 
 // The customers (p1.4) or queues (p2) an unforeseen card's button would play it on, outlined
 // while the button is pointed at or focused: "on P1's customer 4" is read far from that customer
 function markTargets(notation, on) {
   for (const target of notation.split(" ").slice(2)) {
-    const [, seat, place] = /^p(\d)(?:\.(\d+))?$/.exec(target) ?? [];
-    if (!seat) continue;
-    const selector = place ? `[data-customer="${target}"]` : `[data-queue="${Number(seat) - 1}"]`;
+    const named = targetOf(target);
+    if (!named) continue;
+    const selector = named.customer ? `[data-customer="${target}"]` : `[data-queue="${named.player}"]`;
     for (const shown of document.querySelectorAll(selector)) shown.classList.toggle("targeted", on);
   }
 }
