@@ -51,11 +51,14 @@ def head_to_head_cells(report: TournamentReport) -> list[list[str]]:
     ]
 
 
+def note_line(note: str) -> str:
+    """A note on a run, a line of its page."""
+    return f"<p class='meta'><strong>Note:</strong> {html.escape(note)}.</p>"
+
+
 def notes_lines(report: SimulationReport | TournamentReport) -> str:
     """The run's notes (`notes`), a line of its page each."""
-    return "".join(
-        f"<p class='meta'><strong>Note:</strong> {html.escape(note)}.</p>" for note in report.notes
-    )
+    return "".join(note_line(note) for note in report.notes)
 
 
 def unresolved(report: TournamentReport) -> bool:
@@ -250,7 +253,7 @@ def limit_line(report: SimulationReport) -> str:
     """How many games ended at the engine's limit, not by a win, where any did."""
     if report.at_limit is None:
         return ""
-    return f"<p class='meta'><strong>Note:</strong> {html.escape(report.at_limit)}.</p>"
+    return note_line(report.at_limit)
 
 
 def lead_text(margin: Spread) -> str:

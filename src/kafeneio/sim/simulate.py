@@ -103,11 +103,11 @@ class SimulationReport:
         order of play; a role table that is the seat table renamed (the same role in each seat
         in every game); bots whose results a seed does not repeat."""
         notes = []
-        seat_note = get_game(self.game).seat_note
-        if seat_note is not None:
-            notes.append(seat_note)
+        game = get_game(self.game)
+        if game.seat_note is not None:
+            notes.append(game.seat_note)
         if self.by_role and len({result.roles for result in self.results}) == 1:
-            role = get_game(self.game).role_noun
+            role = game.role_noun
             notes.append(
                 f"every game gave each seat the same {role}: the table by {role} is the table "
                 "by seat under other names"
