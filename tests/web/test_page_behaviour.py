@@ -183,11 +183,19 @@ def test_the_question_abandon_this_game_survives_the_game_going_on(
     context.close()
 
 
-DRAWN = """async ([legal, phase, waiting]) => {  // the page's own view, these moves legal
+OWN_VIEW = (
+    'const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), '
+    '{ headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") } })'
+    ").json();"
+)
+"""JavaScript: `view`, the game page's own view of its game, read with its seat's token."""
+
+DRAWN = (
+    """async ([legal, phase, waiting]) => {  // the page's own view, these moves legal
     const souvlaki = await import("/static/souvlaki.js");
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     view.legal = legal.map((notation) => ({ notation, words: notation, gain: null }));
     if (phase) view.observation.phase = phase;
     const customer = { order: "GS", money: 2, influence: 1, phone: false, big: false,
@@ -207,6 +215,7 @@ DRAWN = """async ([legal, phase, waiting]) => {  // the page's own view, these m
     root.remove();
     return shown;
 }"""
+)
 
 
 def drawn(page: Any, legal: list[str], phase: str | None = None, waiting: int = 1) -> list[str]:
@@ -216,11 +225,12 @@ def drawn(page: Any, legal: list[str], phase: str | None = None, waiting: int = 
     return [s.replace(" (quiet) (white)", " (quiet)") for s in shown]
 
 
-PLACES = """async ([legal, phase]) => {  // where the word moves' buttons are, drawn so
+PLACES = (
+    """async ([legal, phase]) => {  // where the word moves' buttons are, drawn so
     const souvlaki = await import("/static/souvlaki.js");
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     const words = (notation) => `${notation} in the game's words, which may be many of them`;
     view.legal = legal.map((notation) => ({ notation, words: words(notation), gain: null }));
     if (phase) view.observation.phase = phase;
@@ -235,6 +245,7 @@ PLACES = """async ([legal, phase]) => {  // where the word moves' buttons are, d
     root.remove();
     return places;
 }"""
+)
 
 
 def places(page: Any, legal: list[str], phase: str | None = None) -> dict[str, list[int]]:
@@ -361,11 +372,12 @@ def test_cafe_marks_what_the_others_did_since_your_last_turn(
     context.close()
 
 
-SINCE = """async ([out]) => {  // the page's own view, after four turns of two others
+SINCE = (
+    """async ([out]) => {  // the page's own view, after four turns of two others
     const cafe = await import("/static/cafe.js");
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     const obs = view.observation;
     view.seats.push({ ...view.seats[1], seat: 2, name: "Cy" });
     const guests = obs.hands[view.viewer];
@@ -382,6 +394,7 @@ SINCE = """async ([out]) => {  // the page's own view, after four turns of two o
     root.remove();
     return [marked, line];
 }"""
+)
 
 
 def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
@@ -427,11 +440,12 @@ def test_souvlaki_hand_is_shown_at_full_strength_outside_the_service(
     context.close()
 
 
-SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter, passed = true, more = 0]) => {
+SOUVLAKI_NEWS = (
+    """async ([viewer, yourTurn, ownAfter, passed = true, more = 0]) => {
     const souvlaki = await import("/static/souvlaki.js");  // the page's own view, given a log
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     const entry = (ply, player, text, events) => ({ ply, player, text, events });
     view.log = [
         entry(0, 0, "keep", ["P1 keeps their food cards (SW-S.6)"]),
@@ -453,6 +467,7 @@ SOUVLAKI_NEWS = """async ([viewer, yourTurn, ownAfter, passed = true, more = 0])
     root.remove();
     return [lines, souvlaki.news(view)];
 }"""
+)
 
 
 def test_souvlaki_says_what_the_others_did_since_your_last_turn(
@@ -613,11 +628,12 @@ def test_cafe_buttons_and_hint_wait_while_a_move_awaits_its_answer(
 
 def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -> None:
     context, page, console, _ = open_game(browser, server, "cafe")
-    shown = """async ([phase]) => {  // the page's own view, drawn at this phase
+    shown = (
+        """async ([phase]) => {  // the page's own view, drawn at this phase
         const cafe = await import("/static/cafe.js");
-        const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-            headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-        })).json();
+        """
+        + OWN_VIEW
+        + """
         view.observation.phase = phase;
         const root = document.createElement("div");
         document.body.append(root);
@@ -626,6 +642,7 @@ def test_cafe_phase_labels_read_as_sentences(browser: Any, server: LiveServer) -
         root.remove();
         return label;
     }"""
+    )
     assert page.evaluate(shown, ["draw"]) == "Choose how many cards to draw"
     assert page.evaluate(shown, ["birthday"]) == "Choose the birthday table"
     assert console.errors == []
@@ -1432,11 +1449,12 @@ def test_on_a_laptop_the_hand_and_the_whole_cafe_board_are_in_sight_together(
         context.close()
 
 
-SOUVLAKI_SERVICE = """async ([reputation, pool, served]) => {  // the page's view, in its service
+SOUVLAKI_SERVICE = (
+    """async ([reputation, pool, served]) => {  // the page's view, in its service
     const souvlaki = await import("/static/souvlaki.js");
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     const obs = view.observation;
     obs.phase = "service";
     obs.players[view.viewer].reputation = reputation;
@@ -1457,6 +1475,7 @@ SOUVLAKI_SERVICE = """async ([reputation, pool, served]) => {  // the page's vie
     root.remove();
     return said;
 }"""
+)
 
 
 def test_souvlaki_says_what_sending_away_and_leaving_cost(browser: Any, server: LiveServer) -> None:
@@ -1534,11 +1553,12 @@ def test_souvlaki_news_tells_what_the_viewer_s_last_move_set_off(
     context.close()
 
 
-SOUVLAKI_TABLE = """async ([firstGame, heldFood, discards]) => {  // the page's own view, edited
+SOUVLAKI_TABLE = (
+    """async ([firstGame, heldFood, discards]) => {  // the page's own view, edited
     const souvlaki = await import("/static/souvlaki.js");
-    const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"), {
-        headers: { "X-Seat-Token": new URLSearchParams(location.hash.slice(1)).get("token") },
-    })).json();
+    """
+    + OWN_VIEW
+    + """
     const obs = view.observation;
     obs.first_game = firstGame;
     if (heldFood) obs.hand.food = heldFood;
@@ -1559,6 +1579,7 @@ SOUVLAKI_TABLE = """async ([firstGame, heldFood, discards]) => {  // the page's 
     root.remove();
     return said;
 }"""
+)
 
 
 def test_souvlaki_shows_each_shop_s_identity_and_the_player_s_own_things_first(
@@ -1677,9 +1698,9 @@ def test_souvlaki_marks_whose_pick_it_is_in_the_picking_order(
     said = page.evaluate(
         """async () => {
             const souvlaki = await import("/static/souvlaki.js");
-            const token = new URLSearchParams(location.hash.slice(1)).get("token");
-            const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"),
-                { headers: { "X-Seat-Token": token } })).json();
+            """
+        + OWN_VIEW
+        + """
             Object.assign(view.observation, { phase: "customers", picking_order: [1, 0, 0, 1],
                 row: ["G 1/0", null, "GS 3/1", "BIG", "SD 2/1"] });  // one pick made
             const root = document.createElement("div");
@@ -1739,9 +1760,9 @@ def test_souvlaki_outlines_what_an_unforeseen_card_would_be_played_on(
     outlined = page.evaluate(
         """async () => {
             const souvlaki = await import("/static/souvlaki.js");
-            const token = new URLSearchParams(location.hash.slice(1)).get("token");
-            const view = await (await fetch(location.pathname.replace("/game/", "/api/games/"),
-                { headers: { "X-Seat-Token": token } })).json();
+            """
+        + OWN_VIEW
+        + """
             const obs = view.observation;
             obs.phase = "unforeseen";
             obs.first_game = false;
