@@ -74,6 +74,17 @@ class HeldSocket:
         self.held.clear()
 
 
+def routed(page: Any, held: list[Any], seconds: float = 20.0) -> None:
+    """Wait until a route of `page` has held a request in `held`. Playwright hands a request to
+    its route's handler only while a call of its own runs: polled with the test's own sleep
+    (`wait_for`), a request that came after the last call was never handed over."""
+    for _ in range(int(seconds / 0.02)):
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the page sent no request to hold")
+
+
 def open_game(browser: Any, server: LiveServer, game: str, width: int = 1280) -> Any:
     """This person (seat 1) against a bot, the page's socket held in hand and its clock paused:
     the page, its context, console and socket."""
@@ -1277,7 +1288,7 @@ def test_a_cafe_board_whose_data_answers_late_is_drawn_at_the_latest_position(
     )
     bo.goto(server.base + created["links"][1]["path"])
     bo.wait_for_selector("body[data-ply='0']")
-    wait_for(lambda: held)
+    routed(bo, held)
     ada.locator("#board .hand button.card").first.click()
     click_and_wait(ada, "#to-bar")
     bo.wait_for_selector("body[data-ply='1']")
@@ -1732,7 +1743,7 @@ def test_an_abandon_refused_because_the_game_just_ended_hands_the_focus_to_the_r
     held: list[Any] = []
     page.route("**/abandon", lambda route: held.append(route))  # answered after the end
     page.keyboard.press("Enter")
-    wait_for(lambda: held)
+    routed(page, held)
     socket.holding = True  # nothing of the server's after the game's end (a seat's presence)
     ended = dict(socket.last, log=[], log_from=len(socket.last["log"]) + socket.last["log_from"])
     players = len(ended["seats"])
