@@ -306,6 +306,8 @@ def test_paired_worlds_give_the_n_th_visit_of_every_root_child_the_n_th_world() 
         world.apply(sample.history[-1])
         assert sample.state_key() == world.state_key()  # the visit plays in that world
         met.setdefault(sample.history[-1].code, []).append(visit)
+        # the rollout's ties are not broken by the numbers that shuffled the world's bag
+        assert rng.getstate() != random.Random(bot.world_seed + visit).getstate()
         return sample, child, expanded, rng
 
     bot._paired_root_step = recording  # type: ignore[method-assign]
@@ -347,6 +349,7 @@ def test_a_kept_subtree_compares_its_root_children_by_their_means_alone() -> Non
     bot.choose(state)
     assert bot.last_root.root and bot.last_root.visits > 200  # the kept subtree
     assert not bot.pairing and bot.leader is None
+    assert bot.worlds == []  # fresh samples, as without `paired`
 
 
 def test_without_paired_worlds_every_iteration_draws_a_fresh_world() -> None:

@@ -342,7 +342,9 @@ class MctsBot(Bot):
         self.new_tally: Callable[[], LuckTally] | None = None
         """With `luck`: the maker of each sampled world's luck tally in the current search."""
         self.world_seed = 0
-        """The seed of the current search's worlds (and of their rollouts' random numbers)."""
+        """The seed of the current search's worlds (the n-th world's: this plus n)."""
+        self.rollout_seed = 0
+        """The seed of the random numbers of the rollouts in the current search's worlds."""
         self.pairing = False
         """Whether the current search compares the root's children on paired worlds."""
         self.leader: Node | None = None
@@ -408,6 +410,9 @@ class MctsBot(Bot):
         self.pairing = bool(self.settings.paired) and reused is None
         if self.settings.paired:  # drawn only then, so that other searches play as before
             self.world_seed = self.rng.getrandbits(48) << 16
+            # a stream of its own: on the world's seed, a rollout's ties would be broken by
+            # the numbers that shuffled the bag, and follow the cards it will draw
+            self.rollout_seed = self.rng.getrandbits(48) << 16
         self.last_root = root
         self.new_tally = luck_meter(knowledge_for(state), state, me) if self.settings.luck else None
         iterations = 0
@@ -432,7 +437,7 @@ class MctsBot(Bot):
         knowledge = knowledge_for(state)
         tally = self.new_tally() if self.new_tally is not None else None
         marks: list[object] = []
-        if self.settings.paired:
+        if self.pairing:
             sample, node, expanded, rng = self._paired_root_step(state, root, me, tally, marks)
             path = [node]
         else:
@@ -493,7 +498,7 @@ class MctsBot(Bot):
         index = child.visits
         sample = self._world(state, me, index).clone()
         _apply_marked(sample, action, tally, marks)
-        return sample, child, expanded, random.Random(self.world_seed + index)
+        return sample, child, expanded, random.Random(self.rollout_seed + index)
 
     def _world(self, state: State, me: int, index: int) -> State:
         """The `index`-th world of this search (made once: read it, never change it)."""
