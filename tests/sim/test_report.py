@@ -67,6 +67,11 @@ def test_a_tournament_report_shows_the_ratings(tmp_path: Path) -> None:
     shown = result.output.split("standings")[1]
     assert shown.index(best[0]) < shown.index(best[1])
     assert "seed 0; " in result.output and " s on local (1 in parallel)" in result.output
+    assert "ended at" not in page  # Café ends by its rules alone
+    limited = tmp_path / "souvlaki"  # random shops reach the round limit
+    args = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "2", "--seed", "1"]
+    assert runner.invoke(app, [*args, "--workers", "1", "--report", str(limited)]).exit_code == 0
+    assert "games ended at the round limit" in (limited / "report.html").read_text()
 
 
 def test_a_report_directory_that_cannot_be_made_is_a_clear_error(tmp_path: Path) -> None:

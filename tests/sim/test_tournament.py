@@ -130,3 +130,17 @@ def test_each_head_to_head_share_says_the_games_it_rests_on() -> None:
     )
     assert shown.exit_code == 0 and "(in brackets, of how many)" in shown.stdout
     assert "1.000 (3)" in shown.stdout and "0.000 (3)" in shown.stdout
+
+
+def test_a_tournament_counts_its_games_ended_at_the_round_limit_as_a_simulation_does() -> None:
+    """Random Souvlaki shops all reach the round limit: ratings resting on its tiebreak alone
+    were given without a word."""
+    report = tournament("souvlaki", ["random", "greedy"], 2, seed=1, backend=Backend(workers=1))
+    limit = "the round limit (30 rounds, beyond the rulebook)"
+    limited = [result for result in report.results if result.at_limit == limit]
+    assert limited and report.to_dict()["games_at_limit"] == len(limited)
+    assert report.at_limit == f"{len(limited)} of 2 games ended at {limit}, not by a win"
+    assert tournament("cafe", ["random", "greedy"], 2, seed=1).at_limit is None
+    args = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "2", "--seed", "1"]
+    result = CliRunner().invoke(app, args)
+    assert f"note: {report.at_limit}." in " ".join(result.output.split())

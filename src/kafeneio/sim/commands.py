@@ -579,6 +579,8 @@ def print_tournament(result: TournamentReport) -> None:
     console.print(matrix)
     if reports.unresolved(result):
         say(reports.NO_RESULT)
+    if result.at_limit is not None:
+        say(f"note: {result.at_limit}.")
     for note in result.notes:
         say(f"note: {note}.")
     say(

@@ -249,7 +249,7 @@ def warning_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'><strong>Warning:</strong> {html.escape(report.uneven)}.</p>"
 
 
-def limit_line(report: SimulationReport) -> str:
+def limit_line(report: SimulationReport | TournamentReport) -> str:
     """How many games ended at the engine's limit, not by a win, where any did."""
     if report.at_limit is None:
         return ""
@@ -356,6 +356,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         command_line(command),
         rules_line(report),
         warning_line(report),
+        limit_line(report),
         notes_lines(report),
         f"<p class='meta'>{report.players} players a game, {report.games_per_pairing} games for "
         f"each group of bots, seats rotated; seed {report.seed}; {duration(report.seconds)} on "

@@ -80,18 +80,13 @@ class SimulationReport:
 
     @property
     def games_at_limit(self) -> list[GameResult]:
-        """The games that ended at the engine's limit, not by the rules' own end (Souvlaki
-        Wars' round limit: their winner is the highest money + reputation)."""
-        return [result for result in self.results if result.at_limit]
+        """The games that ended at the engine's limit (`ended_at_limit`)."""
+        return ended_at_limit(self.results)
 
     @property
     def at_limit(self) -> str | None:
-        """How many games ended at the engine's limit, and which: a designer would read such
-        wins as strength; None where none did."""
-        limited = self.games_at_limit
-        if not limited:
-            return None
-        return f"{len(limited)} of {self.games} games ended at {limited[0].at_limit}, not by a win"
+        """How many games ended at the engine's limit (`at_limit_note`)."""
+        return at_limit_note(self.results)
 
     @property
     def even_share(self) -> float:
@@ -239,6 +234,21 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
             )
         )
     return table
+
+
+def ended_at_limit(results: Sequence[GameResult]) -> list[GameResult]:
+    """The games that ended at the engine's limit, not by the rules' own end (Souvlaki Wars'
+    round limit: their winner is the highest money + reputation)."""
+    return [result for result in results if result.at_limit]
+
+
+def at_limit_note(results: Sequence[GameResult]) -> str | None:
+    """How many of `results` ended at the engine's limit, and which: a designer would read
+    such wins as strength; None where none did."""
+    limited = ended_at_limit(results)
+    if not limited:
+        return None
+    return f"{len(limited)} of {len(results)} games ended at {limited[0].at_limit}, not by a win"
 
 
 def lead(scores: Sequence[int], returns: Sequence[float]) -> int:

@@ -30,7 +30,7 @@ from kafeneio.sim.runner import (
     timed_note,
     uneven_seats,
 )
-from kafeneio.sim.simulate import Tally, tallies
+from kafeneio.sim.simulate import Tally, at_limit_note, ended_at_limit, tallies
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Outcome, Rating, rate
 
@@ -90,6 +90,17 @@ class TournamentReport:
         return data
 
     @property
+    def games_at_limit(self) -> list[GameResult]:
+        """The games that ended at the engine's limit (`ended_at_limit`)."""
+        return ended_at_limit(self.results)
+
+    @property
+    def at_limit(self) -> str | None:
+        """How many games ended at the engine's limit (`at_limit_note`): the ratings of such
+        games rest on the limit's tiebreak, not on a win."""
+        return at_limit_note(self.results)
+
+    @property
     def notes(self) -> list[str]:
         """What to know in reading the tables: bots whose results a seed does not repeat."""
         timed = timed_note(self.bots)
@@ -99,6 +110,7 @@ class TournamentReport:
         data = {**stamp("tournament", self.game), **asdict(self)}
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
+        data["games_at_limit"] = len(self.games_at_limit)
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         data["notes"] = self.notes
         return data
