@@ -341,3 +341,25 @@ class FirstLegal(Bot):
 
     def decide(self, state: State) -> Action:
         return state.legal_actions()[0]
+
+
+def test_a_bot_entered_under_a_name_in_capitals_is_found_as_seats_write_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seats are read in any case, so `BOTS["MyBot"]` could never be made, and the refusal
+    listed the very name it refused."""
+    monkeypatch.setitem(BOTS, "MyBot", FirstLegal)
+    assert "mybot" in BOTS and "MYBOT" in BOTS and "MyBot" not in list(BOTS)
+    state = get_game("cafe").new_state(2, seed=1)
+    for spec in ("MyBot", "mybot", "MYBOT"):
+        assert make_bot(spec, 1).choose(state) == state.legal_actions()[0]
+    for name in ("my bot", "my:bot", "", "a=b"):
+        with pytest.raises(KafeneioError, match="a bot's name is a word a seat can write"):
+            BOTS[name] = FirstLegal
+    assert "" not in BOTS
+
+
+def test_numpy_s_whole_numbers_seed_a_bot() -> None:
+    np = pytest.importorskip("numpy")
+    state = get_game("cafe").new_state(2, seed=1)
+    assert make_bot("random", np.int64(4)).choose(state) == make_bot("random", 4).choose(state)

@@ -232,6 +232,31 @@ def test_a_seed_is_a_whole_number_in_range(game: Game, seed: object) -> None:
         game.new_state(2, seed=seed)  # type: ignore[arg-type]
 
 
+def test_numpy_integers_are_whole_numbers_for_players_and_seeds(game: Game) -> None:
+    """An RL loop's numbers are numpy's: a seed of numpy's 3 is the seed 3."""
+    np = pytest.importorskip("numpy")
+    state = game.new_state(np.int64(2), seed=np.int64(3))
+    assert state == game.new_state(2, seed=3) and type(state.num_players) is int
+
+
+@pytest.mark.parametrize("rng", [5, None, "seed", random])
+def test_random_numbers_come_from_a_random_generator(game: Game, rng: object) -> None:
+    """A numpy generator or a seed given where a `random.Random` belongs was an
+    AttributeError from deep in a shuffle or a draw."""
+    state = game.new_state(2, seed=2)
+    before = state.clone()
+    with pytest.raises(KafeneioError, match=r"random numbers come from a random\.Random"):
+        state.determinize(0, rng)  # type: ignore[arg-type]
+    with pytest.raises(KafeneioError, match=r"random numbers come from a random\.Random"):
+        play(state, [random_player(random.Random(1))] * 2, rng)  # type: ignore[arg-type]
+    assert state == before
+    states = random_states(game, 2, seed=3, every=1)
+    chance = next((s for s in states if s.current_player() == CHANCE), None)
+    if chance is not None:
+        with pytest.raises(KafeneioError, match=r"random numbers come from a random\.Random"):
+            sample_chance(chance, rng)  # type: ignore[arg-type]
+
+
 def test_the_same_seed_and_actions_give_the_same_game(game: Game) -> None:
     one, two = finished_game(game, 3, 42), finished_game(game, 3, 42)
     assert one == two and one.to_record() == two.to_record()
@@ -289,6 +314,22 @@ def test_a_player_that_applies_an_action_to_the_game_itself_is_refused(game: Gam
         KafeneioError, match=r"P\d applied 1 action .*now spoilt: .*state\.clone\(\)"
     ):
         play(state, [careless, careless], rng)  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("given", [1, 3])
+def test_the_play_loop_takes_one_player_a_seat_and_refuses_others_before_a_move(
+    game: Game, given: int
+) -> None:
+    """Too few stopped the game halfway; a player more was dropped without a word."""
+    state = game.new_state(2, seed=3)
+    rng = random.Random(3)
+    players = [random_player(rng)] * given
+    seat = "no player is given for seat P2" if given < 2 else "a player is given for seat P3"
+    with pytest.raises(KafeneioError, match=seat):
+        play(state, players, rng)
+    with pytest.raises(KafeneioError, match=seat):
+        play(state, dict(enumerate(players)), rng)
+    assert state.ply == 0
 
 
 @pytest.mark.parametrize("players", PLAYERS)

@@ -153,6 +153,22 @@ def test_an_analysis_is_reproducible_and_refuses_a_position_without_a_decision()
         analyse_position(over)
 
 
+def test_one_position_takes_an_analyser_by_name_as_a_whole_game_does() -> None:
+    """`analyse_game` named its analyser, `analyse_position` took only one made, and a name
+    given to it was an AttributeError."""
+    state = mid_game("cafe", 10)
+    flat = analyse_position(state, "flat", Budget(iterations=20), seed=2)
+    made = FlatMonteCarlo(2, Budget(iterations=20)).analyse(state)
+    assert replace(flat, seconds=0) == replace(made, seconds=0)
+    assert analyse_position(state, "mcts:iterations=20", seed=2).best in state.legal_actions()
+    with pytest.raises(KafeneioError, match="unknown analyser 'oracle'"):
+        analyse_position(state, "oracle")
+    with pytest.raises(KafeneioError, match=r"an analyser is a name .* not 5"):
+        analyse_position(state, 5)  # type: ignore[arg-type]
+    with pytest.raises(KafeneioError, match="a seed must be a whole number"):
+        analyse_position(state, "flat", Budget(iterations=5), seed=None)  # type: ignore[arg-type]
+
+
 def test_a_bot_that_cannot_analyse_is_refused_and_a_budget_must_be_positive() -> None:
     with pytest.raises(KafeneioError, match="cannot analyse"):
         analyser_for("random", Budget())

@@ -215,6 +215,29 @@ def test_python_refuses_what_the_command_line_refuses() -> None:
         simulate("cafe", ["greedy", "random"], 0)
     with pytest.raises(KafeneioError, match="from 1 to 1,000,000 games, not 1,000,001"):
         simulate("cafe", ["greedy", "random"], 1_000_001)
+    with pytest.raises(KafeneioError, match=r"from 1 to 1,000,000 games, not 2\.0"):
+        tournament("cafe", ["greedy", "random"], 2.0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [1.0, True, None, "1", -1, 2**63])
+def test_a_run_s_seed_is_a_whole_number_as_on_the_command_line(seed: object) -> None:
+    """A float, a flag or text seeded other games than the whole number the report then
+    showed, and None read as "at random" but was one fixed seed."""
+    bots = ["random", "greedy"]
+    with pytest.raises(KafeneioError, match="a seed must be a whole number"):
+        simulate("cafe", bots, 2, seed=seed, backend=Backend(workers=1))  # type: ignore[arg-type]
+    with pytest.raises(KafeneioError, match="a seed must be a whole number"):
+        tournament("cafe", bots, 2, seed=seed, backend=Backend(workers=1))  # type: ignore[arg-type]
+
+
+def test_numpy_s_whole_numbers_seed_a_run_as_python_s_do() -> None:
+    np = pytest.importorskip("numpy")
+    lineup = ["random", "greedy"]
+    one = simulate("cafe", lineup, 2, seed=np.int64(1), backend=Backend(workers=np.int64(1)))
+    two = simulate("cafe", lineup, 2, seed=1, backend=Backend(workers=1))
+    assert one.outcome() == two.outcome() and type(one.seed) is int
+    with pytest.raises(KafeneioError, match=r"workers \(--workers\) must be at least 1, not 0"):
+        Backend(workers=0)
 
 
 def test_records_of_a_simulation_replay_to_its_results(tmp_path: Path) -> None:

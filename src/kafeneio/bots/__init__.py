@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
 from kafeneio.bots.greedy import GreedyBot
@@ -16,12 +17,51 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.bots.spec import Params, canonical_seat, parse_seat
 from kafeneio.core.errors import KafeneioError
 
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "heuristic": HeuristicBot,
-    "mcts": MctsBot,
-}
+
+class BotTable(dict[str, Callable[..., Bot]]):
+    """Bots by name. A seat names its bot in any case (``MCTS`` is ``mcts``), so a name is
+    kept in lower case: ``BOTS["MyBot"] = MyBot`` enters ``mybot``, and ``BOTS["MyBot"]``
+    finds it. A name a seat spec could not write (empty, or with ``:``, ``=``, ``,`` or a
+    space) is refused."""
+
+    def __setitem__(self, name: str, bot: Callable[..., Bot]) -> None:
+        super().__setitem__(bot_key(name, checked=True), bot)
+
+    def __getitem__(self, name: str) -> Callable[..., Bot]:
+        return super().__getitem__(bot_key(name))
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(bot_key(name))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(name.lower())
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return super().get(bot_key(name), default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for name, bot in dict(*args, **kwargs).items():
+            self[name] = bot
+
+
+def bot_key(name: object, checked: bool = False) -> str:
+    """`name` as `BOTS` keeps it (lower case); with `checked`, refused unless a seat spec
+    could name it."""
+    if not isinstance(name, str):
+        raise KafeneioError(f"a bot's name is text, not {name!r}")
+    if checked and (not name.strip() or any(mark in name for mark in ":=, \t")):
+        raise KafeneioError(
+            f"a bot's name is a word a seat can write (no ':', '=', ',' or space), not {name!r}"
+        )
+    return name.lower()
+
+
+BOTS: BotTable = BotTable(
+    random=RandomBot,
+    greedy=GreedyBot,
+    heuristic=HeuristicBot,
+    mcts=MctsBot,
+)
 """Every bot by name: each takes a seed and the keyword parameters of its constructor."""
 SHIPPED_BOTS: dict[str, Callable[..., Bot]] = dict(BOTS)
 """The entries of `BOTS` as the package ships them: every process that imports it has these."""

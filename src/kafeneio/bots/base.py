@@ -8,15 +8,17 @@ from dataclasses import dataclass
 
 from kafeneio.core import CHANCE, TERMINAL, Action, KafeneioError, State
 from kafeneio.core.errors import shown
+from kafeneio.core.notation import integer_value
 
 
 def seeded_rng(seed: object) -> random.Random:
     """A bot's generator seeded by `seed`; `KafeneioError` unless it is a whole number (not a
     flag): `random.Random` would take text, a float or None without a word, and None would make
     the bot's play differ at every run."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    whole = integer_value(seed)  # numpy's integers too, not a flag
+    if whole is None:
         raise KafeneioError(f"a bot's seed is a whole number, not {shown(seed)}")
-    return random.Random(seed)
+    return random.Random(whole)
 
 
 class Bot(ABC):

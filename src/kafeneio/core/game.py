@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from kafeneio.core.actions import Action
-from kafeneio.core.errors import IllegalActionError, KafeneioError, NotationError, ViewerError
+from kafeneio.core.errors import (
+    IllegalActionError,
+    KafeneioError,
+    NotationError,
+    ViewerError,
+    shown,
+)
 from kafeneio.core.events import Event, EventLog, HistoryEntry, Words
 from kafeneio.core.notation import integer_value
 from kafeneio.core.options import RulesOptions
@@ -76,10 +82,12 @@ class GameInfo:
 
 
 def check_seed(seed: object) -> int:
-    """`seed` if it is a whole number from 0 to 2**63 - 1; `KafeneioError` otherwise."""
-    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+    """`seed` as a plain int if it is a whole number (numpy's integers too, not a flag) from 0
+    to 2**63 - 1; `KafeneioError` otherwise."""
+    whole = integer_value(seed)
+    if whole is None or not 0 <= whole < SEED_LIMIT:
         raise KafeneioError(f"a seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return seed
+    return whole
 
 
 class Game(ABC):
@@ -150,7 +158,7 @@ class Game(ABC):
                 stacklevel=2,
             )
             return self.with_options(legacy[0] or {}).new_state(num_players, seed=seed, setup=setup)
-        self.check_num_players(num_players)
+        num_players = self.check_num_players(num_players)
         if seed is not None and setup is not None:
             raise KafeneioError("give a seed or a stacked setup, not both")
         if setup is not None and not isinstance(setup, Mapping):
@@ -158,18 +166,21 @@ class Game(ABC):
         if seed is None and setup is None:
             seed = random.SystemRandom().randrange(SEED_LIMIT)
         if seed is not None:
-            check_seed(seed)
+            seed = check_seed(seed)
         return self.make_state(num_players, seed, setup)
 
-    def check_num_players(self, num_players: object) -> None:
-        """Refuse a number of players this game never takes, naming the range (`new_state`
-        asks this, and so may a command before it plays anything)."""
+    def check_num_players(self, num_players: object) -> int:
+        """`num_players` as a plain int (numpy's integers too); refuse a number of players this
+        game never takes, naming the range (`new_state` asks this, and so may a command before
+        it plays anything)."""
         info = self.info
-        if type(num_players) is not int or not info.min_players <= num_players <= info.max_players:
+        count = integer_value(num_players)
+        if count is None or not info.min_players <= count <= info.max_players:
             raise KafeneioError(
                 f"{info.title} takes {info.min_players} to {info.max_players} players, "
                 f"not {num_players!r}"
             )
+        return count
 
     @abstractmethod
     def make_state(
@@ -286,8 +297,19 @@ def _not_an_action(thing: object, title: str) -> str:
     return f"{thing!r} is not an action of {title}"
 
 
+def check_rng(rng: object) -> random.Random:
+    """`rng` if it is a `random.Random` (a numpy generator is not one); `KafeneioError`
+    otherwise, not an error from deep in a draw."""
+    if not isinstance(rng, random.Random):
+        raise KafeneioError(
+            f"random numbers come from a random.Random (random.Random(seed)), not {shown(rng)}"
+        )
+    return rng
+
+
 def sample_chance(state: State, rng: random.Random) -> Action:
     """A chance outcome drawn with its probability."""
+    check_rng(rng)
     outcomes = state.chance_outcomes()
     return rng.choices([action for action, _ in outcomes], [p for _, p in outcomes])[0]
 
@@ -620,7 +642,7 @@ class State(ABC):
         The sample keeps `player`'s observation but is a world that may not have happened: it
         carries nothing hidden from `player` (not even in its history), and `to_record()` on it
         raises `KafeneioError`."""
-        sample = self._determinize(self.check_viewer(player), rng)
+        sample = self._determinize(self.check_viewer(player), check_rng(rng))
         # The seed, or a stacked setup, and the public history rebuild the true deal: a sample
         # keeps neither (nor its equality, pickle or repr through them), and has no record.
         sample._seed = None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kafeneio.core.actions import Action
 from kafeneio.core.errors import KafeneioError
 from kafeneio.core.events import Event, plural
-from kafeneio.core.game import CHANCE, TERMINAL, State, sample_chance
+from kafeneio.core.game import CHANCE, TERMINAL, State, check_rng, sample_chance
 
 Player = Callable[[State], Action]
 """Anything that picks the action of the player to move: a bot, a person at a prompt."""
@@ -50,6 +50,8 @@ def play(
     itself is refused with `KafeneioError`, since the game would go on from a position nobody
     chose. The state is then as that player left it (undoing would cost a copy a decision):
     the game is spoilt, and the error says so."""
+    check_players(state, players)
+    check_rng(rng)
     steps = 0
     limit = sys.maxsize if max_steps is None else max_steps  # one comparison a decision
     while steps < limit:
@@ -59,10 +61,7 @@ def play(
         if mover == CHANCE:
             action = sample_chance(state, rng)
         else:
-            try:
-                chooser = players[mover]
-            except (IndexError, KeyError):
-                raise KafeneioError(f"no player is given for seat P{mover + 1}") from None
+            chooser = players[mover]
             ply = state.ply
             action = chooser(state)
             if state.ply != ply:  # one comparison a decision: a lookahead without a clone
@@ -87,3 +86,19 @@ def random_player(rng: random.Random) -> Player:
         return rng.choice(state.legal_actions())
 
     return choose
+
+
+def check_players(state: State, players: Sequence[Player] | Mapping[int, Player]) -> None:
+    """Refuse, before any move, players that are not one a seat: a seat without one would stop
+    the game halfway, and one for a seat the game has not was dropped without a word."""
+    seats = set(range(state.num_players))
+    given = set(players) if isinstance(players, Mapping) else set(range(len(players)))
+    missing, extra = sorted(seats - given), sorted(given - seats, key=str)
+    if missing:
+        raise KafeneioError(f"no player is given for seat P{missing[0] + 1}")
+    if extra:
+        seat = f"P{extra[0] + 1}" if isinstance(extra[0], int) else repr(extra[0])
+        raise KafeneioError(
+            f"a player is given for seat {seat}: a game of {state.num_players} players has "
+            f"seats P1 to P{state.num_players}"
+        )

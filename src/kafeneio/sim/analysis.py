@@ -34,7 +34,7 @@ from kafeneio.bots.spec import (
 from kafeneio.core import CHANCE, Action, KafeneioError, State
 from kafeneio.core.errors import shown
 from kafeneio.core.events import plural
-from kafeneio.core.game import JSON
+from kafeneio.core.game import JSON, check_seed
 from kafeneio.core.play import play
 from kafeneio.games import load_record
 from kafeneio.sim.runner import Backend, make_seat_bot, run_items
@@ -288,16 +288,26 @@ class _BotAnalyser:
 
 
 def analyse_position(
-    state: State, analyser: Analyser | None = None, budget: Budget | None = None, seed: int = 0
+    state: State,
+    analyser: Analyser | str | None = None,
+    budget: Budget | None = None,
+    seed: int = 0,
 ) -> Analysis:
-    """The analysis of `state`'s decision for its mover, by `analyser`, else by the search bot
-    (`ANALYSER`) within `budget` (default one second). An analyser brings its own budget: one
-    given beside it is refused, not dropped."""
+    """The analysis of `state`'s decision for its mover, by `analyser` (made, or named as
+    `analyse_game` names them: ``flat``, ``mcts:iterations=300``), else by the search bot
+    (`ANALYSER`), a named one within `budget` (default one second). An analyser made brings its
+    own budget: one given beside it is refused, not dropped."""
     check_decision(state)
-    if analyser is not None and budget is not None:
+    if analyser is None or isinstance(analyser, str):
+        return analyser_for(analyser or ANALYSER, budget or Budget(), check_seed(seed)).analyse(
+            state
+        )
+    if budget is not None:
         raise KafeneioError("an analyser brings its own budget: give the budget to it instead")
-    if analyser is None:
-        analyser = analyser_for(ANALYSER, budget or Budget(), seed)
+    if not callable(getattr(analyser, "analyse", None)):
+        raise KafeneioError(
+            f"an analyser is a name (flat, mcts) or has an analyse method, not {shown(analyser)}"
+        )
     return analyser.analyse(state)
 
 
@@ -427,6 +437,7 @@ def analyse_game(
     decision gets an analyser of its own, seeded by `seed` and its place in the game, so the
     result does not depend on the order or the place (process, Ray task) it is analysed in.
     `progress` is told each decision done."""
+    seed = check_seed(seed)
     budget = budget or Budget()
     analyser_for(analyser, budget)  # an unknown analyser is refused before any work
     final = load_record(record)  # and so is a bad record

@@ -26,6 +26,8 @@ from kafeneio.bots import canonical_seat, check_seat, enter_bots, make_bot, run_
 from kafeneio.bots.base import Bot
 from kafeneio.core import Game, KafeneioError, State
 from kafeneio.core.events import plural
+from kafeneio.core.game import check_seed
+from kafeneio.core.notation import integer_value
 from kafeneio.core.play import play
 from kafeneio.games import game_from_parts, get_game
 
@@ -180,6 +182,15 @@ is planned, and its result kept, in memory before the tables are made, so a mist
 fastest bots take hours; a larger study is several runs of other seeds."""
 
 
+def check_games(games: object) -> int:
+    """`games` as a plain int if it is a whole number from 1 to `MAX_GAMES`; else the error."""
+    count = integer_value(games)
+    if count is None or not 1 <= count <= MAX_GAMES:
+        shown_games = f"{count:,}" if count is not None else repr(games)
+        raise KafeneioError(f"a simulation plays from 1 to {MAX_GAMES:,} games, not {shown_games}")
+    return count
+
+
 def plan(
     game_name: str,
     names: Sequence[str],
@@ -199,8 +210,8 @@ def plan(
     deal. `first_index` numbers the games (a tournament gives each pairing its own numbers)."""
     if isinstance(names, str) or not names:
         raise KafeneioError(f"the seats are a list of bot names, not {names!r}")
-    if not 1 <= games <= MAX_GAMES:
-        raise KafeneioError(f"a simulation plays from 1 to {MAX_GAMES:,} games, not {games:,}")
+    games = check_games(games)
+    seed = check_seed(seed)  # a float or a flag would seed other games than the whole number
     check_seats(names)
     names = [canonical_seat(name) for name in names]  # one bot however its spec is written
     game = get_game(game_name, options)
@@ -302,10 +313,13 @@ class Backend:
     def __post_init__(self) -> None:
         if self.name not in BACKENDS:
             raise KafeneioError(f"unknown back end {self.name!r}; back ends: {', '.join(BACKENDS)}")
-        if self.workers is not None and self.workers < 1:
-            raise KafeneioError("--workers must be at least 1")
+        if self.workers is not None and (integer_value(self.workers) or 0) < 1:
+            raise KafeneioError(f"workers (--workers) must be at least 1, not {self.workers!r}")
         if self.address is not None and self.name != "ray":
-            raise KafeneioError("--address is the address of a Ray cluster: use --backend ray")
+            raise KafeneioError(
+                "an address (--address) is that of a Ray cluster: use the ray back end "
+                "(--backend ray)"
+            )
 
     def parallelism(self) -> int:
         return self.workers or available_cores()

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kafeneio.core.game import check_seed
 from kafeneio.games import get_game
 from kafeneio.sim.runner import (
     Backend,
@@ -149,6 +150,7 @@ def simulate(
     """Play `games` games of the lineup `seats` (one bot a seat), seats rotating from game to
     game and, where the game has roles and `deal_roles`, roles dealt at random; with
     `keep_records`, each result holds its game's record (`GameResult.record`)."""
+    seed = check_seed(seed)  # as the report keeps it, to run again
     backend = backend or Backend()
     options = dict(options or {})
     jobs = plan(game_name, seats, games, seed, options, deal_roles, keep_records=keep_records)

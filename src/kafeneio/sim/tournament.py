@@ -17,6 +17,7 @@ from typing import Any
 
 from kafeneio.bots.spec import canonical_seat
 from kafeneio.core import KafeneioError
+from kafeneio.core.game import check_seed
 from kafeneio.games import get_game
 from kafeneio.sim.runner import (
     MAX_GAMES,
@@ -24,6 +25,7 @@ from kafeneio.sim.runner import (
     GameJob,
     GameResult,
     Progress,
+    check_games,
     check_seats,
     plan,
     run,
@@ -128,9 +130,11 @@ def tournament(
     progress: Progress | None = None,
 ) -> TournamentReport:
     """`games` games for every group of `players` different bots among `bots`."""
+    seed = check_seed(seed)  # as the report keeps it, to run again
+    games = check_games(games)
     names = [name.strip() for name in bots]
     if len(names) < 2:
-        raise KafeneioError("--bots names at least two different bots")
+        raise KafeneioError("a tournament needs at least two different bots (--bots)")
     check_seats(names)  # before they are made canonical, which would pass 'iterations=5.0'
     check_different(names)
     names = [canonical_seat(name) for name in names]  # as the games' seats name them
