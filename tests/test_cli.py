@@ -856,3 +856,24 @@ def test_a_bots_run_longer_in_coming_than_run_told_after_is_told_in_parts(
     assert state.is_terminal()
     parts = re.findall(r"^  P2: (?:plays|serves) ", printed, re.MULTILINE)
     assert len(parts) > 5  # a service goes on in a new part, its seat named alone
+
+
+def test_a_record_goes_on_the_same_way_every_time_it_is_played_on(tmp_path: Path) -> None:
+    """Without --seed the bots and chance after --from were seeded at random: the same saved
+    game went on another way at each resume (Souvlaki's random bots and its steals)."""
+    start = tmp_path / "start.json"
+    args = ["play", "souvlaki", "--seats", "random,random,random", "--seed", "8", "--quiet"]
+    result = runner.invoke(app, [*args, "--record", str(start)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(start.read_text())
+    record["actions"] = record["actions"][:40]
+    start.write_text(json.dumps(record))
+    ends = []
+    for name in ("one", "two", "seeded"):
+        end = tmp_path / f"{name}.json"
+        seeded = ["--seed", "9"] if name == "seeded" else []
+        again = ["play", "souvlaki", "--from", str(start), "--quiet", "--record", str(end)]
+        assert runner.invoke(app, [*again, *seeded]).exit_code == 0
+        ends.append(json.loads(end.read_text())["actions"])
+    assert ends[0] == ends[1] and ends[0][:40] == record["actions"]
+    assert ends[2] != ends[0]  # --seed still chooses another way on

@@ -16,6 +16,7 @@ import dataclasses
 import difflib
 import errno
 import functools
+import hashlib
 import json
 import math
 import os
@@ -27,7 +28,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
@@ -291,7 +292,12 @@ def play(
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the shuffle (random if omitted).")
+        int | None,
+        typer.Option(
+            help="Seed of the shuffle, the bots and chance (random if omitted); with --from, "
+            "of the bots and chance from there on (default: made from the record, so that a "
+            "record goes on the same way every time)."
+        ),
     ] = None,
     option: sim_commands.Options = None,
     record: Annotated[
@@ -313,8 +319,6 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal, against bots or friends at one keyboard."""
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
     if record is not None:
         _check_writable(record, force)
     if start is not None and (option or players is not None or cards is not None):
@@ -328,13 +332,15 @@ def play(
         check_takes_cards(game_name)
         options["cards_dir"] = str(cards)
     game = get_game(game_name, options)
+    source = read_record_file(start) if start is not None else None
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big") if source is None else _seed_of_record(source)
     ended: Sequence[Event] = ()  # a record over already: its last events, for the result
-    if start is None:
+    if source is None:
         named = len(seats.split(",")) if seats else 1
         count = players if players is not None else max(named, 2)
         state = game.new_state(count, seed=seed)
     else:
-        source = read_record_file(start)
         state = load_record(source)
         if state.game.info.name != game.info.name:
             raise KafeneioError(f"{start} is a record of {state.game.info.title}")
@@ -1283,6 +1289,13 @@ def replay(
             f"{shlex.quote(str(file))} goes on from here).",
             markup=False,
         )
+
+
+def _seed_of_record(source: Mapping[str, Any]) -> int:
+    """A seed made from a record (its every field), for the bots and chance of a game that
+    goes on from it: the same record goes on the same way, another record another way."""
+    text = json.dumps(source, sort_keys=True, ensure_ascii=False)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "big")
 
 
 def _last_events(record: dict[str, Any]) -> Sequence[Event]:
