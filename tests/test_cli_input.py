@@ -440,15 +440,36 @@ def test_moves_folds_a_card_played_on_targets_into_lines_of_that_card() -> None:
             card, _, folded[card] = line.strip().partition(": ")
         elif line.startswith("   "):  # the card's targets go on under the first
             folded[card] += "  " + line.strip()
+    # moves of two targets ("p1.2 p2.3") are set apart by a semicolon
     listed = {f"{card} {target.split(' (')[0]}" for card, targets in folded.items()
-              for target in targets.split("  ")}  # fmt: skip
+              for target in re.split(r";?  ", targets)}  # fmt: skip
     example = listing[-1]  # how one of them is typed, said once
-    assert re.fullmatch(
-        r"  \(a card's targets follow it: one is one move, typed as '.+'\)", example
-    )
-    assert example.split("as '")[1][:-2] in legal_notations(state)
+    assert re.fullmatch(r"  \(one entry is one move: type '.+'\)", example)
+    assert example.split("type '")[1][:-2] in legal_notations(state)
     legal = {a.notation for a in state.legal_actions() if len(a.notation.split(" ", 2)) == 3}
     assert listed == legal and len(folded) < len(legal) // 4
+
+
+def test_a_dance_is_listed_under_its_table_once_each_arrangement_a_move() -> None:
+    """The listing took "dance US1: ..." for a card and its targets: "dance US1:: ..." and
+    a footer about unforeseen cards, 97 columns wide."""
+    state = get_game("cafe", {"dance": True}).new_state(
+        3,
+        setup={
+            "rest": {"seed": 3},
+            "chairs": {"8": "TRm", "9": "TRf"},
+            "hands": [["USm", "USm", "USm", "Jm", "USf"], 5, 5],
+            "scores": [10, 4, 2],
+        },
+    )
+    listing = cli.list_moves(state).splitlines()
+    assert max(map(len, listing)) <= 80 and not any("::" in line for line in listing)
+    heads = [line for line in listing if line.startswith("  dance ")]
+    assert [line.split(":")[0] for line in heads] == ["  dance US1", "  dance US2"]
+    entries = heads[0].split(": ", 1)[1].split(";  ")
+    assert all(f"dance US1: {entry.split(' (')[0]}" in legal_notations(state) for entry in entries)
+    example = listing[-1] if listing[-1].startswith("  (one") else listing[-2] + listing[-1]
+    assert "(one entry is one move: type 'dance US1: " in example
 
 
 def legal_notations(state: State) -> set[str]:

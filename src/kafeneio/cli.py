@@ -1183,11 +1183,13 @@ def list_moves(state: State) -> str:
     if others:
         lines.extend(packed("  ", others, "  "))  # at most 80 columns (Souvlaki's ran to 200)
     for played, targets in on_targets.items():
-        lines.extend(packed(f"  {played}: ", targets, "  "))
+        # a dance's head ends with its colon ("dance US1:"), and each of its moves has spaces
+        label = f"  {played} " if played.endswith(":") else f"  {played}: "
+        lines.extend(packed(label, targets, ";  " if " " in targets[0] else "  "))
     if on_targets:  # "use eurovision-party p1, p2" read as one move, and typed so was refused
         played, targets = next(iter(on_targets.items()))
         example = f"{played} {targets[0].split(' (')[0]}"
-        lines.append(f"  (a card's targets follow it: one is one move, typed as '{example}')")
+        lines.extend(packed("  ", f"(one entry is one move: type '{example}')".split(), " "))
     return "\n".join(lines)
 
 
