@@ -190,6 +190,17 @@ def test_rule_finds_the_rules_that_use_the_words_asked() -> None:
     assert "SW-5.2 (" in goal  # words with a number are words, not an id: the goal's rule
 
 
+def test_a_rule_that_names_an_option_s_default_gives_this_game_s_value_too() -> None:
+    """`rule birthday` said the threshold was 30 in a game set to 2, where the choice had just
+    been offered at 2 points."""
+    set_to_2 = get_game("cafe", {"birthday": True, "birthday_threshold": 2})
+    said = " ".join(cli._rule_text(set_to_2, "CI-V.1").split())
+    assert "(option birthday_threshold, 2 in this game; 30 by default)" in said
+    assert "(option birthday_threshold, 30)" in " ".join(
+        cli._rule_text(get_game("cafe", {"birthday": True}), "birthday").split()
+    )
+
+
 def test_hint_suggests_a_legal_move_from_the_players_own_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -1072,17 +1072,41 @@ def _rule_text(game: Game, asked: str) -> str:
         return f"rule ID: what a rule says (rule {example}); rule WORDS: the rules that use them"
     if RULE_ID_SHAPE.fullmatch(asked):  # written as an id (SW-4.8, ci-t.2), known or not
         try:
-            return "\n".join(_within_columns([str(book.rule(asked.upper()))]))
+            rule = _in_this_game(game, str(book.rule(asked.upper())))
+            return "\n".join(_within_columns([rule]))
         except KafeneioError as err:  # the section's ids may run past 80 columns
             return "\n".join(_within_columns([str(err)]))
     found = _rules_using(book, asked)
     if not found:
         return f"No rule of {game.info.title} uses the words {asked!r}."
-    shown = [line for rule in found[:RULES_SHOWN] for line in _within_columns([str(rule)])]
+    shown = [
+        line
+        for rule in found[:RULES_SHOWN]
+        for line in _within_columns([_in_this_game(game, str(rule))])
+    ]
     if len(found) > RULES_SHOWN:
         more = ", ".join(rule.id for rule in found[RULES_SHOWN:])
         shown.extend(_within_columns([f"Also: {more} (rule ID to read one)."]))
     return "\n".join(shown)
+
+
+OPTION_IN_RULE = re.compile(r"\(option (\w+), ([^)]+)\)")
+"""An option's default where a rule says it: "(option birthday_threshold, 30)"."""
+
+
+def _in_this_game(game: Game, rule: str) -> str:
+    """`rule` with the game's own value beside an option's default the rule names, where
+    this game sets another (``-o birthday_threshold=2``): the rules reference says 30."""
+    values = game.options.to_dict()
+
+    def this_game(found: re.Match[str]) -> str:
+        name, default = found.group(1), found.group(2)
+        value = values.get(name)
+        if value is None or json.dumps(value) == default:
+            return found.group(0)
+        return f"(option {name}, {json.dumps(value)} in this game; {default} by default)"
+
+    return OPTION_IN_RULE.sub(this_game, rule)
 
 
 def _rules_using(book: Rulebook, words: str) -> list[Rule]:
