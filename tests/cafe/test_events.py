@@ -220,3 +220,27 @@ def test_two_tables_completed_at_once_are_counted_in_words() -> None:
     state.apply(state.parse_legal("Jm@18"))
     told = " ".join(texts_told(state.apply(state.parse_legal("end")), SPECTATOR))
     assert "lowers their hand target to 3 for the 2 single-nation tables completed" in told, told
+
+
+def test_the_birthday_table_and_a_danced_table_are_drawn_apart_and_named_in_cards() -> None:
+    """Both were drawn in braces, and nothing said which was the birthday table (whose points
+    count double): after a resume or a long game a player could not find it out (CI-V.1)."""
+    game = get_game("cafe", {"birthday": True, "dance": True})
+    state = game.new_state(
+        3,
+        setup={
+            "rest": {"seed": 3},
+            "chairs": {"8": "TRm", "9": "TRf"},
+            "hands": [["USm", "USm", "USm", "Jm", "USf"], 5, 5],
+            "scores": [10, 4, 2],
+        },
+    )
+    state.apply(state.parse_legal("dance US1: USm@15 USm@16 USm@17 Jm@18"))
+    state.apply(state.parse_legal("birthday IN2"))  # 50 points: past the threshold
+    board = game.render(state, 0)
+    assert "{US1}" in board and "*IN2*" in board and "[IN1]" in board
+    reference = game.reference(state, 0)
+    assert "Birthday table: *IN2*, its points count double (CI-V.1)." in reference
+    assert "Danced tables (CI-V.2): {US1}" in reference
+    plain = get_game("cafe").new_state(2, seed=1)
+    assert "Birthday" not in plain.game.reference(plain, 0) and "*" not in plain.game.render(plain)

@@ -36,11 +36,11 @@ def render_observation(
 
 
 def _grid(board: Board, obs: dict[str, Any]) -> str:
-    """The board on its 13 × 13 grid: tables in brackets, guests by card, free chairs by number."""
+    """The board on its 13 × 13 grid: tables in brackets (`TABLE_MARKS`: the birthday table
+    between stars, a danced table in braces), guests by card, free chairs by number."""
     cells = [["" for _ in range(board.width)] for _ in range(board.height)]
-    special = {obs["birthday_table"]} | set(obs["dance_tables"])
     for table in board.tables:
-        mark = "{}" if table.id in special else "[]"
+        mark = TABLE_MARKS[_table_kind(table.id, obs)]
         cells[table.y][table.x] = f"{mark[0]}{table.id}{mark[1]}"
     for chair in board.chairs:
         guest = obs["chairs"][chair.index]
@@ -48,6 +48,30 @@ def _grid(board: Board, obs: dict[str, Any]) -> str:
     cells[board.height // 2][board.width // 2] = "BAR"
     rows = (" ".join(cell.center(CELL) for cell in row).rstrip() for row in reversed(cells))
     return "\n".join(rows)
+
+
+TABLE_MARKS = {"table": "[]", "birthday": "**", "dance": "{}"}
+"""How a table is drawn: a plain one, the birthday table (its points doubled, CI-V.1) and a
+table filled by a dance (CI-V.2); `reference_text` says which is which."""
+
+
+def _table_kind(table_id: str, obs: dict[str, Any]) -> str:
+    if table_id == obs["birthday_table"]:
+        return "birthday"
+    return "dance" if table_id in obs["dance_tables"] else "table"
+
+
+def _special_tables(obs: dict[str, Any]) -> list[str]:
+    """The lines of `reference_text` that name the birthday table and the danced tables, with
+    their marks on the board; none where there are none."""
+    lines = []
+    if obs["birthday_table"]:
+        table = obs["birthday_table"]
+        lines.append(f"Birthday table: *{table}*, its points count double (CI-V.1).")
+    if obs["dance_tables"]:
+        tables = ", ".join(f"{{{table}}}" for table in obs["dance_tables"])
+        lines.extend(packed("Danced tables (CI-V.2): ", [tables], ""))
+    return lines
 
 
 def _bag_and_bar(obs: dict[str, Any]) -> str:
@@ -124,6 +148,7 @@ def reference_text(obs: dict[str, Any], nations: Sequence[str] = ()) -> str:
     contents = [f"{card}×{count}" for card, count in obs["bag_contents"].items()]
     head = f"In the bag ({plural(obs['bag_size'], 'card')}, order unknown): "
     lines.extend(packed(head, contents, " ") if contents else [head + "none"])
+    lines.extend(_special_tables(obs))
     if nations:
         lines.extend(packed("Cards: ", ["f lady, m man, J joker;", *nations], "  "))
     return "\n".join(lines)
