@@ -81,14 +81,12 @@ def drew(args: Args, viewer: int) -> str:
 
 
 def target_lowered(args: Args, viewer: int) -> str:
-    # Said at the turn's end, after its last guest: worded as the turn's consequence, so that
-    # it is not read as that guest's doing ("seats ITf on chair 52: +2; completed a table").
+    # Said at the turn's end, after its last guest, and joined to that guest's clause: it
+    # names the turn as its subject, for "seats CNm on chair 42: +3; lowers their hand target
+    # ... this turn" still read as that guest's doing.
     player, tables, target = args
-    what = "single-nation table" if tables == 1 else f"{tables} single-nation tables"
-    return (
-        f"{seat(player)} lowers their hand target to {target} for the {what} completed this "
-        "turn (CI-D.2)"
-    )
+    what = "a single-nation table" if tables == 1 else f"{tables} single-nation tables"
+    return f"{seat(player)}'s turn completed {what}: their hand target falls to {target} (CI-D.2)"
 
 
 def passed(args: Args, viewer: int) -> str:
