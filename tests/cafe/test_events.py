@@ -208,8 +208,11 @@ def test_a_lowered_hand_target_is_told_as_the_turns_doing_not_the_last_guests() 
     state.apply(state.parse_legal("Jm@18"))
     second = next(a for a in state.legal_actions() if a.notation.startswith("TRf@"))
     (told,) = texts_told(state.apply(second), SPECTATOR)
-    lowered = "P1's turn completed a single-nation table: their hand target falls to 4"
+    lowered = "lowers their hand target to 4 for the single-nation table completed this turn"
     assert told.startswith("P1 seats TRf on chair ") and f"; {lowered} (CI-D.2)" in told, told
+    # and the guest that completed it says so: the line read as the second guest's doing
+    joker = " ".join(state.history_for(SPECTATOR)[-2].events)
+    assert "seats Jm on chair 18: +8 points (completes a single-nation table)" in joker
 
 
 @pytest.mark.rule("CI-D.2")
@@ -219,7 +222,7 @@ def test_two_tables_completed_at_once_are_counted_in_words() -> None:
     state = new_position([["Jm", "AFm", "AFm", "AFm", "AFm"], ["AFf"]], chairs)
     state.apply(state.parse_legal("Jm@18"))
     told = " ".join(texts_told(state.apply(state.parse_legal("end")), SPECTATOR))
-    assert "turn completed 2 single-nation tables: their hand target falls to 3" in told, told
+    assert "lowers their hand target to 3 for the 2 single-nation tables completed" in told, told
 
 
 def test_the_birthday_table_and_a_danced_table_are_drawn_apart_and_named_in_cards() -> None:

@@ -43,8 +43,21 @@ def _points(gain: int) -> str:
 
 
 def placed(args: Args, viewer: int) -> str:
-    player, card, chair, gain = args
-    return f"{seat(player)} seats {_card(card)} on chair {chair + 1}: {_points(gain)}"
+    player, card, chair, gain, completed = args
+    return f"{seat(player)} seats {_guest(card, chair, _points(gain), completed)}"
+
+
+def _guest(card: int, chair: int, points: str, completed: int) -> str:
+    """A guest seated, with its `points` and the single-nation tables it completed (CI-D.2):
+    the guest that did it, where the hand target's fall is told at the turn's end."""
+    told = f"{_card(card)} on chair {chair + 1}: {points}"
+    if completed:
+        told += (
+            " (completes a single-nation table)"
+            if completed == 1
+            else f" (completes {completed} single-nation tables)"
+        )
+    return told
 
 
 def danced(args: Args, viewer: int) -> str:
@@ -81,12 +94,15 @@ def drew(args: Args, viewer: int) -> str:
 
 
 def target_lowered(args: Args, viewer: int) -> str:
-    # Said at the turn's end, after its last guest, and joined to that guest's clause: it
-    # names the turn as its subject, for "seats CNm on chair 42: +3; lowers their hand target
-    # ... this turn" still read as that guest's doing.
+    # Said at the turn's end, after its last guest: worded as the turn's consequence, and the
+    # guest that completed the table says so (`placed`), so that it is not read as the last
+    # guest's doing ("seats CNm on chair 42: +3; lowers their hand target ...").
     player, tables, target = args
-    what = "a single-nation table" if tables == 1 else f"{tables} single-nation tables"
-    return f"{seat(player)}'s turn completed {what}: their hand target falls to {target} (CI-D.2)"
+    what = "single-nation table" if tables == 1 else f"{tables} single-nation tables"
+    return (
+        f"{seat(player)} lowers their hand target to {target} for the {what} completed this "
+        "turn (CI-D.2)"
+    )
 
 
 def passed(args: Args, viewer: int) -> str:
@@ -120,7 +136,7 @@ def turn(events: Sequence[Event], viewer: int) -> str | None:
 
 def _seated(args: Args, viewer: int) -> str:
     """Guests seated by one player in a row (each `placed`'s facts): one clause."""
-    guests = [f"{_card(card)} on chair {chair + 1}: {gain:+d}" for _, card, chair, gain in args]
+    guests = [_guest(card, chair, f"{gain:+d}", done) for _, card, chair, gain, done in args]
     return f"{seat(args[0][0])} seats {', '.join(guests)}"
 
 

@@ -906,7 +906,7 @@ class CafeState(State):
         if single_nation:
             self._completed += single_nation
         self._scores[player] += gain
-        self.emit("place", events.placed, player, card, chair, gain)
+        self.emit("place", events.placed, player, card, chair, gain, single_nation)
         pending = self._pending
         pending.append((card, chair))
         if len(pending) == 2:
