@@ -877,3 +877,17 @@ def test_a_record_goes_on_the_same_way_every_time_it_is_played_on(tmp_path: Path
         ends.append(json.loads(end.read_text())["actions"])
     assert ends[0] == ends[1] and ends[0][:40] == record["actions"]
     assert ends[2] != ends[0]  # --seed still chooses another way on
+
+
+def test_a_bot_s_turn_of_one_decision_is_told_as_a_turn_of_two_is() -> None:
+    """A guest sent to the bar read "P2 (greedy): ESf@bar — P2 sends ESf to bar seat 1",
+    where a turn of two guests read "P2 (greedy): seats INf on chair 22: +3, ...": the same
+    player's turns told two ways."""
+    args = ["play", "cafe", "--seats", "heuristic,greedy,heuristic,greedy", "--seed", "11"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    told = [line for line in result.output.splitlines() if re.match(r"  P\d \(", line)]
+    assert any(re.match(r"  P\d \(\w+\): sends \w+ to bar seat \d+: ", line) for line in told)
+    assert any(re.match(r"  P\d \(\w+\): seats \w+ on chair \d+: [+-]\d+ points", line)
+               for line in told)  # fmt: skip
+    assert not [line for line in told if " — " in line]

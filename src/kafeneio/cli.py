@@ -770,8 +770,8 @@ def _run_words(who: str, run: list[Step]) -> Words:
     the decisions said each again: ``play S, play GF, serve — P3 plays S, GF; serves ...``)."""
     first = run[0]
     head = f"{who}: {', '.join(str(step.action) for step in run)}"
-    if len(run) == 1:
-        return _step_words(head, first)
+    if len(run) == 1:  # told as a run of more is: ``P2 (greedy): sends ESf to bar seat 1: ...``
+        return _step_words(head, first, folded=(who, ""))
     events = [event for step in run for event in step.events]
     then = ", ".join(str(step.action) for step in run[1:] if not step.events)
     return _step_words(head, dataclasses.replace(first, events=events), folded=(who, then))
