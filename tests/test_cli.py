@@ -253,8 +253,13 @@ def test_the_end_screen_tells_why_the_game_ended_once(game: str) -> None:
     result = runner.invoke(app, ["play", game, "--seats", "random,greedy", "--seed", "3"])
     assert result.exit_code == 0, result.output
     told = [line for line in result.output.splitlines() if "The game ends" in line]
-    assert len(told) == 1 and told[0].startswith("The game ends")  # under the final scores
-    assert result.output.index("Final scores") < result.output.index(told[0])
+    assert len(told) == 1 and told[0].startswith("The game ends")
+    # why first, then the scores, then who won (the winner was told before the final board,
+    # and why the game ended last of all)
+    won = next(line for line in result.output.splitlines() if " wins with " in line)
+    assert result.output.count(won) == 1
+    assert result.output.index(told[0]) < result.output.index("Final scores")
+    assert result.output.index("Final scores") < result.output.index(won)
 
 
 def test_replay_of_an_illegal_action_exits_2_naming_its_index(tmp_path: Path) -> None:

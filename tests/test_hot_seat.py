@@ -16,7 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kafeneio import cli
-from kafeneio.cli import app
+from kafeneio.cli import FINAL_KINDS, app
 from kafeneio.core import Event, State
 from kafeneio.core.events import texts_told
 from kafeneio.core.play import Step
@@ -112,17 +112,25 @@ class Keyboard:
 
     def check_result_shown(self, player: int) -> None:
         """Everything `player` may read of their last decision and of what followed it is on
-        the screen they are about to hide (but why the game ended: the final scores say it)."""
+        the screen they are about to hide (but the game's end, why, its penalties and who won:
+        the final scores, which every player sees, say them, `FINAL_KINDS`)."""
         assert self.state is not None
         since = [e for e in self.state.history_for(player) if e.ply >= self.typed_at]
         assert since and since[0].player == player
         known = [words for entry in since for words in entry.events]
         told = [
-            [e for e in events if e.kind != "end" and e.text_for(player) is not None]
+            [e for e in events if e.kind not in FINAL_KINDS and e.text_for(player) is not None]
             for events in self.told[self.told_at :]
         ]
+        final = {
+            e.text_for(player)
+            for events in self.told[self.told_at :]
+            for e in events
+            if e.kind in FINAL_KINDS
+        }
         # every event they may know was told (runs of events alike in one text: `texts_told`)
-        assert sum(map(len, told)) == len([w for w in known if not w.startswith(GAME_ENDS)])
+        shown = [w for w in known if not w.startswith(GAME_ENDS) and w not in final]
+        assert sum(map(len, told)) == len(shown)
         screen = " ".join(self.text.split())  # lines longer than 80 columns broken at spaces
         for events in told:
             for text in texts_told(events, player):

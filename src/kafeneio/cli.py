@@ -777,9 +777,15 @@ def _run_words(who: str, run: list[Step]) -> Words:
     return _step_words(head, dataclasses.replace(first, events=events), folded=(who, then))
 
 
+FINAL_KINDS = ("end", "penalty", "result")
+"""Events the final scores tell (`_print_result`), in their order: why the game ended, what the
+end's penalties took, who won. Told with the last move they came before the final board, and
+why the game ended last of all."""
+
+
 def _caused(step: Step) -> list[Event]:
-    """What a decision caused that is told (why the game ended is left to the final scores)."""
-    return [event for event in step.events if event.kind != "end"]
+    """What a decision caused that is told with it (the game's end is the final scores')."""
+    return [event for event in step.events if event.kind not in FINAL_KINDS]
 
 
 def _step_words(head: str, step: Step, folded: tuple[str, str] | None = None) -> Words:
@@ -1218,8 +1224,12 @@ def list_moves(state: State) -> str:
 
 
 def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
-    """The final scores, with what the end-of-game penalties took (`end_losses`) and why the
-    game ended."""
+    """Why the game ended, what the end-of-game penalties took (`end_losses`), the final
+    scores and who won (`FINAL_KINDS`, in that order)."""
+    for kind in FINAL_KINDS[:2]:
+        for event in last_events:
+            if event.kind == kind:
+                console.print(event.text_for(SPECTATOR) or "", markup=False)
     losses = end_losses(last_events)
     table = Table(title="Final scores")
     table.add_column("seat")
@@ -1236,7 +1246,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
         table.add_row(f"P{player + 1}", *cells, str(score), mark)
     console.print(table)
     for event in last_events:
-        if event.kind == "end":
+        if event.kind == "result":
             console.print(event.text_for(SPECTATOR) or "", markup=False)
 
 
