@@ -399,10 +399,23 @@ def test_a_number_read_before_the_queue_moved_up_is_asked_about_before_it_is_pla
     output = runner.invoke(app, args, input=typed).output
     words = " ".join(output.split())
     assert output.count(f"Play send 2{cli.ALL_THE_SAME}") == 2
-    assert "send 2 now means customer 2, " in words and "(then: customer 2, " in words
+    assert "send 2 now means customer 2, " in words and "; it meant customer 2, " in words
     assert "Not played: the board shows the numbers as they are now." in output
     sent = re.findall(r"P1 sends (.+?) away", words)
     assert sent == [customer_text(before.cards, third)]  # the first answer, no, sent nobody
+
+
+def test_a_move_a_hint_named_by_the_numbers_as_they_are_is_played_unasked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hint after a ``serve`` said ``send 2`` in the numbers as they are: typed as the hint
+    said it, it was asked about as a number read before the queue moved up."""
+    searched = lambda state, seed=0, budget=None: hint(state, seed, Budget(iterations=50))  # noqa: E731
+    monkeypatch.setattr(cli, "hint", searched)
+    path = _service_with_three_customers(tmp_path)
+    args = ["play", "souvlaki", "--from", str(path), "--seats", "human,random"]
+    output = runner.invoke(app, args, input="serve\nhint\nsend 2\nquit\ny\n").output
+    assert cli.ALL_THE_SAME not in output and "P1 sends " in output, output
 
 
 def test_a_number_that_names_what_it_named_is_played_unasked(tmp_path: Path) -> None:

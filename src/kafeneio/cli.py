@@ -866,6 +866,7 @@ def _human_turn(
             console.print(_rule_text(game, text[4:].strip()), markup=False)
         elif command == "hint":
             console.print(hints.ask(state), markup=False)
+            numbers.read(state)  # the hint names its moves by the numbers as they are now
         elif command == "moves":
             console.print(list_moves(state), markup=False)
         elif command == "board":
@@ -886,8 +887,8 @@ def _human_turn(
 
 class _ReadNumbers:
     """Where the human to move read the numbers they type (`State.numbered_words`): at the
-    first of their run of decisions, or where they last said they meant a move whose numbers
-    had moved. A queue moves up under a plan of ``send 1``, ``send 2`` made at the first: the
+    first of their run of decisions, where they last said they meant a move whose numbers
+    had moved, or where a hint named moves by the numbers as they were. A queue moves up under a plan of ``send 1``, ``send 2`` made at the first: the
     second would send away the customer read as 3, so it is asked about first."""
 
     def __init__(self, state: State) -> None:
@@ -906,8 +907,8 @@ class _ReadNumbers:
         if now is None or then is None or now == then:
             return True
         reason = (
-            f"The numbers have moved since your turn began: {action.notation} now means {now} "
-            f"(then: {then})."
+            f"The numbers have moved since you read them (your turn's start, or a hint): "
+            f"{action.notation} now means {now}; it meant {then}."
         )
         if not _played_all_the_same(
             action, reason, "Not played: the board shows the numbers as they are now."
