@@ -888,8 +888,9 @@ def _human_turn(
 class _ReadNumbers:
     """Where the human to move read the numbers they type (`State.numbered_words`): at the
     first of their run of decisions, where they last said they meant a move whose numbers
-    had moved, or where a hint named moves by the numbers as they were. A queue moves up under a plan of ``send 1``, ``send 2`` made at the first: the
-    second would send away the customer read as 3, so it is asked about first."""
+    had moved, or where a hint named moves by the numbers as they were. A queue moves up
+    under a plan of ``send 1``, ``send 2`` made at the first: the second would send away the
+    customer read as 3, so it is asked about first."""
 
     def __init__(self, state: State) -> None:
         self.at = state.clone()
