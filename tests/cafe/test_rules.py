@@ -505,6 +505,24 @@ def test_end_needs_a_placement_and_nothing_else_follows_a_placement() -> None:
     assert state == before
 
 
+@pytest.mark.rule("CI-M.1")
+def test_a_card_of_another_s_hand_is_refused_naming_whose_turn_it_is_and_who_holds_it() -> None:
+    """At a shared keyboard, P3 typed their own card on P1's turn: "CUf is not in the hand of
+    P1" did not say whose turn it was, nor that the card was P3's (hands are public, CI-S.1)."""
+    state = new_position([["USm", "USf"], ["AFf"], ["CUf", "USf"]], ELSEWHERE)
+    before = state.clone()
+    with pytest.raises(IllegalActionError, match=r"CUf is not in the hand of P1, whose turn it is; P3 holds one") as err:  # fmt: skip
+        state.apply_notation("CUf@bar")
+    assert err.value.rule == "CI-M.2" and state == before
+    with pytest.raises(
+        IllegalActionError, match=r"INm is not in the hand of P1, whose turn it is \(CI-M\.2\)$"
+    ):
+        state.apply_notation("INm@bar")
+    two = new_position([["AFm"], ["USf"], ["USf"]], ELSEWHERE)
+    with pytest.raises(IllegalActionError, match="P2 and P3 hold one"):
+        two.apply_notation("USf@bar")
+
+
 def completed_turns(seeds: range, players: int, options: dict[str, Any] | None = None):
     """Random games: yield (state before a turn, the turn's actions, state after the turn)."""
     for seed in seeds:

@@ -194,12 +194,19 @@ HAND_RULES = {PLACE: "CI-M.1", BAR: "CI-M.2", SWAP: "CI-M.4"}
 
 
 def _not_in_hand(state: CafeState, action: CafeAction) -> IllegalActionError | None:
-    if action.card not in state.hand(state.current_player()):
-        text = state.game.board.card_text(action.card)
-        return IllegalActionError(
-            f"{text} is not in the hand of P{state.current_player() + 1}", HAND_RULES[action.kind]
-        )
-    return None
+    """A card the mover does not hold, and who does (hands are public, CI-S.1): a player who
+    typed a card of another's hand at the shared keyboard learns whose turn it is."""
+    mover = state.current_player()
+    if action.card in state.hand(mover):
+        return None
+    text = state.game.board.card_text(action.card)
+    holders = [p for p in range(state.num_players) if action.card in state.hand(p)]
+    names = " and ".join(f"P{p + 1}" for p in holders)
+    held = f"; {names} {'holds' if len(holders) == 1 else 'hold'} one" if holders else ""
+    return IllegalActionError(
+        f"{text} is not in the hand of P{mover + 1}, whose turn it is{held}",
+        HAND_RULES[action.kind],
+    )
 
 
 def _first(state: CafeState, action: CafeAction) -> IllegalActionError:
