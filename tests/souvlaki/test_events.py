@@ -169,7 +169,7 @@ def test_a_loss_of_reputation_is_told_as_taken_never_below_zero() -> None:
     state = position(queues=[["SF 1/2"], []], food_hands=[["GF"], []], reputation=[3, 1])
     events = state.apply(state.parse_legal("send 1"))
     told = [event.text_for(SPECTATOR) or "" for event in events]
-    assert any("away: -3 reputation" in text for text in told), told
+    assert any("away: -3 reputation of 5 (it stops at 0) (SW-4.6)" in text for text in told), told
     assert state.reputation(0) == 0
     # at 0 already, a loss takes nothing: said so, not as "+0 reputation", which read as a gain
     state = position(queues=[["SF 1/2"], ["GD 2/1"]], food_hands=[["GF"], []], reputation=[0, 0])
@@ -323,12 +323,21 @@ def test_the_customers_a_rounds_end_annoys_or_loses_are_told_together_by_player(
             whole = (event.text_for(SPECTATOR) or "").split(" in P")[0].split(" walks out")[0]
             assert whole in told and told.count(f"P{player + 1} ") == 1
             if event.kind == "leave":  # with what it cost, nothing at 0 (SW-4.9), not "-0"
-                cost = f"-{event.args[2]}" if event.args[2] else "reputation stays at 0"
+                taken, rule_cost = event.args[2:]
+                cost = f"-{taken}" if taken else "reputation stays at 0"
+                if 0 < taken < rule_cost:
+                    cost += f" of {rule_cost} (stops at 0)"
                 assert f"{whole} {cost}" in told
     # the same walk-outs from shops at 0 reputation already: they lose none
-    at_zero = [Event((e.kind, (*e.args[:2], 0), e.words)) for e in left[0]]
+    at_zero = [Event((e.kind, (*e.args[:2], 0, e.args[3]), e.words)) for e in left[0]]
     (text,) = texts_told(at_zero, SPECTATOR)
     assert " -0" not in text and text.count("reputation stays at 0") == len(at_zero)
+    # a walk-out that the floor cut short says the rule's cost too: "-1" read as a rule misread
+    first = left[0][0]
+    short = Event((first.kind, (*first.args[:2], 1, 4), first.words))
+    assert "annoyed: -1 reputation of 4 (it stops at 0) (SW-4.8)" in str(short.text_for(SPECTATOR))
+    (text,) = texts_told([short, short], SPECTATOR)  # a run of them: told together
+    assert text.count(" -1 of 4 (stops at 0)") == 2
 
 
 @pytest.mark.rule("SW-4.2")

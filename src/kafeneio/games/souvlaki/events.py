@@ -367,8 +367,8 @@ def _serves(args: Args) -> str:
 
 
 def _sends_away(args: Args) -> str:
-    _, customer, loss = args
-    return f"sends {customer_text(*customer)} away: {_lost(loss)}"
+    _, customer, loss, cost = args
+    return f"sends {customer_text(*customer)} away: {_lost(loss, cost)}"
 
 
 def _treats(args: Args) -> str:
@@ -387,17 +387,20 @@ def annoyed(args: Args, viewer: int) -> str:
 
 
 def walked_out(args: Args, viewer: int) -> str:
-    player, customer, loss = args
+    player, customer, loss, cost = args
     return (
         f"{customer_text(*customer)} walks out of {seat(player)}'s shop annoyed: "
-        f"{_lost(loss)} (SW-4.8)"
+        f"{_lost(loss, cost)} (SW-4.8)"
     )
 
 
-def _lost(loss: int) -> str:
-    """The reputation a shop lost, as taken: "-4 reputation"; at 0 already it loses none
-    (SW-4.9), which "+0 reputation" told as if a gain."""
-    return f"-{loss} reputation" if loss else "reputation stays at 0"
+def _lost(loss: int, cost: int) -> str:
+    """The reputation a shop lost, as taken, and the rule's `cost` where the floor took less
+    (SW-4.9): "-4 reputation", "-3 reputation of 5 (it stops at 0)", which "-3" alone read as
+    a rule misapplied; at 0 already it loses none, which "+0 reputation" told as if a gain."""
+    if not loss:
+        return "reputation stays at 0"
+    return f"-{loss} reputation" + (f" of {cost} (it stops at 0)" if loss < cost else "")
 
 
 def service(events: Sequence[Event], viewer: int) -> str:
@@ -457,13 +460,20 @@ def annoyed_customers(events: Sequence[Event], viewer: int) -> str:
     return _by_player("Not served, annoyed: ", items, "SW-4.7")
 
 
+def _lost_briefly(loss: int, cost: int) -> str:
+    """`_lost` in a list of walk-outs: "-4", "-1 of 4 (stops at 0)"."""
+    if not loss:
+        return _lost(loss, cost)
+    return f"-{loss}" + (f" of {cost} (stops at 0)" if loss < cost else "")
+
+
 def walked_out_customers(events: Sequence[Event], viewer: int) -> str:
     """Annoyed customers walking out (SW-4.8) told together, each with the reputation its
     shop lost (a shop at 0 already loses none, SW-4.9): ``Walk out annoyed, reputation lost:
     P2 GS 3/1 -2, G 2/1 reputation stays at 0 (SW-4.8)``."""
     items = [
-        (player, f"{customer_text(*customer)} {f'-{loss}' if loss else _lost(loss)}")
-        for player, customer, loss in (event.args for event in events)
+        (player, f"{customer_text(*customer)} {_lost_briefly(loss, cost)}")
+        for player, customer, loss, cost in (event.args for event in events)
     ]
     return _by_player("Walk out annoyed, reputation lost: ", items, "SW-4.8")
 

@@ -1016,7 +1016,8 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
         before = self._reputation[player]
         self.change_reputation(player, -SEND_AWAY_COST)
         text = (self.cards, customer)  # the loss as taken: never below 0 (SW-4.9)
-        self.emit("send", ev.sent_away, player, text, before - self._reputation[player])
+        taken = before - self._reputation[player]
+        self.emit("send", ev.sent_away, player, text, taken, SEND_AWAY_COST)
         self._discard_customer(customer)
 
     def _finish_service(self, action: SouvlakiAction) -> None:
@@ -1045,7 +1046,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
                     self.change_reputation(player, -loss)
                     self._discard_customer(customer)
                     taken = before - self._reputation[player]  # never below 0 (SW-4.9)
-                    self.emit("leave", ev.walked_out, player, text, taken)
+                    self.emit("leave", ev.walked_out, player, text, taken, loss)
                 else:
                     staying.append(customer.with_annoyed(True))
                     self.emit("annoyed", ev.annoyed, player, text)
