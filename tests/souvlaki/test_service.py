@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kafeneio.core import SPECTATOR, IllegalActionError
+from kafeneio.core import SPECTATOR, IllegalActionError, NotationError
 from kafeneio.core.play import play as play_loop
 from kafeneio.core.play import random_player
 from kafeneio.games.souvlaki import SouvlakiGame, SouvlakiState
@@ -261,6 +261,21 @@ def test_sending_away_past_the_queue_says_how_many_customers_wait() -> None:
     with pytest.raises(IllegalActionError, match=r"the queue has 1 customer\b") as error:
         play(state, "send 2")
     assert error.value.rule == "SW-4.6"
+
+
+@pytest.mark.rule("SW-4.6")
+@pytest.mark.parametrize("target", ["p2.1", "P1"])
+def test_send_written_as_a_card_s_target_says_send_takes_a_place_in_one_s_own_queue(
+    target: str,
+) -> None:
+    """``send p2.1`` was told "queue positions are numbered 1 to 16" with 4 customers
+    waiting: as if the number were the trouble, not sending another shop's customer."""
+    state = position(queues=[["GG 3/2"], ["GS 3/1"]], reputation=[9, 5])
+    before = state.clone()
+    told = rf"send takes a place in your own queue, like send 2, not '{target}'"
+    with pytest.raises(NotationError, match=told):
+        state.apply_notation(f"send {target}")
+    assert state == before
 
 
 @pytest.mark.rule("SW-4.7")

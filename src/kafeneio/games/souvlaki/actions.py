@@ -29,6 +29,7 @@ unordered pair of customers). The space is the same for every card set of up to
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kafeneio.core.actions import Action
@@ -80,6 +81,8 @@ RANDOM_BASE = PLAY_BASE + FOOD_CODES
 PICK_BASE = RANDOM_BASE + FOOD_CODES
 SEND_BASE = PICK_BASE + MAX_ROW
 USE_BASE = SEND_BASE + MAX_QUEUE
+TARGET_SHAPE = re.compile(r"p\d+(\.\d+)?", re.IGNORECASE)
+"""A card's target as written: a player ``p2`` or a customer ``p2.3``."""
 PLAYER_TARGET_BASE = 1
 CUSTOMER_TARGET_BASE = PLAYER_TARGET_BASE + MAX_PLAYERS
 PAIR_TARGET_BASE = CUSTOMER_TARGET_BASE + CUSTOMER_SLOTS
@@ -294,6 +297,11 @@ class ActionSpace:
             if max(foods) > 3:
                 raise NotationError(f"{words[1]!r}: no food card shows more than 3 of one food")
             return self.food_action(FOOD_VERBS[head], foods_code(foods))
+        if head == "send" and TARGET_SHAPE.fullmatch(words[1]):
+            raise NotationError(  # a card's target's form: a shop sends away its own alone
+                f"send takes a place in your own queue, like send 2, not {words[1]!r} (a "
+                "card's target): a shop sends away customers of its own queue only (SW-4.6)"
+            )
         if head in ("pick", "send") and len(words) == 2:
             limit = MAX_ROW if head == "pick" else MAX_QUEUE
             number = whole_number(
