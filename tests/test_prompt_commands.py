@@ -26,10 +26,9 @@ from kafeneio.sim.analysis import Analysis, Budget, hint
 runner = CliRunner()
 
 
-def _session(game: str, typed: str) -> str:
-    result = runner.invoke(
-        app, ["play", game, "--seats", "human,random", "--seed", "7"], input=typed
-    )
+def _session(game: str, typed: str, *options: str) -> str:
+    args = ["play", game, "--seats", "human,random", "--seed", "7"]
+    result = runner.invoke(app, [*args, *(f"-o{option}" for option in options)], input=typed)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -81,12 +80,31 @@ def test_help_with_a_move_s_word_says_how_that_move_is_written() -> None:
 def test_a_notation_row_written_over_two_lines_reads_as_one() -> None:
     """The docstring's row for ``draw fewer`` goes on under itself; help broke it after
     "(CI-D.2," and set the rest on a line of its own, as if it were another row."""
-    output = _session("cafe", "help\nquit\n")
+    output = _session("cafe", "help\nquit\n", "single_nation_draw=choose")
     row = (
         "draw fewer".ljust(21) + "  after completing single-nation tables, lower the hand "
         "target (CI-D.2, option single_nation_draw=choose); draw full keeps it"
     )
     assert "\n".join(textwrap.wrap(row, 80, subsequent_indent=" " * 23)) in output
+
+
+@pytest.mark.parametrize(
+    ("game", "moves", "options"),
+    [
+        ("cafe", ["birthday", "dance", "draw fewer"], ["birthday=true", "dance=true",
+                                                       "single_nation_draw=choose"]),
+        ("souvlaki", ["use queue-jump", "pass "], ["first_game=false"]),
+    ],
+)  # fmt: skip
+def test_help_offers_the_moves_of_variants_only_in_a_game_that_plays_them(
+    game: str, moves: list[str], options: list[str]
+) -> None:
+    """Help listed the birthday, dance and draw choices in a game without those variants, and
+    the unforeseen cards' moves in a first game, which has none (SW-S.5)."""
+    played = _session(game, "help\nquit\n", *options).split("Notation (")[1]
+    assert all(f"\n{move}" in played for move in moves), played
+    plain = _session(game, "help\nquit\n", *(["first_game=true"] if game == "souvlaki" else []))
+    assert not any(f"\n{move}" in plain.split("Notation (")[1] for move in moves)
 
 
 def test_a_hidden_rows_description_written_on_under_it_is_hidden_with_it() -> None:

@@ -59,7 +59,17 @@ class CafeGame(Game):
     def notation_table(self) -> str:
         from kafeneio.games.cafe import actions
 
-        return notation_text(actions.__doc__ or "")
+        options = self.options
+        off = [  # the moves of a variant this game does not play are not offered
+            row
+            for row, on in (
+                ("birthday", options.birthday),
+                ("dance", options.dance),
+                ("draw fewer", options.single_nation_draw == "choose"),
+            )
+            if not on
+        ]
+        return notation_text(actions.__doc__ or "", hidden=tuple(off))
 
     def _render(self, state: State, viewer: int) -> str:
         from kafeneio.games.cafe.render import render_observation

@@ -161,7 +161,10 @@ class SouvlakiGame(Game):
     def notation_table(self) -> str:
         from kafeneio.games.souvlaki import actions
 
-        return notation_text(actions.__doc__ or "", hidden=("random ",))  # chance's, not typed
+        hidden = ("random ",)  # chance's, not typed
+        if self.options.first_game:  # no unforeseen cards (SW-S.5): none to use or pass on
+            hidden += ("use ", "pass")
+        return notation_text(actions.__doc__ or "", hidden=hidden)
 
     def notation_help(self) -> str:
         return f"{self.notation_table()}\n\n{textwrap.fill(' '.join(PHASES.split()), 80)}"
