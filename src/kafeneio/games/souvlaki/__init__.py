@@ -161,7 +161,7 @@ class SouvlakiGame(Game):
     def notation_table(self) -> str:
         from kafeneio.games.souvlaki import actions
 
-        hidden = ("random ",)  # chance's, not typed
+        hidden: tuple[str, ...] = ("random ",)  # chance's, not typed
         if self.options.first_game:  # no unforeseen cards (SW-S.5): none to use or pass on
             hidden += ("use ", "pass")
         return notation_text(actions.__doc__ or "", hidden=hidden)
