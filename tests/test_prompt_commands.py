@@ -107,6 +107,25 @@ def test_help_offers_the_moves_of_variants_only_in_a_game_that_plays_them(
     assert not any(f"\n{move}" in plain.split("Notation (")[1] for move in moves)
 
 
+def test_log_of_a_game_gone_on_from_a_record_tells_what_came_before(tmp_path: Path) -> None:
+    """After --from, log said "Nothing has happened yet" halfway through the game."""
+    whole = tmp_path / "whole.json"
+    args = ["play", "cafe", "--seats", "heuristic,heuristic", "--seed", "4", "--quiet"]
+    assert runner.invoke(app, [*args, "--record", str(whole)]).exit_code == 0
+    record = json.loads(whole.read_text())
+    record["actions"] = record["actions"][:7]
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(record))
+    again = ["play", "cafe", "--from", str(cut), "--seats", "human,heuristic"]
+    output = runner.invoke(app, again, input="log\nquit\ny\n").output
+    log = output.split("P1> ")[1]
+    assert log.startswith("Since your last turn began:"), log
+    state = load_record(record)
+    mine = [e for e in state.history_for(0) if e.player == 0]
+    assert f"  P1: {mine[-1].action} — {mine[-1].events[0]}" in log  # their own last turn
+    assert "Nothing has happened yet" not in output
+
+
 def test_a_hidden_rows_description_written_on_under_it_is_hidden_with_it() -> None:
     """A hidden row (``random GF``, chance's) whose description goes on under itself: the
     rest joined the row above, whose text grew by a chance outcome nobody types."""

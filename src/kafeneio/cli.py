@@ -563,6 +563,26 @@ class Keyboard:
         your last turn", else "since the game began" (the others moved first)."""
         return self.turns[player] > 1
 
+    def recall(self, state: State) -> None:
+        """For a game that goes on from a record: what each human may read of its moves since
+        their last turn began (all of them, if they have not moved yet), as `log` tells it;
+        `log` said "Nothing has happened yet" halfway through a game."""
+        for human in self.humans:
+            history = state.history_for(human)
+            own = {entry.ply for entry in history if entry.player == human}
+            start = 0
+            if own:  # where their last run of decisions began
+                start = max(own)
+                while start - 1 in own:
+                    start -= 1
+                self.turns[human] = 1  # "since your last turn began", once their turn begins
+            for entry in history[start:]:
+                who = "chance" if entry.player == CHANCE else f"P{entry.player + 1}"
+                told = f"{who}: {entry.action}"
+                if entry.events:
+                    told += f" — {'; '.join(entry.events)}"
+                self.told[human].append(f"  {told}")
+
     def log(self, player: int) -> str:
         """What `log` answers: `told` as one text."""
         if not self.told[player]:
@@ -638,6 +658,7 @@ def _play_loop(
     human who quits a game that is not is asked first); `ended`: the last action's events of a
     record that is over already (go on from it, and there is only the result to show)."""
     keyboard = Keyboard(seats, hands_hidden=not game.info.perfect_information)
+    keyboard.recall(state)  # a game gone on from a record: what came before, for `log`
     shown_at = [-1]
     hints = _Hints()
     last_events: list[Event] = list(ended)
