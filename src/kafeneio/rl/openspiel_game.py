@@ -41,6 +41,9 @@ from kafeneio.rl.common import GameSetup, legal_codes, machine_view, player_acti
 
 SHUFFLES = 2**16
 """How many shuffles the first chance node deals from: seeds 0 to 65535."""
+SHUFFLE_OUTCOMES = tuple((seed, 1.0 / SHUFFLES) for seed in range(SHUFFLES))
+"""The first chance node's outcomes, made once: made at each call, they cost more than a whole
+random Café game, and `rl_environment`'s every reset asks for them."""
 PREFIX = "kafeneio_"
 FINGERPRINT_START = 0
 SHUFFLE_SEEN, CHANCE_SEEN, RESAMPLED = -1, -2, -3
@@ -199,7 +202,7 @@ class KafeneioSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.engine is None:
-            return [(seed, 1.0 / SHUFFLES) for seed in range(SHUFFLES)]
+            return list(SHUFFLE_OUTCOMES)  # a list of the caller's own
         index = self._game().chance_index
         outcomes = [(index[action.code], p) for action, p in self.engine.state.chance_outcomes()]
         return sorted(outcomes)
