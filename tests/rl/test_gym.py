@@ -140,6 +140,14 @@ def test_human_mode_prints_the_position_at_every_reset_and_step(
         SingleAgentEnv("cafe", render_mode="rgb_array")
 
 
+def test_a_render_without_a_render_mode_warns_as_gymnasium_s_own_environments_do() -> None:
+    """It returned None and said nothing: a user saw no board and no reason."""
+    env = SingleAgentEnv("cafe", num_players=2)
+    env.reset(seed=1)
+    with pytest.warns(UserWarning, match="without specifying any render mode"):
+        assert env.render() is None
+
+
 def test_resets_without_a_seed_replay_the_series_the_last_seed_began() -> None:
     series = []
     for _ in range(2):

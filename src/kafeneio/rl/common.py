@@ -130,8 +130,16 @@ def check_render_mode(render_mode: str | None) -> None:
 
 
 def render_position(game: Game, state: State, render_mode: str | None) -> str | None:
-    """`state` as a spectator sees it, in text: returned for ``ansi``, printed for ``human``."""
+    """`state` as a spectator sees it, in text: returned for ``ansi``, printed for ``human``;
+    without a render mode, nothing, with Gymnasium's warning (PettingZoo's classic games and
+    Gymnasium's own environments give it: a render that did nothing said nothing)."""
     if render_mode is None:
+        from gymnasium import logger
+
+        logger.warn(
+            "You are calling render method without specifying any render mode: make the "
+            "environment with render_mode='ansi' (text) or 'human' (printed)"
+        )
         return None
     text = game.render(state, SPECTATOR)
     if render_mode == "human":
