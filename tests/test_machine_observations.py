@@ -169,6 +169,34 @@ def test_cafe_tensor_shows_the_bag_contents_but_not_its_order(players: int) -> N
     assert tensor(third, 0) != tensor(first, 0)
 
 
+def test_cafe_tensor_shows_the_rules_options_the_game_is_played_under() -> None:
+    """Souvlaki's tensor showed its rules and Café's none: a learner played across Café's
+    variants could not tell a game with the dance or a larger hand from the default."""
+    from kafeneio.games.cafe.tensor import RULES
+
+    def rules_piece(options: dict[str, Any]) -> list[float]:
+        game = get_game("cafe", options)
+        spec = game.observation_spec(2)
+        start = 0
+        for name, shape in spec.items():
+            if name == "rules":
+                break
+            start += math.prod(shape)
+        values = tensor(game.new_state(2, seed=1), 0)
+        return values[start : start + len(RULES)]
+
+    default = dict(zip(RULES, rules_piece({}), strict=True))
+    assert default == {name: 0.0 for name in RULES} | {
+        "joker_native_both": 1.0, "hand_size": 5.0, "end_bag": 4.0, "birthday_threshold": 30.0
+    }  # fmt: skip
+    varied = dict(zip(RULES, rules_piece({"dance": True, "bar_draw": "extra", "hand_size": 6}),
+                      strict=True))  # fmt: skip
+    assert {name for name in RULES if varied[name] != default[name]} == {
+        "dance", "bar_draw", "hand_size"
+    }  # fmt: skip
+    assert varied["dance"] == 1.0 and varied["bar_draw"] == 1.0 and varied["hand_size"] == 6.0
+
+
 def tensor(state: State, player: int) -> list[float]:
     values: list[float] = state.observation_tensor(player)
     return values

@@ -47,7 +47,7 @@ from kafeneio.games.cafe.board import (
 from kafeneio.games.cafe.legality import at_once_starts, masks, mended_starts
 from kafeneio.games.cafe.options import CafeOptions
 from kafeneio.games.cafe.setup import Position, full_deck, parse_setup
-from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries
+from kafeneio.games.cafe.tensor import PHASES, CafeObservationKey, observation_entries, rules_row
 
 if TYPE_CHECKING:
     from kafeneio.games.cafe import CafeGame
@@ -361,6 +361,7 @@ class CafeState(State):
             tuple(sorted(self._bag)),
             self._birthday_table,
             tuple(self._dance_tables),
+            rules_row(self.options),
         )
 
     def observation_tensor(self, player: int) -> list[float]:

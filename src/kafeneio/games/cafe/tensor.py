@@ -2,10 +2,11 @@
 
 `CafeObservationKey` holds exactly what `observation(player)` shows (everything but the bag's order,
 CI-S.1) as plain ints and tuples, so two keys of one game's states are equal exactly when the
-observations are (the observation's `rules`, the game's options, are the same in them all; the key
-holds only the `bar_values` the tensor needs). The tensor is made from the key alone, so it cannot
-carry anything the observation does not; its pieces and shapes (`observation_spec`) follow the board
-data and the options. docs/cafe-international.md documents every piece.
+observations are (the observation's `rules`, the game's options, are the same in them all; the
+key holds those the tensor shows: `bar_values` and `RULES`). The tensor is made from the key
+alone, so it cannot carry anything the observation does not; its pieces and shapes
+(`observation_spec`) follow the board data and the options. docs/cafe-international.md documents
+every piece.
 """
 
 from __future__ import annotations
@@ -15,9 +16,37 @@ from typing import NamedTuple
 
 from kafeneio.core.tensor import Entries, Layout, Spec, layout
 from kafeneio.games.cafe.board import NUM_CARD_TYPES, Board
+from kafeneio.games.cafe.options import CafeOptions
 
 PHASES = ("turn", "second", "birthday", "draw", "over")
 """The `phase` of the observation, one-hot in this order."""
+RULES = (
+    "first_move",
+    "bar_unpaid",
+    "bar_draw",
+    "single_nation_draw",
+    "joker_exchange",
+    "joker_native_both",
+    "hand_size",
+    "end_bag",
+    "birthday",
+    "birthday_threshold",
+    "dance",
+)
+"""The rules options the tensor's `rules` piece shows, in its order (a choice by its index in
+`CafeOptions.CHOICES`, a flag as 0 or 1): a learner played across rules variants knows which
+it plays. The bar's values are a piece of their own (`bar_values`)."""
+
+
+@cache  # a game's options are one object: made once, not at every observation
+def rules_row(options: CafeOptions) -> tuple[int, ...]:
+    """`RULES` of `options` as whole numbers."""
+    row = []
+    for name in RULES:
+        value = getattr(options, name)
+        choices = options.CHOICES.get(name)
+        row.append(choices.index(value) if choices is not None else int(value))
+    return tuple(row)
 
 
 class CafeObservationKey(NamedTuple):
@@ -47,6 +76,8 @@ class CafeObservationKey(NamedTuple):
     birthday_table: int
     """The birthday table's index, -1 before one is chosen."""
     dance_tables: tuple[int, ...]
+    rules: tuple[int, ...]
+    """`rules_row` of the game's options: the same in every state of a game."""
 
 
 def observation_spec(board: Board, num_players: int, bar_seats: int) -> Spec:
@@ -74,6 +105,7 @@ def _layout(chairs: int, tables: int, num_players: int, bar_seats: int) -> Layou
             "bag": (cards,),
             "birthday_table": (tables,),
             "dance_tables": (tables,),
+            "rules": (len(RULES),),
         }
     )
 
@@ -116,4 +148,7 @@ def observation_entries(board: Board, key: CafeObservationKey) -> Entries:
         one(at["birthday_table"] + key.birthday_table)
     for table in key.dance_tables:
         one(at["dance_tables"] + table)
+    for index, value in enumerate(key.rules):
+        if value:
+            values[at["rules"] + index] = float(value)
     return entries
