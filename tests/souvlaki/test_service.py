@@ -275,6 +275,9 @@ def test_send_written_as_a_card_s_target_says_send_takes_a_place_in_one_s_own_qu
     told = rf"send takes a place in your own queue, like send 2, not '{target}'"
     with pytest.raises(NotationError, match=told):
         state.apply_notation(f"send {target}")
+    for alone in ("send", "pick", "send 1 2"):  # refused as not a move, not by an IndexError
+        with pytest.raises(NotationError, match="is not a move"):
+            state.apply_notation(alone)
     assert state == before
 
 

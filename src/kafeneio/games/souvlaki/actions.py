@@ -297,7 +297,7 @@ class ActionSpace:
             if max(foods) > 3:
                 raise NotationError(f"{words[1]!r}: no food card shows more than 3 of one food")
             return self.food_action(FOOD_VERBS[head], foods_code(foods))
-        if head == "send" and TARGET_SHAPE.fullmatch(words[1]):
+        if head == "send" and len(words) == 2 and TARGET_SHAPE.fullmatch(words[1]):
             raise NotationError(  # a card's target's form: a shop sends away its own alone
                 f"send takes a place in your own queue, like send 2, not {words[1]!r} (a "
                 "card's target): a shop sends away customers of its own queue only (SW-4.6)"
