@@ -236,6 +236,10 @@ def test_numpy_s_whole_numbers_seed_a_run_as_python_s_do() -> None:
     one = simulate("cafe", lineup, 2, seed=np.int64(1), backend=Backend(workers=np.int64(1)))
     two = simulate("cafe", lineup, 2, seed=1, backend=Backend(workers=1))
     assert one.outcome() == two.outcome() and type(one.seed) is int
+    json.dumps(one.to_dict())  # a report of numpy's numbers is written as one of Python's
+    rated = tournament("cafe", lineup, 2, np.int64(2), np.int64(1), backend=Backend(workers=1))
+    assert type(rated.players) is int and type(rated.seed) is int
+    json.dumps(rated.to_dict())
     with pytest.raises(KafeneioError, match=r"workers \(--workers\) must be at least 1, not 0"):
         Backend(workers=0)
 

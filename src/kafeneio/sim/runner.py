@@ -313,8 +313,11 @@ class Backend:
     def __post_init__(self) -> None:
         if self.name not in BACKENDS:
             raise KafeneioError(f"unknown back end {self.name!r}; back ends: {', '.join(BACKENDS)}")
-        if self.workers is not None and (integer_value(self.workers) or 0) < 1:
-            raise KafeneioError(f"workers (--workers) must be at least 1, not {self.workers!r}")
+        if self.workers is not None:
+            workers = integer_value(self.workers)
+            if workers is None or workers < 1:
+                raise KafeneioError(f"workers (--workers) must be at least 1, not {self.workers!r}")
+            self.workers = workers  # numpy's whole numbers too, kept as the int a report writes
         if self.address is not None and self.name != "ray":
             raise KafeneioError(
                 "an address (--address) is that of a Ray cluster: use the ray back end "

@@ -138,7 +138,7 @@ def tournament(
     check_seats(names)  # before they are made canonical, which would pass 'iterations=5.0'
     check_different(names)
     names = [canonical_seat(name) for name in names]  # as the games' seats name them
-    get_game(game_name).check_num_players(players)
+    players = get_game(game_name).check_num_players(players)  # numpy's too, as an int
     if players > len(names):
         raise KafeneioError(f"{players} players need at least {players} bots, not {len(names)}")
     backend = backend or Backend()
