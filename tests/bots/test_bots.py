@@ -356,7 +356,19 @@ def test_a_bot_entered_under_a_name_in_capitals_is_found_as_seats_write_it(
     for name in ("my bot", "my:bot", "", "a=b"):
         with pytest.raises(KafeneioError, match="a bot's name is a word a seat can write"):
             BOTS[name] = FirstLegal
-    assert "" not in BOTS
+        with pytest.raises(KafeneioError, match="a bot's name is a word a seat can write"):
+            BOTS.setdefault(name, FirstLegal)
+        with pytest.raises(KafeneioError, match="a bot's name is a word a seat can write"):
+            table = BOTS
+            table |= {name: FirstLegal}
+    assert "" not in BOTS and BOTS.get(3) is None  # every way in, and no error for a get
+    monkeypatch.setitem(BOTS, "other", FirstLegal)  # restored by the fixture either way
+    assert BOTS.setdefault("OTHER", RandomBot) is FirstLegal
+    assert BOTS.pop("OTHER") is FirstLegal and "other" not in BOTS
+    monkeypatch.setitem(BOTS, "third", FirstLegal)
+    table = BOTS
+    table |= {"Third": RandomBot}
+    assert BOTS["third"] is RandomBot and "Third" not in list(BOTS)
 
 
 def test_numpy_s_whole_numbers_seed_a_bot() -> None:

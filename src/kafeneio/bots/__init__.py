@@ -36,12 +36,24 @@ class BotTable(dict[str, Callable[..., Bot]]):
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and super().__contains__(name.lower())
 
-    def get(self, name: str, default: Any = None) -> Any:
-        return super().get(bot_key(name), default)
+    def get(self, name: object, default: Any = None) -> Any:
+        return super().get(name.lower(), default) if isinstance(name, str) else default
+
+    def pop(self, name: str, *default: Any) -> Any:
+        return super().pop(bot_key(name), *default)
+
+    def setdefault(self, name: str, bot: Callable[..., Bot]) -> Callable[..., Bot]:
+        if name not in self:
+            self[name] = bot
+        return self[name]
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         for name, bot in dict(*args, **kwargs).items():
             self[name] = bot
+
+    def __ior__(self, other: Any) -> BotTable:  # type: ignore[override,misc]
+        self.update(other)
+        return self
 
 
 def bot_key(name: object, checked: bool = False) -> str:
