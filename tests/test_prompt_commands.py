@@ -122,8 +122,21 @@ def test_log_of_a_game_gone_on_from_a_record_tells_what_came_before(tmp_path: Pa
     assert log.startswith("Since your last turn began:"), log
     state = load_record(record)
     mine = [e for e in state.history_for(0) if e.player == 0]
-    assert f"  P1: {mine[-1].action} — {mine[-1].events[0]}" in log  # their own last turn
+    assert f"  P1: {mine[-1].action} — {mine[-1].events[0]}" in " ".join(log.split("\n    "))
     assert "Nothing has happened yet" not in output
+    # cut in the middle of P1's turn: their last turn is the one before, the other's after it
+    actions = json.loads(whole.read_text())["actions"]
+    history = load_record({**record, "actions": actions}).history_for(0)
+    cut_at = next(e.ply for e in history[8:] if e.player == 0) + 1  # after a first guest
+    record["actions"] = actions[:cut_at]
+    mid = load_record(record)
+    assert mid.current_player() == 0 and mid.history_for(0)[-1].player == 0  # mid-turn
+    cut.write_text(json.dumps(record))
+    log = runner.invoke(app, again, input="log\nquit\ny\n").output.split("P1> ")[1]
+    told = " ".join(log.split())
+    before = [e for e in mid.history_for(0)[:-1] if e.player == 1]
+    assert f"P2: {before[-1].action} — " in told, log  # the other's turn before this one
+    assert all(len(line) <= 80 for line in log.splitlines())
 
 
 def test_a_hidden_rows_description_written_on_under_it_is_hidden_with_it() -> None:

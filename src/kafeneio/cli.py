@@ -46,6 +46,7 @@ from kafeneio.core.errors import NotationError, RecordError, shown
 from kafeneio.core.events import (
     RUNS,
     Event,
+    HistoryEntry,
     RunWords,
     end_losses,
     packed,
@@ -505,6 +506,24 @@ Words = Callable[[int], str | None]
 """Lines as one viewer may see them (None: not shown to them)."""
 
 
+def _turn_starts(history: Sequence[HistoryEntry], player: int) -> list[int]:
+    """Where each of `player`'s turns began in `history` (indexes): a turn is a run of their
+    decisions that no other player's breaks (chance's amid it does not)."""
+    starts, last = [], CHANCE
+    for index, entry in enumerate(history):
+        if entry.player == CHANCE:
+            continue
+        if entry.player == player and last != player:
+            starts.append(index)
+        last = entry.player
+    return starts
+
+
+def _last_decider(history: Sequence[HistoryEntry]) -> int:
+    """The last player who decided in `history` (chance's decisions passed over)."""
+    return next((e.player for e in reversed(history) if e.player != CHANCE), CHANCE)
+
+
 class Keyboard:
     """What the players at one keyboard see. Where hands are hidden (a game without perfect
     information) and two or more seats are human, the keyboard is handed over between them
@@ -565,23 +584,24 @@ class Keyboard:
 
     def recall(self, state: State) -> None:
         """For a game that goes on from a record: what each human may read of its moves since
-        their last turn began (all of them, if they have not moved yet), as `log` tells it;
-        `log` said "Nothing has happened yet" halfway through a game."""
+        their last turn began, as `log` tells it (`log` said "Nothing has happened yet" halfway
+        through a game). A turn is a run of one player's decisions, chance's amid it not
+        breaking it, as the play loop counts them; where the human is in the middle of one,
+        their last turn is the one before it."""
+        mover = state.current_player()
         for human in self.humans:
             history = state.history_for(human)
-            own = {entry.ply for entry in history if entry.player == human}
-            start = 0
-            if own:  # where their last run of decisions began
-                start = max(own)
-                while start - 1 in own:
-                    start -= 1
-                self.turns[human] = 1  # "since your last turn began", once their turn begins
+            starts = _turn_starts(history, human)
+            in_one = bool(starts) and mover == human and _last_decider(history) == human
+            done = starts[:-1] if in_one else starts  # their turns before the one under way
+            start = done[-1] if done else 0
+            self.turns[human] = len(done[-1:])  # 1: "since your last turn began"
             for entry in history[start:]:
                 who = "chance" if entry.player == CHANCE else f"P{entry.player + 1}"
                 told = f"{who}: {entry.action}"
                 if entry.events:
                     told += f" — {'; '.join(entry.events)}"
-                self.told[human].append(f"  {told}")
+                self.told[human].extend(_within_columns([f"  {told}"]))
 
     def log(self, player: int) -> str:
         """What `log` answers: `told` as one text."""
