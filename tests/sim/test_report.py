@@ -17,6 +17,8 @@ from kafeneio.core import KafeneioError
 from kafeneio.sim import report as reports
 from kafeneio.sim.report import interval_text
 
+from .own_cards import RICH_SHOP, rich_shop_cards
+
 pytest.importorskip("matplotlib")
 
 
@@ -543,3 +545,23 @@ def test_a_report_says_its_notes_and_the_games_behind_each_share(tmp_path: Path)
     page = (tmp_path / "t" / "report.html").read_text()
     assert re.search(r"<td>[01]\.000 \(2\)</td>", page), page
     assert json.loads((tmp_path / "t" / "results.json").read_text())["head_to_head_games"]
+
+
+def test_a_run_that_sets_a_shop_of_one_s_own_card_set_writes_its_rules_and_report(
+    tmp_path: Path,
+) -> None:
+    """`-o shops=[...]` naming a shop of the run's own cards: the games were played, then the
+    rules line was made with the built-in set, which has no such shop: a traceback, and no
+    report."""
+    cards = rich_shop_cards(tmp_path / "cards")
+    shops = f'shops=["{RICH_SHOP}","pita"]'
+    simulation = ["simulate", "souvlaki", "--seats", "heuristic", "--games", "2"]
+    rounds = ["tournament", "souvlaki", "--bots", "heuristic,greedy", "--games", "2"]
+    for command in (simulation, rounds):
+        report = tmp_path / command[0]
+        args = [*command, "--cards", str(cards), "-o", shops, "--fixed-roles", "--workers", "1"]
+        result = CliRunner().invoke(app, [*args, "--report", str(report)])
+        assert result.exit_code == 0, result.output
+        said = " ".join(result.output.split())
+        assert f'rules: shops=["{RICH_SHOP}", "pita"]; cards: own, from {cards}' in said
+        assert RICH_SHOP in (report / "report.html").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from typing import Any
 
 from kafeneio.core import Game, KafeneioError
 from kafeneio.core.events import plural
-from kafeneio.games import get_game, title_of
+from kafeneio.games import game_from_parts, get_game, title_of
 from kafeneio.sim import plots
 from kafeneio.sim.analysis import Decision, GameAnalysis
 from kafeneio.sim.simulate import SimulationReport, Tally
@@ -204,7 +204,7 @@ def rules_text(
     """The rules a run played, as its tables and report tell them: the options that differ
     from the defaults ("the defaults" where none does), and the card set where the game has
     one (its records' ``cards``): built in, or one's own with its files and hash."""
-    chosen = rules_game(game_name, options).options.to_dict()
+    chosen = rules_game(game_name, options, record_data).options.to_dict()
     defaults = get_game(game_name).options.to_dict()
     changed = [f"{name}={option_value(v)}" for name, v in chosen.items() if defaults[name] != v]
     words = f"rules: {', '.join(changed) or 'the defaults'}"
@@ -230,16 +230,20 @@ def rules_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'>{html.escape(text[0].upper() + text[1:])}.</p>"
 
 
-def rules_game(game_name: str, options: Mapping[str, Any]) -> Game:
+def rules_game(
+    game_name: str, options: Mapping[str, Any], record_data: Mapping[str, Any] | None = None
+) -> Game:
     """The game under a run's rules options, less its ``cards_dir`` (where its card set was
-    read: no rule, and the built-in set tells the rules as well)."""
+    read: no rule), with the card set its records carry (`record_data`): an option may name a
+    card of the user's own (``-o shops=["kebab-king", ...]``), which the built-in set lacks."""
     rules = {name: value for name, value in options.items() if name != "cards_dir"}
-    return get_game(game_name).with_options(rules)
+    return game_from_parts(game_name, rules, record_data or {})
 
 
 def score_label(report: SimulationReport) -> str:
     """What a final score is, for a plot's axis, as the game says under the run's rules."""
-    return f"final score: {rules_game(report.game, report.options).score_description()}"
+    game = rules_game(report.game, report.options, report.record_data)
+    return f"final score: {game.score_description()}"
 
 
 def warning_line(report: SimulationReport | TournamentReport) -> str:
