@@ -197,3 +197,27 @@ def test_a_cards_field_of_other_keys_is_refused_naming_the_key() -> None:
         load_record({**record, "cards": {"x": 1}})
     with pytest.raises(RecordError, match=r"known game as records write it .*, not 'SOUVLAKI'"):
         load_record({**record, "game": "SOUVLAKI"})
+
+
+def test_a_card_set_with_fewer_shops_than_players_is_refused_by_name(tmp_path: Path) -> None:
+    """Two shops for four players: a simulation dealt them with `random.sample` and stopped in
+    a ValueError, and play blamed an option `shops` nobody had set."""
+    import random
+
+    from kafeneio.core import KafeneioError
+    from kafeneio.sim.runner import Backend
+    from kafeneio.sim.simulate import simulate
+
+    export_builtin(tmp_path)
+    shops = tmp_path / "shops.toml"
+    shops.write_text("[[shop]]".join(shops.read_text(encoding="utf-8").split("[[shop]]")[:3]))
+    game = SouvlakiGame(cards_dir=tmp_path)
+    assert len(game.cards.shops) == 2 and game.new_state(2, seed=1).num_players == 2
+    told = r"the card set has 2 shops: 3 players need one each \(SW-S\.1\)"
+    with pytest.raises(KafeneioError, match=told):
+        game.new_state(3, seed=1)
+    with pytest.raises(KafeneioError, match=told):
+        game.deal_roles(3, random.Random(1))
+    with pytest.raises(KafeneioError, match=told):
+        simulate("souvlaki", ["random"] * 3, 2, options={"cards_dir": str(tmp_path)},
+                 backend=Backend(workers=1))  # fmt: skip

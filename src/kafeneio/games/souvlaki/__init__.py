@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Self, cast
 
 from kafeneio.core.errors import KafeneioError, OptionsError, RecordError, shown
+from kafeneio.core.events import plural
 from kafeneio.core.game import JSON, Game, GameInfo, State
 from kafeneio.core.notation import notation_text
 from kafeneio.core.options import RulesOptions
@@ -181,8 +182,21 @@ class SouvlakiGame(Game):
         assert isinstance(state, SouvlakiState)
         return [self.cards.shops[shop].id for shop in state.shops]
 
+    def check_num_players(self, num_players: object) -> int:
+        """The rules' 2 to 4 players, and no more than the card set has shops: each player
+        runs one (SW-S.1), and a set of one's own may hold fewer than 4."""
+        count = super().check_num_players(num_players)
+        shops = len(self.cards.shops)
+        if count > shops:
+            raise KafeneioError(
+                f"the card set has {plural(shops, 'shop')}: {count} players need one each "
+                "(SW-S.1); add shops to its shops.toml, or play with fewer"
+            )
+        return count
+
     def deal_roles(self, num_players: int, rng: random.Random) -> SouvlakiGame:
         """Each seat a different shop, drawn at random (SW-S.1)."""
+        self.check_num_players(num_players)
         shops = [shop.id for shop in self.cards.shops]
         return self.with_options({self.role_option: rng.sample(shops, num_players)})
 
