@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from kafeneio.cli import app
 from kafeneio.core import KafeneioError
 from kafeneio.sim import report as reports
-from kafeneio.sim.report import interval_text
+from kafeneio.sim.report import interval_text, wins_text
 
 from .own_cards import RICH_SHOP, rich_shop_cards
 
@@ -486,6 +486,13 @@ def test_only_the_bots_panel_gives_bars_the_bots_colours(monkeypatch: pytest.Mon
     assert colours[0] == list(plots.COLOURS[:2])
     assert colours[1] == [plots.PLAIN] * 2
     plots.pyplot().close(figures[0])
+
+
+def test_shared_wins_are_shown_to_two_places() -> None:
+    """A 4-player run's shared wins read "1.41667" and "0.916667" in the seat table."""
+    assert [wins_text(w) for w in (3, 16.25, 17 / 12, 11 / 12, 0.5, 0)] == [
+        "3", "16.25", "1.42", "0.92", "0.5", "0"
+    ]  # fmt: skip
 
 
 def test_a_bot_in_every_seat_reads_exact_not_an_interval_of_no_width() -> None:

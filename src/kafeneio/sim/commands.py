@@ -474,7 +474,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
         table.add_row(
             row.name,
             str(row.games),
-            f"{row.wins:g}",
+            reports.wins_text(row.wins),
             f"{row.win_rate:.3f}",
             reports.interval_text(row.low, row.high),
             mean_and_sd(row.mean_score, row.score_sd),

@@ -169,7 +169,7 @@ def tally_table(rows: Sequence[Tally], first: str) -> str:
             [
                 row.name,
                 row.games,
-                f"{row.wins:g}",
+                wins_text(row.wins),
                 f"{row.win_rate:.3f}",
                 interval_text(row.low, row.high),
                 f"{row.mean_score:.2f}",
@@ -222,6 +222,12 @@ def rules_text(
 def option_value(value: Any) -> str:
     """An option's value as ``-o`` takes it: JSON (true, 3, ["pita"]), a word as it is."""
     return value if isinstance(value, str) else json.dumps(value)
+
+
+def wins_text(wins: float) -> str:
+    """Wins as a table shows them: shared wins are fractions, shown to two places ("16.25",
+    "1.42", "3"), not as Python writes them ("1.41667", "0.916667")."""
+    return f"{wins:.2f}".rstrip("0").rstrip(".")
 
 
 def rules_line(report: SimulationReport | TournamentReport) -> str:
