@@ -221,3 +221,14 @@ def test_a_card_set_with_fewer_shops_than_players_is_refused_by_name(tmp_path: P
     with pytest.raises(KafeneioError, match=told):
         simulate("souvlaki", ["random"] * 3, 2, options={"cards_dir": str(tmp_path)},
                  backend=Backend(workers=1))  # fmt: skip
+
+
+def test_a_misnamed_card_file_is_refused_not_left_out(tmp_path: Path) -> None:
+    """shop.toml for shops.toml: the run played the built-in shops and said "cards: own"."""
+    export_builtin(tmp_path)
+    (tmp_path / "shops.toml").rename(tmp_path / "shop.toml")
+    with pytest.raises(CardDataError, match=r"holds shop\.toml, not a card file: the card files"):
+        load_cards(tmp_path)
+    (tmp_path / "shop.toml").rename(tmp_path / "shops.toml")
+    (tmp_path / "notes.txt").write_text("other files are no card files' business")
+    assert len(load_cards(tmp_path).shops) == 4

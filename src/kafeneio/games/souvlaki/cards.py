@@ -310,6 +310,13 @@ def load_cards(directory: Path | str | None) -> CardSet:
     if not path.is_dir():
         raise CardDataError(f"card directory {path} does not exist")
     found = {name: path / name for name in FILES if (path / name).is_file()}
+    # a misnamed file (shop.toml) was left out without a word, its edits playing no part
+    strays = sorted(p.name for p in path.glob("*.toml") if p.name not in FILES)
+    if strays:
+        raise CardDataError(
+            f"card directory {path} holds {', '.join(strays)}, not a card file: the card files "
+            f"are {', '.join(FILES)} (rename it, or move it out)"
+        )
     if not found:
         raise CardDataError(f"card directory {path} holds none of {', '.join(FILES)}")
     return _load(str(path), found)
