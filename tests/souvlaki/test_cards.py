@@ -61,7 +61,17 @@ def test_generous_tips_amount_is_the_rulebooks() -> None:
         (
             "customers.toml",
             f"[[customer]]\n{CUSTOMER}\n[[customer]]\n{CUSTOMER}",
-            ["entry 2", "repeats"],
+            ["entry 2", "repeats entry 1's card; raise that entry's count"],
+        ),
+        (  # another card under an earlier one's id: a clash, not a second copy
+            "unforeseen.toml",
+            TAX_AUDIT + "\n" + TAX_AUDIT.replace("amount = -3", "amount = -5"),
+            ["entry 2", "'tax-audit' is the id of entry 1: give each kind of card its own id"],
+        ),
+        (  # a misspelt required field: said beside the field it misses
+            "shops.toml",
+            '[[shop]]\nid = "big"\nname = "Big"\nstart_mony = 3\nsource = "rulebook"\n',
+            ["'start_money': is missing (is 'start_mony' a misspelling of it?)"],
         ),
         ("customers.toml", "[[customer]]\ncount = 1\n", ["entry 1", "'source'", "missing"]),
         (

@@ -12,6 +12,7 @@ stay far inside them). A file is at most `MAX_FILE_BYTES` long, UTF-8 TOML.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import tomllib
 from collections.abc import Callable, Mapping
@@ -444,9 +445,15 @@ class _Entry:
         self.used.add(field)
         if field not in self.data:
             if default is None:
-                raise self.error(field, "is missing")
+                raise self.error(field, f"is missing{self._misspelt(field)}")
             return default
         return self.data[field]
+
+    def _misspelt(self, field: str) -> str:
+        """Where an entry misses `field` and has a field of a name close to it (a typo,
+        ``start_mony``), what to say of it; else nothing."""
+        close = difflib.get_close_matches(field, [str(key) for key in self.data], n=1)
+        return f" (is {close[0]!r} a misspelling of it?)" if close else ""
 
     def text(self, field: str, default: str | None = None) -> str:
         value = self.get(field, default)
@@ -516,14 +523,14 @@ def _entries(
     if not isinstance(raw, list) or not raw:
         raise CardDataError(f"{file}: holds no [[{section}]] entries")
     built: list[T] = []
-    seen: set[object] = set()
+    seen: dict[object, int] = {}  # each key's entry, counted from 1 as errors count them
     for index, item in enumerate(raw):
         entry = _Entry(file, section, index, item)
         card = build(entry)
         entry.done()
         if key(card) in seen:
-            raise _repeated(entry, key(card))
-        seen.add(key(card))
+            raise _repeated(entry, key(card), seen[key(card)])
+        seen[key(card)] = index + 1
         built.append(card)
         total += size(card)
         if total > most:
@@ -532,12 +539,20 @@ def _entries(
     return tuple(built)
 
 
-def _repeated(entry: _Entry, key: object) -> CardDataError:
-    """The error of an entry whose key an earlier entry has: a shop is one of a kind, named by
-    its id; a card comes in a count, which the earlier entry sets."""
+def _repeated(entry: _Entry, key: object, earlier: int) -> CardDataError:
+    """The error of an entry whose key the `earlier` entry has: a shop is one of a kind, named
+    by its id, and so is an unforeseen card (the same id for another card's effects is a
+    clash, not a second copy); a customer or food card comes in a count, which the earlier
+    entry sets."""
     if entry.section == "shop":
         return entry.error("id", f"{key!r} is an earlier shop's id: give each shop its own")
-    return entry.error(None, "repeats an earlier entry's card; raise that entry's count")
+    if entry.section == "unforeseen":
+        return entry.error(
+            "id",
+            f"{key!r} is the id of entry {earlier}: give each kind of card its own id (for "
+            "more copies of one card, raise that entry's count)",
+        )
+    return entry.error(None, f"repeats entry {earlier}'s card; raise that entry's count")
 
 
 def _shop(entry: _Entry) -> Shop:
