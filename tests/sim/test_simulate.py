@@ -599,3 +599,24 @@ def test_a_simulation_reports_the_winner_s_lead() -> None:
     )  # fmt: skip
     assert shown.exit_code == 0
     assert f"winner's lead: {played.margin.mean:.1f} ± " in shown.stdout
+
+
+def test_a_simulation_counts_its_games_by_the_end_they_came_to() -> None:
+    """A designer changed end_bag and saw the same results digit for digit: no game had ended
+    by the bag, and nothing said how the games had ended."""
+    plain = simulate("cafe", ["greedy", "greedy"], 20, seed=1, backend=Backend(workers=1))
+    early = simulate("cafe", ["greedy", "greedy"], 20, seed=1, options={"end_bag": 30},
+                     backend=Backend(workers=1))  # fmt: skip
+    assert "the bag at its end" not in plain.endings and early.endings["the bag at its end"] > 0
+    for report in (plain, early):
+        assert sum(report.endings.values()) == 20
+        assert report.to_dict()["endings"] == report.endings
+        assert all(r.ended_by in report.endings for r in report.results)
+        assert list(report.endings.values()) == sorted(report.endings.values(), reverse=True)
+    assert early.endings_text is not None and early.endings_text.startswith("how the games ended: ")
+    souvlaki = simulate("souvlaki", ["random", "random"], 2, seed=1, backend=Backend(workers=1))
+    assert souvlaki.endings == {"the round limit": 2}
+    args = ["simulate", "cafe", "--seats", "greedy", "--games", "4", "-o", "end_bag=30"]
+    result = CliRunner().invoke(app, [*args, "--workers", "1"])
+    said = " ".join(result.output.split())
+    assert "how the games ended: " in said and "the bag at its end (" in said

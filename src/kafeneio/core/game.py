@@ -259,6 +259,12 @@ class Game(ABC):
         """What each seat plays as, for games where seats differ (a shop); None otherwise."""
         return None
 
+    def ended_by(self, state: State) -> str | None:
+        """Which of the rules' ends a finished `state` came to, in words that are the same
+        for every game that ended so ("the bar full"); None while it goes on, or for a game
+        with one end only. A simulation counts its games by it."""
+        return None
+
     def ended_at_limit(self, state: State) -> str | None:
         """Where `state` is a game ended not by its rules' own end but at a limit of the
         engine's that makes every game end (Souvlaki Wars' round limit), what limit, in words

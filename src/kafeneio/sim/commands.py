@@ -503,6 +503,8 @@ def print_simulation(result: SimulationReport) -> None:
         f"({result.parallelism} in parallel)" + (f", {rate:.1f} games/s" if rate else ""),
         markup=False,
     )
+    if result.endings_text is not None:
+        console.print(result.endings_text, markup=False)
     if result.at_limit is not None:
         say(f"note: {result.at_limit}.")
     for note in result.notes:

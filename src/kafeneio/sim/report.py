@@ -351,6 +351,8 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             "game lengths",
         ),
     ]
+    if report.endings:  # which of the rules' ends the games came to
+        sections.insert(-2, f"<p>{html.escape(report.endings_text or '')}.</p>")
     return write(directory, title, "\n".join(sections), report.to_dict())
 
 

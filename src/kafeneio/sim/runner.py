@@ -74,6 +74,9 @@ class GameResult:
     at_limit: str | None = None
     """The engine's limit the game ended at, not by its rules' own end (`Game.ended_at_limit`:
     Souvlaki Wars' round limit); None for a game that ended by its rules."""
+    ended_by: str | None = None
+    """Which of the rules' ends the game came to (`Game.ended_by`: Café's bar full, bag at its
+    end, ...); None where the game does not say."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class GameResult:
             "turns": self.turns,
             "rounds": self.rounds,
             "at_limit": self.at_limit,
+            "ended_by": self.ended_by,
         }
 
 
@@ -274,6 +278,7 @@ def play_job(job: GameJob) -> GameResult:
         rounds=rounds_played(state),
         record={**state.to_record(), "seats": list(job.seats)} if job.keep_record else None,
         at_limit=game.ended_at_limit(state),
+        ended_by=game.ended_by(state),
     )
 
 

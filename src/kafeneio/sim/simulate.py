@@ -4,6 +4,7 @@ roles (Souvlaki Wars' shops)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -80,6 +81,25 @@ class SimulationReport:
         return uneven_seats(self.games, self.seats, dealt=dealt)
 
     @property
+    def endings(self) -> dict[str, int]:
+        """How many games came to each of the rules' ends (`GameResult.ended_by`), most first;
+        empty where the game does not say: whether an option such as Café's ``end_bag``
+        plays any part shows here, not in the win rates."""
+        counts = Counter(result.ended_by for result in self.results if result.ended_by)
+        return dict(counts.most_common())
+
+    @property
+    def endings_text(self) -> str | None:
+        """`endings` in words, as the tables and the report say them: "how the games ended:
+        the bar full (14, 70%), a hand emptied at target 0 (3, 15%)"; None where the game does
+        not say."""
+        if not self.endings:
+            return None
+        games = self.games
+        told = [f"{case} ({count}, {count / games:.0%})" for case, count in self.endings.items()]
+        return "how the games ended: " + ", ".join(told)
+
+    @property
     def games_at_limit(self) -> list[GameResult]:
         """The games that ended at the engine's limit (`ended_at_limit`)."""
         return ended_at_limit(self.results)
@@ -125,6 +145,7 @@ class SimulationReport:
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         data["games_at_limit"] = len(self.games_at_limit)
+        data["endings"] = self.endings
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         data["notes"] = self.notes
         data["games_per_second"] = self.games_per_second

@@ -84,6 +84,12 @@ class CafeGame(Game):
 
         return reference_text(state.observation(viewer), nation_legend(self.board))
 
+    def ended_by(self, state: State) -> str | None:
+        """Which end the game came to (`CafeState.end_case`: the bar full, every chair taken,
+        the bag at its end, a hand emptied, one player left, every player passed)."""
+        assert isinstance(state, CafeState)
+        return state.end_case()
+
     def _observation_spec(self, num_players: int) -> Spec:
         """The pieces of `observation_tensor` with their shapes (docs/cafe-international.md)."""
         return observation_spec(self.board, num_players, len(self.options.bar_values))

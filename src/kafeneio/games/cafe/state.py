@@ -1151,21 +1151,33 @@ class CafeState(State):
     def _end_reason(self) -> str | None:
         """Why the game is over, if it is (CI-E.1, CI-M.3, CI-M.5): checked after every turn's
         drawing."""
+        case = self._end_case()
+        return None if case is None else case[1]
+
+    def end_case(self) -> str | None:
+        """Which of the rules' ends the game came to, in words that are the same for every
+        game that ended so (`ENDS`), or None while it goes on: what a designer counts over
+        many games (an option such as ``end_bag`` matters only if games end by it)."""
+        case = self._end_case() if self.is_terminal() else None
+        return None if case is None else case[0]
+
+    def _end_case(self) -> tuple[str, str] | None:
+        """The end the game came to (one of `ENDS`) and why, in words naming the rule."""
         if len(self._bar) >= len(self.options.bar_values):
-            return "the bar is full (CI-E.1)"
+            return ENDS[0], "the bar is full (CI-E.1)"
         if self._seated == NUM_CHAIRS:
-            return "every chair is taken (CI-E.1)"
+            return ENDS[1], "every chair is taken (CI-E.1)"
         if len(self._bag) <= self.options.end_bag:
-            return f"the bag holds {len(self._bag)} cards (CI-E.1)"
+            return ENDS[2], f"the bag holds {len(self._bag)} cards (CI-E.1)"
         out = self._out
         live = [p for p in range(self.num_players) if not out[p]]
         for p in live:
             if not self._hands[p] and self._targets[p] == 0:
-                return f"P{p + 1} has no cards and a hand target of 0 (CI-E.1)"
+                return ENDS[3], f"P{p + 1} has no cards and a hand target of 0 (CI-E.1)"
         if len(live) <= 1:
-            return "only one player is left in the game (CI-M.3)"
+            return ENDS[4], "only one player is left in the game (CI-M.3)"
         if self._passes >= len(live):
-            return "every player in the game passed in turn (CI-M.5)"
+            return ENDS[5], "every player in the game passed in turn (CI-M.5)"
         return None
 
     def _finish(self, reason: str) -> None:
@@ -1235,6 +1247,17 @@ def _in_chair_order(row: tuple[CafeAction, ...], chairs: int, actions: list[Cafe
         bit = chairs & -chairs
         actions.append(row[bit.bit_length() - 1])
         chairs ^= bit
+
+
+ENDS = (
+    "the bar full",
+    "every chair taken",
+    "the bag at its end",
+    "a hand emptied at target 0",
+    "one player left",
+    "every player passed",
+)
+"""The ends of a game (CI-E.1, CI-M.3, CI-M.5), as `end_case` names them."""
 
 
 def _native_tables(options: CafeOptions) -> tuple[tuple[tuple[int, ...], ...], ...]:

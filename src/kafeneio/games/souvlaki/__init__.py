@@ -204,6 +204,14 @@ class SouvlakiGame(Game):
         """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
         return observation_spec(self.cards, num_players)
 
+    def ended_by(self, state: State) -> str | None:
+        """A shop at the win (SW-5.2), or the round limit reached with none there."""
+        souvlaki = cast(SouvlakiState, state)
+        if not souvlaki.is_terminal():
+            return None
+        goal = f"{self.options.win_money}/{self.options.win_reputation}"
+        return f"a shop at {goal}" if souvlaki.at_the_win() else "the round limit"
+
     def ended_at_limit(self, state: State) -> str | None:
         """A game ended after round `round_limit` with nobody at the win (SW-5.2): the highest
         money + reputation won it (SW-5.3), by a limit the rulebook does not have."""
