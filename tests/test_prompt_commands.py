@@ -549,3 +549,26 @@ def test_log_keeps_the_others_moves_when_chance_draws_amid_the_players_turn(
     told = result.output.split("Since the game began:\n")[1].split("\nP1> ")[0]  # (here)
     assert "P2 (random): pass" in told and "P3 (random): pass" in told, told
     assert "P1 plays the unforeseen Ninja in the Kitchen on P2" in told
+
+
+def test_rule_of_a_card_of_one_s_own_files_tells_it_as_the_game_plays_it(tmp_path: Path) -> None:
+    """A designer set Health Inspection to -5: `rule health-inspection` gave the rulebook's
+    "lose 2 reputation" while the games took 5, and a new card's name found no rule at all."""
+    from kafeneio.games.souvlaki.cards import export_builtin
+
+    export_builtin(tmp_path)
+    cards = tmp_path / "unforeseen.toml"
+    text = cards.read_text(encoding="utf-8")
+    old = 'effects = [{ do = "reputation", amount = -2 }]'
+    assert text.count(old) == 1  # Health Inspection's, as shipped
+    cards.write_text(text.replace(old, 'effects = [{ do = "reputation", amount = -5 }]'))
+    args = ["play", "souvlaki", "--cards", str(tmp_path), "--seats", "human,random", "--seed", "3"]
+    typed = "rule health-inspection\nrule SW-E.12\nquit\ny\n"
+    by_words, by_id = runner.invoke(app, args, input=typed).output.split("P1> ")[1:3]
+    own = "In this game's card files, Health Inspection (opponent) plays: reputation -5."
+    for told in (by_words, by_id):
+        assert "SW-E.12" in told and own in " ".join(told.split()), told
+    built_in = runner.invoke(
+        app, ["play", "souvlaki", "--seats", "human,random", "--seed", "3"], input=typed
+    ).output
+    assert "In this game's card files" not in built_in

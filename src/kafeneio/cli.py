@@ -1122,11 +1122,15 @@ def _rule_text(game: Game, asked: str) -> str:
     if RULE_ID_SHAPE.fullmatch(asked):  # written as an id (SW-4.8, ci-t.2), known or not
         try:
             rule = _in_this_game(game, str(book.rule(asked.upper())))
-            return "\n".join(_within_columns([rule]))
+            notes = game.rule_notes(asked.upper())  # one's own card of that rule, as it is
+            return "\n".join(_within_columns([rule, *notes]))
         except KafeneioError as err:  # the section's ids may run past 80 columns
             return "\n".join(_within_columns([str(err)]))
     found = _rules_using(book, asked)
+    own = game.rule_notes(None, asked)  # a card of one's own files, named by these words
     if not found:
+        if own:
+            return "\n".join(_within_columns(own))
         return f"No rule of {game.info.title} uses the words {asked!r}."
     shown = [
         line
@@ -1136,7 +1140,7 @@ def _rule_text(game: Game, asked: str) -> str:
     if len(found) > RULES_SHOWN:
         more = ", ".join(rule.id for rule in found[RULES_SHOWN:])
         shown.extend(_within_columns([f"Also: {more} (rule ID to read one)."]))
-    return "\n".join(shown)
+    return "\n".join([*shown, *_within_columns(own)])
 
 
 OPTION_IN_RULE = re.compile(r"\(option (\w+), ([^)]+)\)")

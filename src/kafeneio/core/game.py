@@ -259,6 +259,12 @@ class Game(ABC):
         """What each seat plays as, for games where seats differ (a shop); None otherwise."""
         return None
 
+    def rule_notes(self, rule_id: str | None, words: str = "") -> list[str]:
+        """What this game's own data says beside the rulebook (a card set of one's own): for
+        the rule `rule_id`, or where it is None for the `words` a player looked up, each a
+        line; none where the game plays as the rulebook says."""
+        return []
+
     def ended_by(self, state: State) -> str | None:
         """Which of the rules' ends a finished `state` came to, in words that are the same
         for every game that ended so ("the bar full"); None while it goes on, or for a game

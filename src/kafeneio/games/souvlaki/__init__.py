@@ -204,6 +204,28 @@ class SouvlakiGame(Game):
         """The pieces of `observation_tensor` with their shapes (docs/souvlaki-wars.md)."""
         return observation_spec(self.cards, num_players)
 
+    def rule_notes(self, rule_id: str | None, words: str = "") -> list[str]:
+        """An unforeseen card of one's own card files, told as they give it, beside the
+        rulebook's rule for that card (`rule_id`) or for the `words` that name it: the
+        rulebook's text tells the built-in card, whose amounts a designer may have changed."""
+        if "unforeseen.toml" not in dict(self.cards.user_texts):
+            return []
+        wanted = words.lower().replace("-", " ").split()
+        notes = []
+        for kind in self.cards.unforeseen:
+            named = f"{kind.id.replace('-', ' ')} {kind.name.lower()}"
+            if kind.rule == rule_id or (wanted and all(w in named for w in wanted)):
+                # the effects as the engine plays them, beside the text the file says
+                effects = "; ".join(
+                    f"{effect.do} {effect.amount:+d}" + (" to you" if effect.to == "you" else "")
+                    for effect in kind.effects
+                )
+                notes.append(
+                    f"In this game's card files, {kind.name} ({kind.target.kind}) plays: "
+                    f"{effects}. Its text: {kind.text}"
+                )
+        return notes
+
     def ended_by(self, state: State) -> str | None:
         """A shop at the win (SW-5.2), or the round limit reached with none there."""
         souvlaki = cast(SouvlakiState, state)
