@@ -495,6 +495,19 @@ def test_shared_wins_are_shown_to_two_places() -> None:
     ]  # fmt: skip
 
 
+def test_an_interval_that_leaves_out_the_even_share_is_marked() -> None:
+    """A seat's advantage had to be spotted by eye in the tables (docs/balance.md bolds it)."""
+    assert interval_text(0.552, 0.801, 0.5) == "0.552–0.801 *"
+    assert interval_text(0.1, 0.45, 0.5) == "0.100–0.450 *"
+    assert interval_text(0.4, 0.6, 0.5) == "0.400–0.600"
+    assert interval_text(0.25, 0.25, 0.25) == "exact: every seat"
+    args = ["simulate", "cafe", "--players", "2", "--games", "20", "--workers", "1"]
+    marked = CliRunner().invoke(app, [*args, "--seats", "greedy,random"]).output
+    assert " * │" in marked and reports.OFF_EVEN_MEANS in " ".join(marked.split())
+    even = CliRunner().invoke(app, [*args, "--seats", "greedy"]).output
+    assert " * │" not in even and "* the interval leaves out" not in even
+
+
 def test_a_bot_in_every_seat_reads_exact_not_an_interval_of_no_width() -> None:
     """ "0.250–0.250" read as a measured interval: the share is 1/players by construction."""
     assert interval_text(0.25, 0.25) == "exact: every seat"

@@ -466,7 +466,8 @@ def mean_and_sd(mean: float, sd: float | None) -> str:
     return f"{mean:.1f}" if sd is None else f"{mean:.1f} ± {sd:.1f}"
 
 
-def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
+def tally_table(title: str, first: str, rows: Sequence[Tally], even: float | None = None) -> Table:
+    """A table of `rows`, each interval marked where it leaves out the `even` share."""
     table = Table(title=title)
     for header in (first, "games", "wins", "win rate", "95% interval", "mean score ± sd"):
         table.add_column(header, justify="left" if header == first else "right")
@@ -476,21 +477,33 @@ def tally_table(title: str, first: str, rows: Sequence[Tally]) -> Table:
             str(row.games),
             reports.wins_text(row.wins),
             f"{row.win_rate:.3f}",
-            reports.interval_text(row.low, row.high),
+            reports.interval_text(row.low, row.high, even),
             mean_and_sd(row.mean_score, row.score_sd),
         )
     return table
 
 
+def _marks_off_even(table: Table) -> bool:
+    """Whether an interval of `table` is marked as leaving out the even share."""
+    column = next(column for column in table.columns if column.header == "95% interval")
+    return any(str(cell).endswith(reports.OFF_EVEN) for cell in column.cells)
+
+
 def print_simulation(result: SimulationReport) -> None:
     heading = reports.run_title(result)
-    by_bot = tally_table(f"{heading} — by bot", "bot", result.by_bot)
+    even = result.even_share
+    by_bot = tally_table(f"{heading} — by bot", "bot", result.by_bot, even)
     by_bot.caption = reports.INTERVALS
-    console.print(by_bot)
-    console.print(tally_table("by seat", "seat", result.by_seat))
+    tables = [by_bot, tally_table("by seat", "seat", result.by_seat, even)]
     if result.by_role:
         role = get_game(result.game).role_noun
-        console.print(tally_table(f"by {role}", role, result.by_role))
+        tables.append(tally_table(f"by {role}", role, result.by_role, even))
+    marked = [table for table in tables if _marks_off_even(table)]
+    if marked:  # said under the last marked table, once
+        last = marked[-1]
+        last.caption = "\n".join(filter(None, [str(last.caption or ""), reports.OFF_EVEN_MEANS]))
+    for table in tables:
+        console.print(table)
     lengths = result.lengths
     turns, rounds, decisions = (
         spread_text(of) for of in (lengths.turns, lengths.rounds, lengths.decisions)

@@ -156,13 +156,25 @@ def table(
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def interval_text(low: float, high: float) -> str:
+def interval_text(low: float, high: float, even: float | None = None) -> str:
     """A win rate's 95% interval, "0.403–0.500"; for a bot in every seat, whose share is
-    1/players by construction, said so, not as an interval of no width ("0.250–0.250")."""
-    return "exact: every seat" if low == high else f"{low:.3f}–{high:.3f}"
+    1/players by construction, said so, not as an interval of no width ("0.250–0.250"); marked
+    `OFF_EVEN` where it leaves out the `even` share (a seat's advantage the run measured, which
+    a reader had to spot by eye)."""
+    if low == high:
+        return "exact: every seat"
+    off = even is not None and not low <= even <= high
+    return f"{low:.3f}–{high:.3f}{OFF_EVEN if off else ''}"
 
 
-def tally_table(rows: Sequence[Tally], first: str) -> str:
+OFF_EVEN = " *"
+"""The mark of an interval that leaves out the even share (`interval_text`)."""
+OFF_EVEN_MEANS = (
+    "* the interval leaves out the even share (1 in the number of players): more than chance at 95%"
+)
+
+
+def tally_table(rows: Sequence[Tally], first: str, even: float | None = None) -> str:
     return table(
         [first, "games", "wins", "win rate", "95% interval", "mean score", "score sd"],
         [
@@ -171,7 +183,7 @@ def tally_table(rows: Sequence[Tally], first: str) -> str:
                 row.games,
                 wins_text(row.wins),
                 f"{row.win_rate:.3f}",
-                interval_text(row.low, row.high),
+                interval_text(row.low, row.high, even),
                 f"{row.mean_score:.2f}",
                 sd_text(row.score_sd, 2),
             ]
@@ -301,15 +313,16 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             plots.win_rates(panels, report.even_share),
             "win rates with 95% intervals",
         ),
-        f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games.</p>",
+        f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games; "
+        f"{html.escape(OFF_EVEN_MEANS)}.</p>",
         "<h2>By bot</h2>",
-        tally_table(report.by_bot, "bot"),
+        tally_table(report.by_bot, "bot", report.even_share),
         "<h2>By seat</h2>",
-        tally_table(report.by_seat, "seat"),
+        tally_table(report.by_seat, "seat", report.even_share),
     ]
     if report.by_role:
         role = game.role_noun
-        sections += [f"<h2>By {role}</h2>", tally_table(report.by_role, role)]
+        sections += [f"<h2>By {role}</h2>", tally_table(report.by_role, role, report.even_share)]
     scores = [
         (
             bot.name,
