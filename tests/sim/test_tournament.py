@@ -144,3 +144,23 @@ def test_a_tournament_counts_its_games_ended_at_the_round_limit_as_a_simulation_
     args = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "2", "--seed", "1"]
     result = CliRunner().invoke(app, args)
     assert f"note: {report.at_limit}." in " ".join(result.output.split())
+
+
+def test_a_tournament_writes_each_game_s_record_as_a_simulation_does(tmp_path: Path) -> None:
+    """Only simulate had --records: a tournament's games could not be replayed or analysed."""
+    from kafeneio.games import load_record
+
+    out = tmp_path / "records"
+    args = ["tournament", "cafe", "--bots", "random,greedy,heuristic", "--games", "2",
+            "--seed", "3", "--workers", "1", "--json", "--records", str(out)]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert sorted(p.name for p in out.iterdir()) == [f"game-{n:04d}.json" for n in range(1, 7)]
+    for game in report["results"]:
+        record = json.loads((out / f"game-{game['index'] + 1:04d}.json").read_text())
+        assert record["seats"] == game["seats"]
+        assert load_record(record).scores() == game["scores"]
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 2 and "is not empty" in again.output
+    assert CliRunner().invoke(app, [*args, "--force"]).exit_code == 0

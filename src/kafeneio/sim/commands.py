@@ -126,6 +126,21 @@ Force = Annotated[
     bool,
     typer.Option("--force", metavar=FLAG, help="Overwrite an earlier run's --report files."),
 ]
+ForceRecords = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        metavar=FLAG,
+        help="Overwrite an earlier run's --report files and replace its --records.",
+    ),
+]
+Records = Annotated[
+    Path | None,
+    typer.Option(
+        "--records",
+        help="Write each game's record here (game-0001.json, ...), to replay or analyse.",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -352,21 +367,8 @@ def simulate_command(
     address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
-    records: Annotated[
-        Path | None,
-        typer.Option(
-            "--records",
-            help="Write each game's record here (game-0001.json, ...), to replay or analyse.",
-        ),
-    ] = None,
-    force: Annotated[
-        bool,
-        typer.Option(
-            "--force",
-            metavar=FLAG,
-            help="Overwrite an earlier run's --report files and replace its --records.",
-        ),
-    ] = False,
+    records: Records = None,
+    force: ForceRecords = False,
 ) -> None:
     """Play many bot games: wins, win rates with 95% intervals and scores by bot, seat and shop;
     game lengths."""
@@ -437,7 +439,7 @@ def warned(result: Run_) -> Run_:
     return result
 
 
-def write_records(result: SimulationReport, directory: Path) -> None:
+def write_records(result: SimulationReport | TournamentReport, directory: Path) -> None:
     """Each game's record as ``game-0001.json`` (numbered from 1, as the games were played),
     in place of the records of an earlier run there (`RECORD_NAME`), so that the directory
     holds this run's games only."""
@@ -542,16 +544,25 @@ def tournament_command(
     address: Address = None,
     as_json: AsJson = False,
     report: ReportDir = None,
-    force: Force = False,
+    records: Records = None,
+    force: ForceRecords = False,
 ) -> None:
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
     run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles, cards)
+    if records is not None:
+        try:
+            check_records_directory(records, force)
+        except KafeneioError as err:
+            raise fail(str(err)) from None
 
     def played(advance: Callable[[int], None] | None) -> TournamentReport:
         result = tournament(
-            run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance
-        )
+            run.game, run.bots, games, players, seed, run.options, deal_roles, run.where, advance,
+            keep_records=records is not None,
+        )  # fmt: skip
+        if records is not None:
+            write_records(result, records)
         return warned(result)
 
     execute(

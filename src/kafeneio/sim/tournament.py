@@ -128,8 +128,10 @@ def tournament(
     deal_roles: bool = True,
     backend: Backend | None = None,
     progress: Progress | None = None,
+    keep_records: bool = False,
 ) -> TournamentReport:
-    """`games` games for every group of `players` different bots among `bots`."""
+    """`games` games for every group of `players` different bots among `bots`; with
+    `keep_records`, each result holds its game's record (`GameResult.record`)."""
     seed = check_seed(seed)  # as the report keeps it, to run again
     games = check_games(games)
     names = [name.strip() for name in bots]
@@ -151,7 +153,9 @@ def tournament(
         )
     jobs: list[GameJob] = []
     for number, group in enumerate(groups):
-        jobs += plan(game_name, group, games, seed, options, deal_roles, number * games)
+        jobs += plan(
+            game_name, group, games, seed, options, deal_roles, number * games, keep_records
+        )
     start = time.perf_counter()
     results = run(jobs, backend, progress)
     seconds = time.perf_counter() - start
