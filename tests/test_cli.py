@@ -896,3 +896,22 @@ def test_a_bot_s_turn_of_one_decision_is_told_as_a_turn_of_two_is() -> None:
     assert any(re.match(r"  P\d \(\w+\): seats \w+ on chair \d+: [+-]\d+ points", line)
                for line in told)  # fmt: skip
     assert not [line for line in told if " — " in line]
+
+
+def test_play_says_the_rules_and_cards_a_game_plays_where_they_are_not_the_defaults(
+    tmp_path: Path,
+) -> None:
+    """`play --cards` never said on screen that one's own cards were in play, nor a variant
+    that it was on; a set exported and not changed read as one's own."""
+    from kafeneio.games.souvlaki.cards import export_builtin
+
+    quit_now = "quit\ny\n"
+    plain = runner.invoke(app, ["play", "cafe", "--seats", "human,random"], input=quit_now)
+    assert "Rules:" not in plain.output
+    dance = ["play", "cafe", "-o", "dance=true", "--seats", "human,random"]
+    assert "\nRules: dance=true\n" in runner.invoke(app, dance, input=quit_now).output
+    export_builtin(tmp_path)
+    own = ["play", "souvlaki", "--cards", str(tmp_path), "--seats", "human,random"]
+    said = " ".join(runner.invoke(app, own, input=quit_now).output.split())
+    assert f"Rules: the defaults; cards: own, from {tmp_path} (" in said
+    assert ": the same cards as the built-in set)" in said

@@ -359,7 +359,13 @@ def play(
         + ", ".join(f"P{p + 1} {name}" for p, name in enumerate(seat_names))
         + going_on
     )
-    console.print("\n".join(_within_columns([banner])), markup=False)  # a long --from path
+    played = state.game  # a record's own rules and cards with --from
+    options = {**played.options.to_dict(), **({"cards_dir": str(cards)} if cards else {})}
+    rules = rules_text(played.info.name, options, played.record_data())
+    lines = [banner]
+    if rules not in ("rules: the defaults", "rules: the defaults; cards: built in"):
+        lines.append(rules[0].upper() + rules[1:])  # the variants and cards this game plays
+    console.print("\n".join(_within_columns(lines)), markup=False)  # a long --from path
     if HUMAN in seat_names:
         console.print(_commands(game, state), markup=False)
     stopped: _Hangup | None = None

@@ -227,8 +227,10 @@ def rules_text(
     if not files:
         return f"{words}; cards: built in"
     where = f", from {options['cards_dir']}" if options.get("cards_dir") else ""
-    digest = str(cards.get("sha256", ""))[:12]
-    return f"{words}; cards: own{where} ({', '.join(files)}; sha256 {digest})"
+    digest = str(cards.get("sha256", ""))
+    built_in = get_game(game_name).record_data().get("cards", {}).get("sha256")
+    same = ": the same cards as the built-in set" if digest == built_in else ""
+    return f"{words}; cards: own{where} ({', '.join(files)}; sha256 {digest[:12]}{same})"
 
 
 def option_value(value: Any) -> str:
