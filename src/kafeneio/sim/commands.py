@@ -381,11 +381,7 @@ def simulate_command(
     run = read_run(
         game_name, seats, games, option, workers, backend, address, deal_roles, cards, seated
     )
-    if records is not None:
-        try:
-            check_records_directory(records, force)
-        except KafeneioError as err:
-            raise fail(str(err)) from None
+    refuse_records_directory(records, force)
 
     def played(advance: Callable[[int], None] | None) -> SimulationReport:
         result = simulate(
@@ -411,6 +407,17 @@ def simulate_command(
 RECORD_NAME = re.compile(r"game-\d+\.json")
 """The name of a record `write_records` writes (``game-0001.json``), which a run with --force
 replaces; any other file (a user's ``game-notes.json``) stays."""
+
+
+def refuse_records_directory(records: Path | None, force: bool) -> None:
+    """A command's --records directory refused before any game (`check_records_directory`),
+    as a usage error; nothing where no records are asked for."""
+    if records is None:
+        return
+    try:
+        check_records_directory(records, force)
+    except KafeneioError as err:
+        raise fail(str(err)) from None
 
 
 def check_records_directory(directory: Path, force: bool) -> None:
@@ -550,11 +557,7 @@ def tournament_command(
     """A round robin of bots with seats rotated: standings, head-to-head results and
     Bradley–Terry ratings (Elo scale) with 95% intervals."""
     run = read_run(game_name, bots, games, option, workers, backend, address, deal_roles, cards)
-    if records is not None:
-        try:
-            check_records_directory(records, force)
-        except KafeneioError as err:
-            raise fail(str(err)) from None
+    refuse_records_directory(records, force)
 
     def played(advance: Callable[[int], None] | None) -> TournamentReport:
         result = tournament(

@@ -93,10 +93,10 @@ class SimulationReport:
         """`endings` in words, as the tables and the report say them: "how the games ended:
         the bar full (14, 70%), a hand emptied at target 0 (3, 15%)"; None where the game does
         not say."""
-        if not self.endings:
+        endings, games = self.endings, self.games  # counted once
+        if not endings:
             return None
-        games = self.games
-        told = [f"{case} ({count}, {count / games:.0%})" for case, count in self.endings.items()]
+        told = [f"{case} ({count}, {count / games:.0%})" for case, count in endings.items()]
         return "how the games ended: " + ", ".join(told)
 
     @property
