@@ -248,6 +248,13 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.evaluate(when, [2, [False, False]]) == "Round 2"
     assert page.evaluate(when, [5, [False, False, False]]) == "Round 2"
     assert page.evaluate(when, [16, [False, True]]) == "Turn 17 of the game"
+    # once the game is over its count has moved past the last turn: the round it ended in, not
+    # one never played ("Round 5" after a 4-player game's 16 turns)
+    ended = (
+        """async ([turn, out]) => (await import("/static/cafe.js")).whenText({ turn, out }, true)"""
+    )
+    assert page.evaluate(ended, [16, [False] * 4]) == "Round 4"
+    assert page.evaluate(ended, [3, [True, False, True]]) == "Turn 3 of the game"
     # after a first guest, what to do as the legal moves allow: it said "seat a second guest,
     # or end" where the rules left only one of them
     second = """async (legal) => {

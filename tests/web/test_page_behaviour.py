@@ -419,8 +419,38 @@ def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
     assert "at chair 3 (+2)" in line and "at chair 4 (+3)" in line  # what each scored
     # a player thrown out at the bar has no turn to come: no news that grows to the end
     assert page.evaluate(SINCE, [True]) == [[], None]
+    # another thrown out since: the news says so, not "sent ... to the bar" alone
+    thrown = page.evaluate(THROWN_OUT)
+    assert thrown[0].endswith("to the bar, could not pay its -3 and is out of the game."), thrown
+    assert thrown[0].startswith("Since the game began: P3 ")
+    # and the one thrown out is told why nothing more comes their way (CI-M.3)
+    assert (
+        thrown[1]
+        == "You are out of the game: you could not pay at the bar (CI-M.3). The others play on."
+    )
+    assert thrown[2] is None  # nor is anyone else
     assert console.errors == []
     context.close()
+
+
+THROWN_OUT = (
+    """async () => {  // the page's own view: P3 went to the bar and could not pay
+    const cafe = await import("/static/cafe.js");
+    """
+    + OWN_VIEW
+    + """
+    const guest = view.observation.hands[view.viewer][0];
+    view.seats.push({ ...view.seats[1], seat: 2, name: "Cy" });
+    view.log = [{ ply: 0, player: 2, text: `${guest}@bar`,
+        events: [`P3 sends ${guest} to bar seat 1, cannot pay its -3 and is out of the game`
+            + " (CI-M.3)"] }];
+    view.your_turn = true;
+    view.observation.out = [false, false, true];
+    const line = cafe.news(view);
+    const outView = { ...view, viewer: 2, your_turn: false };
+    return [line, cafe.viewerOut(outView), cafe.viewerOut(view)];
+}"""
+)
 
 
 def test_souvlaki_serve_stands_out_and_ending_the_service_is_set_apart(
@@ -1359,10 +1389,18 @@ def test_the_players_panel_counts_money_net_of_loans_and_the_news_shows_no_null(
         """async () => {
             const common = await import("/static/common.js");
             return [common.sinceHead([{ player: 1 }], 0),
-                    common.sinceHead([{ player: 0 }, { player: 1 }], 0)];
+                    common.sinceHead([{ player: 0 }, { player: 1 }], 0),
+                    common.sinceHead([{ player: 1 }, { player: 0 }], 0),
+                    common.sinceHead([{ player: 1 }, { player: 0 }], 0, 1)];
         }"""
     )
-    assert heads == ["Since the game began", "Since your last turn"]
+    # the viewer's first decisions of their first turn are not a last turn
+    assert heads == [
+        "Since the game began",
+        "Since your last turn",
+        "Since the game began",
+        "Since the game began",
+    ]
     # the hand's unforeseen cards named as the log names them ("Dirty Shop", not "dirty shop")
     names = page.locator("#my-unforeseen .unforeseen strong").all_inner_texts()
     assert names and all(name[0].isupper() and "-" not in name for name in names), names

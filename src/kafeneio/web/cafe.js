@@ -121,7 +121,10 @@ function sinceLastTurn(view) {
     // what it scored, as its event says ("...: +2 points"): read here, not summed from the scores
     const scored = (entry.events ?? []).map((event) => /: ([+-]\d+) points?\b/.exec(event)).find(Boolean);
     const points = scored ? ` (${scored[1]})` : "";
-    if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar${points}`];
+    const thrown = (entry.events ?? []).map((event) => /cannot pay its (-\d+) and is out of the game/.exec(event)).find(Boolean);
+    if (placed && placed[3] === "bar" && thrown) {  // CI-M.3: the news of the turn
+      [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar, could not pay its ${thrown[1]} and is out of the game`];
+    } else if (placed && placed[3] === "bar") [kind, words] = ["bar", `sent ${cardLabel(card(placed[2]))} to the bar${points}`];
     else if (placed) {
       const chair = Number(placed[3]);
       chairs.set(chair, `seated by ${who} since your last turn`);
@@ -145,7 +148,7 @@ function sinceLastTurn(view) {
     if (previous && previous[0] === player) previous[1] += `, then ${words}`;
     else phrases.push([player, words]);
   }
-  const line = phrases.length ? `${sinceHead(view.log, view.viewer)}: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
+  const line = phrases.length ? `${sinceHead(log, view.viewer, end)}: ${phrases.map(([p, words]) => `${seatName(view.seats, p)} ${words}`).join("; ")}.` : null;
   return { chairs, line };
 }
 
@@ -376,7 +379,7 @@ export async function render(root, view, ctx) {
   const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since, legal: view.legal };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
-    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${playedOut(view) ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs, view.over)}${playedOut(view) ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
@@ -507,9 +510,18 @@ function playedOut(view) {
   return view.replay ? view.over : hasEnded(view);
 }
 
-export function whenText(obs) {
-  if (obs.out.includes(true)) return `Turn ${obs.turn + 1} of the game`;
-  return `Round ${Math.floor(obs.turn / obs.out.length) + 1}`;
+// `over`: the game has ended, and its count has moved past the last turn played; the round
+// the game ended in is told, not one never played.
+export function whenText(obs, over = false) {
+  const turn = over ? Math.max(0, obs.turn - 1) : obs.turn;
+  if (obs.out.includes(true)) return `Turn ${turn + 1} of the game`;
+  return `Round ${Math.floor(turn / obs.out.length) + 1}`;
+}
+
+// The banner's words for a viewer thrown out at the bar (CI-M.3): they have no turn to come
+export function viewerOut(view) {
+  if (view.viewer === null || view.over || !view.observation.out?.[view.viewer]) return null;
+  return "You are out of the game: you could not pay at the bar (CI-M.3). The others play on.";
 }
 
 export function endReason(obs, options) {

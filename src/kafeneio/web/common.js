@@ -260,9 +260,11 @@ export function ownTurnStart(log, viewer) {
 }
 
 // How the news of the others' moves begins: "Since your last turn", or, before the viewer's
-// first move (the others moved first), "Since the game began".
-export function sinceHead(log, viewer) {
-  return log.some((entry) => entry.player === viewer) ? "Since your last turn" : "Since the game began";
+// first move (the others moved first), "Since the game began". `end`: where the news ends; the
+// viewer's own decisions after it (a first guest seated in their first turn) are this turn's,
+// not a last turn.
+export function sinceHead(log, viewer, end = ownTurnStart(log, viewer)) {
+  return log.slice(0, end).some((entry) => entry.player === viewer) ? "Since your last turn" : "Since the game began";
 }
 
 // Who won, as the game's own end event says it: "P1 Ann wins", "P1 Ann and P2 Bo share the

@@ -273,6 +273,13 @@ function bannerText(v) {
   if (v.over) return "The game is over.";
   if (v.your_turn) return "Your turn.";
   if (v.to_move === null) return "…";
+  const out = RENDERERS[v.game].viewerOut?.(v);  // a viewer out of the game (Café, CI-M.3)
+  if (out) return `${out} ${waitingText(v)}`;
+  return waitingText(v);
+}
+
+// Whose move the page waits for, and why it may wait long
+function waitingText(v) {
   const seat = v.seats[v.to_move];
   if (seat.kind === "bot") return `${seatName(v.seats, v.to_move)} (bot) is thinking…`;
   if (!seat.joined) return `Waiting for ${seatName(v.seats, v.to_move)} to open their link.`;
