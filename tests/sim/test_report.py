@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 import os
@@ -214,7 +215,7 @@ def test_the_move_axis_says_chance_outcomes_count_only_where_the_numbers_skip_th
     labels: list[str] = []
     drawn = plots.png
 
-    def label_kept(figure: Any) -> bytes:
+    def label_kept(figure: Any, *_: Any) -> bytes:
         labels.append(figure.axes[0].get_xlabel())
         return drawn(figure)
 
@@ -266,7 +267,7 @@ def test_histograms_of_whole_numbers_are_ticked_at_whole_numbers(
     from kafeneio.sim import plots
 
     figures: list[object] = []
-    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    monkeypatch.setattr(plots, "png", lambda figure, *_: figures.append(figure) or b"")
     plots.lengths([57], [29])
     plots.distributions([("greedy", [87]), ("random", [111])], "final score", "Scores")
     plots.win_chance_over_game([("P1", [1, 3], [0.5, 1.0]), ("P2", [2, 3], [0.5, 0.0])], 2)
@@ -296,7 +297,7 @@ def test_a_loss_within_its_margin_is_drawn_faint_with_its_margin_beside_every_lo
     from kafeneio.sim import plots
 
     figures: list[Any] = []
-    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    monkeypatch.setattr(plots, "png", lambda figure, *_: figures.append(figure) or b"")
     series = plots.Losses(
         "P1", [1, 2, 3], [0.26, 0.1, 0.0], [0.38, 0.04, 0.0], [False, True, False]
     )
@@ -329,7 +330,7 @@ def test_the_analysis_legends_stand_beside_the_plots_not_over_them(
     from kafeneio.sim import plots
 
     figures: list[Any] = []
-    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    monkeypatch.setattr(plots, "png", lambda figure, *_: figures.append(figure) or b"")
     plots.win_chance_over_game([("P1", [1, 3], [0.9, 1.0]), ("P2", [2, 3], [0.1, 0.0])], 2)
     plots.losses([plots.Losses("P1", [1], [0.9], [0.05], [True])], 2)
     for figure in figures:
@@ -347,7 +348,7 @@ def test_histograms_of_several_series_put_their_bars_side_by_side(
     from kafeneio.sim import plots
 
     figures: list[object] = []
-    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    monkeypatch.setattr(plots, "png", lambda figure, *_: figures.append(figure) or b"")
     plots.distributions([("a", [3, 4, 4]), ("b", [4, 5])], "final score", "Scores")
     (axis,) = figures[0].axes  # type: ignore[attr-defined]
     spans = [
@@ -357,6 +358,8 @@ def test_histograms_of_several_series_put_their_bars_side_by_side(
     for index, (left, right) in enumerate(spans):
         assert all(right <= other or left >= end for other, end in spans[index + 1 :])
     assert [text.get_text() for text in axis.get_legend().get_texts()] == ["a", "b"]
+    # each bar edged apart from its neighbour: two bins of one height read as one wide bar
+    assert all(bar.get_edgecolor()[:3] == (1, 1, 1) for bar in axis.patches)
     assert axis.get_ylabel() == "games"
     plots.distributions([("a", [3])], "final score", "Scores", counted="seat-games")
     assert figures[1].axes[0].get_ylabel() == "seat-games"  # type: ignore[attr-defined]
@@ -478,7 +481,7 @@ def test_only_the_bots_panel_gives_bars_the_bots_colours(monkeypatch: pytest.Mon
         return Tally(name, 10, 5.0, 0.5, 0.2, 0.8, 40.0, 3.0)
 
     figures: list[Any] = []
-    monkeypatch.setattr(plots, "png", lambda figure: figures.append(figure) or b"")
+    monkeypatch.setattr(plots, "png", lambda figure, *_: figures.append(figure) or b"")
     bots = [tally("heuristic"), tally("greedy")]
     plots.win_rates([("by bot", bots), ("by seat", [tally("P1"), tally("P2")])], 0.5)
     by_bot, by_seat = figures[0].axes
@@ -495,17 +498,31 @@ def test_shared_wins_are_shown_to_two_places() -> None:
     ]  # fmt: skip
 
 
-def test_an_interval_that_leaves_out_the_even_share_is_marked() -> None:
-    """A seat's advantage had to be spotted by eye in the tables (docs/balance.md bolds it)."""
-    assert interval_text(0.552, 0.801, 0.5) == "0.552–0.801 *"
-    assert interval_text(0.1, 0.45, 0.5) == "0.100–0.450 *"
+def test_an_interval_that_leaves_out_the_even_share_is_marked_above_or_below() -> None:
+    """A seat's advantage had to be spotted by eye in the tables (docs/balance.md bolds it);
+    one mark for both sides said "more than chance" of a seat clearly below the even share."""
+    assert interval_text(0.552, 0.801, 0.5) == "0.552–0.801 ▲"
+    assert interval_text(0.1, 0.45, 0.5) == "0.100–0.450 ▼"
     assert interval_text(0.4, 0.6, 0.5) == "0.400–0.600"
     assert interval_text(0.25, 0.25, 0.25) == "exact: every seat"
     args = ["simulate", "cafe", "--players", "2", "--games", "20", "--workers", "1"]
     marked = CliRunner().invoke(app, [*args, "--seats", "greedy,random"]).output
-    assert " * │" in marked and reports.OFF_EVEN_MEANS in " ".join(marked.split())
+    assert " ▲ │" in marked and " ▼ │" in marked  # greedy above, random below
+    assert reports.OFF_EVEN_MEANS in " ".join(marked.split())
     even = CliRunner().invoke(app, [*args, "--seats", "greedy"]).output
-    assert " * │" not in even and "* the interval leaves out" not in even
+    assert "▲" not in even and "▼" not in even and "lies wholly above" not in even
+
+
+def test_the_report_explains_the_marks_only_where_an_interval_is_marked(tmp_path: Path) -> None:
+    """The HTML report said what the mark means under tables that marked nothing."""
+    args = ["simulate", "cafe", "--players", "2", "--games", "20", "--workers", "1"]
+    for seats, said in (("greedy,random", True), ("greedy", False)):
+        out = tmp_path / seats.replace(",", "-")
+        result = CliRunner().invoke(app, [*args, "--seats", seats, "--report", str(out)])
+        assert result.exit_code == 0, result.output
+        page = (out / "report.html").read_text()
+        assert (html.escape(reports.OFF_EVEN_MEANS) in page) is said
+        assert ("▲" in page) is said
 
 
 def test_a_bot_in_every_seat_reads_exact_not_an_interval_of_no_width() -> None:
@@ -585,3 +602,29 @@ def test_a_run_that_sets_a_shop_of_one_s_own_card_set_writes_its_rules_and_repor
         said = " ".join(result.output.split())
         assert f'rules: shops=["{RICH_SHOP}", "pita"]; cards: own, from {cards}' in said
         assert RICH_SHOP in (report / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_analysis_plots_share_their_move_axis_one_above_the_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Their legends differ in width, and each figure's own layout set a move about 30 px
+    apart in the two plots: a loss could not be read straight down from a drop in the curve."""
+    pytest.importorskip("matplotlib")
+    from kafeneio.sim import plots
+
+    drawn: list[tuple[float, float, tuple[float, float]]] = []
+    png = plots.png
+
+    def spy(figure: Any, sides: tuple[float, float] | None = None) -> bytes:
+        made = png(figure, sides)  # laid out as the report has it
+        box = figure.axes[0].get_position()
+        drawn.append((round(box.x0, 6), round(box.x1, 6), figure.axes[0].get_xlim()))
+        return made
+
+    monkeypatch.setattr(plots, "png", spy)
+    long_name = "P1 a player whose name is longer than any legend"
+    plots.win_chance_over_game([(long_name, [1, 3], [0.5, 0.7]), ("P2", [2], [0.5])], 3)
+    lost = plots.Losses("P2 heuristic", [2], [0.2], [0.05], [True])
+    plots.losses([lost], 3)
+    assert len(drawn) == 2 and drawn[0] == drawn[1], drawn
+    assert plots.legend_name(long_name).endswith("…") and len(plots.legend_name(long_name)) == 24

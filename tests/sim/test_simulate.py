@@ -189,6 +189,8 @@ def test_one_game_has_no_spread_in_the_tables_the_report_or_the_json(tmp_path: P
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<td>0.00</td>" not in page and "<td>0.0</td>" not in page
     assert "<td>—</td>" in page
+    lead = re.search(r"0 where every seat shared it\): ([^<]*)\.</p>", page)
+    assert lead and re.fullmatch(r"-?\d+", lead[1]), lead  # "4", not "4.0 on average, from 4 to 4"
     results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
     tallies = results["by_bot"] + results["by_seat"]
     assert all(row["score_sd"] is None for row in tallies)

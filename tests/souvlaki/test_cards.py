@@ -190,8 +190,10 @@ def test_a_changed_card_file_is_detected_not_replayed() -> None:
     record = SouvlakiGame().new_state(2, seed=4).to_record()
     assert record["cards"] == {"sha256": CARDS.digest, "files": {}}
     changed = {**record, "cards": {"sha256": "0" * 64, "files": {}}}
-    with pytest.raises(RecordError, match="changed card file"):
+    with pytest.raises(RecordError, match="changed card file") as refused:
         load_record(changed)
+    # the field at fault is named, not 'options' before it
+    assert str(refused.value).startswith("field 'cards.sha256': "), refused.value
     edited = {"sha256": CARDS.digest, "files": {"unforeseen.toml": TAX_AUDIT}}
     with pytest.raises(RecordError, match="changed card file"):
         load_record({**record, "cards": edited})

@@ -77,6 +77,8 @@ def load_record(record: JSON) -> State:
         options = {}
     try:
         game = game_from_parts(name, options, record)
+    except RecordError:  # a field of the record data (Souvlaki's 'cards'), named by it
+        raise
     except KafeneioError as err:
         raise RecordError(f"cannot make the game of field 'options': {err}") from None
     return replay(game, record)

@@ -495,7 +495,7 @@ def tally_table(title: str, first: str, rows: Sequence[Tally], even: float | Non
 def _marks_off_even(table: Table) -> bool:
     """Whether an interval of `table` is marked as leaving out the even share."""
     column = next(column for column in table.columns if column.header == "95% interval")
-    return any(str(cell).endswith(reports.OFF_EVEN) for cell in column.cells)
+    return reports.marks_off_even(str(cell) for cell in column.cells)
 
 
 def print_simulation(result: SimulationReport) -> None:

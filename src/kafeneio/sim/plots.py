@@ -36,10 +36,14 @@ def pyplot() -> Any:
     return plt
 
 
-def png(figure: Any) -> bytes:
+def png(figure: Any, sides: tuple[float, float] | None = None) -> bytes:
+    """The figure as PNG bytes; `sides`: its plot area's left and right edges (fractions of
+    its width), fixed where two figures' move axes must line up, one above the other."""
     plt = pyplot()
     buffer = io.BytesIO()
     figure.tight_layout()
+    if sides is not None:
+        figure.subplots_adjust(left=sides[0], right=sides[1])
     figure.savefig(buffer, format="png", dpi=110)
     plt.close(figure)
     return buffer.getvalue()
@@ -106,6 +110,8 @@ def distributions(
         alpha=0.85,
         label=[name for name, _ in series],
         color=colours,
+        edgecolor="white",  # neighbouring bins of one height read as one wide bar without
+        linewidth=0.6,
     )
     axis.set_xlabel(xlabel)
     if integer:
@@ -138,7 +144,8 @@ def lengths(turns: Sequence[int], rounds: Sequence[int]) -> bytes:
     plt = pyplot()
     figure, axes = plt.subplots(1, 2, figsize=(9.6, 3.0))
     for axis, (name, data) in zip(axes, (("turns", turns), ("rounds", rounds)), strict=True):
-        axis.hist(data, bins=histogram_bins(data, integer=True), color=COLOURS[0], alpha=0.8)
+        bins = histogram_bins(data, integer=True)
+        axis.hist(data, bins=bins, color=COLOURS[0], alpha=0.8, edgecolor="white", linewidth=0.6)
         axis.set_xlabel(name)
         whole_numbers_along(axis)
         counted_in_games(axis)
@@ -173,6 +180,18 @@ def move_axis(chance_counted: bool) -> str:
     return CHANCE_COUNTED if chance_counted else MOVE_AXIS
 
 
+MOVE_AXIS_SIDES = (0.08, 0.79)
+"""The plot area's edges of an analysis's two plots by move number, alike (the legends beside
+them differ in width, and with each figure's own tight layout a move stood about 30 px apart
+in the two): the legend has the width that is left, its names cut to `LEGEND_NAME`."""
+LEGEND_NAME = 24
+
+
+def legend_name(name: str) -> str:
+    """A player's name short enough for the legend beside a move axis."""
+    return name if len(name) <= LEGEND_NAME else f"{name[: LEGEND_NAME - 1]}…"
+
+
 def legend_beside(axis: Any, handles: Sequence[Any] | None = None) -> None:
     """The legend right of `axis`, outside it: inside, wherever it went it covered a curve
     near 0.9 (Souvlaki) or the tallest bar of a game (3 players)."""
@@ -192,8 +211,8 @@ def win_chance_over_game(
     figure, axis = plt.subplots(figsize=(9.6, 3.6))
     for index, (name, xs, ys) in enumerate(curves):
         colour = COLOURS[index % len(COLOURS)]
-        axis.step(xs, ys, where="post", label=name, color=colour, linewidth=1.6)
-    axis.set_xlim(1, last + 1)
+        axis.step(xs, ys, where="post", label=legend_name(name), color=colour, linewidth=1.6)
+    axis.set_xlim(0.5, last + 1)  # as the losses' below it
     axis.set_ylim(-0.02, 1.02)
     axis.set_xlabel(move_axis(chance_counted))
     whole_numbers_along(axis)
@@ -201,7 +220,7 @@ def win_chance_over_game(
     axis.set_title("Win chance over the game")
     axis.grid(alpha=0.3)
     legend_beside(axis)
-    return png(figure)
+    return png(figure, MOVE_AXIS_SIDES)
 
 
 class Losses(NamedTuple):
@@ -258,13 +277,16 @@ def losses(players: Sequence[Losses], last: int, chance_counted: bool = False) -
             capsize=2,
         )
         top = max([top, *(v + m for v, m in zip(lost, margins, strict=True))])
-    axis.set_xlim(0.5, last + 0.5)
+    axis.set_xlim(0.5, last + 1)  # as the win chances' above it
     axis.set_ylim(0, min(1.0, top) * 1.05 or 0.1)
     axis.set_xlabel(move_axis(chance_counted))
     whole_numbers_along(axis)
     axis.set_ylabel("win chance lost (±95% margin)")
     axis.set_title("Win chance lost by each move")
-    handles = [Patch(color=COLOURS[i % len(COLOURS)], label=p.name) for i, p in enumerate(players)]
+    handles = [
+        Patch(color=COLOURS[i % len(COLOURS)], label=legend_name(p.name))
+        for i, p in enumerate(players)
+    ]
     handles += [
         Patch(facecolor="grey", label="clear mistake:\nbeyond its margin"),
         Patch(
@@ -275,4 +297,4 @@ def losses(players: Sequence[Losses], last: int, chance_counted: bool = False) -
         ),
     ]
     legend_beside(axis, handles)
-    return png(figure)
+    return png(figure, MOVE_AXIS_SIDES)

@@ -8,7 +8,7 @@ import html
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ th, td { padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; text-align: right
 th:first-child, td:first-child, th.words, td.words { text-align: left; } th { background: #f3f3f3; }
 td:not(.words):not(:first-child) { white-space: nowrap; }
 img { max-width: 100%; display: block; margin: 0.6em 0; } code { background: #f3f3f3; }
+.word { white-space: nowrap; }
 """
 
 
@@ -159,19 +160,39 @@ def table(
 def interval_text(low: float, high: float, even: float | None = None) -> str:
     """A win rate's 95% interval, "0.403–0.500"; for a bot in every seat, whose share is
     1/players by construction, said so, not as an interval of no width ("0.250–0.250"); marked
-    `OFF_EVEN` where it leaves out the `even` share (a seat's advantage the run measured, which
-    a reader had to spot by eye)."""
+    `ABOVE_EVEN` or `BELOW_EVEN` where it lies wholly above or below the `even` share (a seat's
+    advantage or handicap the run measured, which a reader had to spot by eye)."""
     if low == high:
         return "exact: every seat"
-    off = even is not None and not low <= even <= high
-    return f"{low:.3f}–{high:.3f}{OFF_EVEN if off else ''}"
+    mark = ""
+    if even is not None and low > even:
+        mark = ABOVE_EVEN
+    elif even is not None and high < even:
+        mark = BELOW_EVEN
+    return f"{low:.3f}–{high:.3f}{mark}"
 
 
-OFF_EVEN = " *"
-"""The mark of an interval that leaves out the even share (`interval_text`)."""
+ABOVE_EVEN = " ▲"
+"""The mark of an interval wholly above the even share (`interval_text`)."""
+BELOW_EVEN = " ▼"
+"""The mark of an interval wholly below the even share (`interval_text`)."""
 OFF_EVEN_MEANS = (
-    "* the interval leaves out the even share (1 in the number of players): more than chance at 95%"
+    "▲ ▼ the interval lies wholly above or below the even share (1 in the number of players): "
+    "more or less than chance at 95%"
 )
+
+
+def marks_off_even(intervals: Iterable[str]) -> bool:
+    """Whether any of these `interval_text`s is marked off the even share (`OFF_EVEN_MEANS` is
+    said under the tables only then)."""
+    return any(text.endswith((ABOVE_EVEN, BELOW_EVEN)) for text in intervals)
+
+
+def off_even_note(report: SimulationReport) -> str:
+    """`OFF_EVEN_MEANS`, after a semicolon, where a table of `report` marks an interval."""
+    rows = [*report.by_bot, *report.by_seat, *report.by_role]
+    marked = marks_off_even(interval_text(r.low, r.high, report.even_share) for r in rows)
+    return f"; {html.escape(OFF_EVEN_MEANS)}" if marked else ""
 
 
 def tally_table(rows: Sequence[Tally], first: str, even: float | None = None) -> str:
@@ -281,13 +302,18 @@ def limit_line(report: SimulationReport | TournamentReport) -> str:
 
 
 def lead_text(margin: Spread) -> str:
-    """A spread of the winner's leads: "20.2 on average, sd 15.3, from 0 to 64"."""
+    """A spread of the winner's leads: "20.2 on average, sd 15.3, from 0 to 64"; of one game,
+    its one value ("4"), as the text says it: it has no spread nor range."""
+    if margin.sd is None:
+        return f"{margin.mean:g}"
     spread = f", sd {margin.sd:.1f}" if margin.sd is not None else ""
     return f"{margin.mean:.1f} on average{spread}, from {margin.low:g} to {margin.high:g}"
 
 
 def command_line(parts: Sequence[str]) -> str:
-    return f"<p class='meta'>Command: <code>{html.escape(' '.join(parts))}</code></p>"
+    # a line breaks between words, never inside one ("--" at a line's end, "report DIR" below)
+    words = " ".join(f"<span class='word'>{html.escape(part)}</span>" for part in parts)
+    return f"<p class='meta'>Command: <code>{words}</code></p>"
 
 
 # --- simulate ---------------------------------------------------------------------------------
@@ -315,8 +341,8 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             plots.win_rates(panels, report.even_share),
             "win rates with 95% intervals",
         ),
-        f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games; "
-        f"{html.escape(OFF_EVEN_MEANS)}.</p>",
+        f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games"
+        f"{off_even_note(report)}.</p>",
         "<h2>By bot</h2>",
         tally_table(report.by_bot, "bot", report.even_share),
         "<h2>By seat</h2>",
