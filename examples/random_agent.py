@@ -27,7 +27,7 @@ def play_pettingzoo(game: str, players: int, seed: int) -> None:
             print(f"{agent}: reward {reward}")
             aec.step(None)
             continue
-        legal = np.flatnonzero(observation["action_mask"])
+        legal = np.flatnonzero(observation["action_mask"].view(bool))
         aec.step(int(rng.choice(legal)))
         steps += 1
     print(f"PettingZoo: {game} for {players} played to the end in {steps} decisions")

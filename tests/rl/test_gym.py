@@ -90,6 +90,8 @@ def test_bad_opponents_and_seats_are_refused() -> None:
         SingleAgentEnv("cafe", num_players=2, opponents=["random", "random"])
     with pytest.raises(KafeneioError, match="a bot's name or a player"):
         SingleAgentEnv("cafe", num_players=3, opponents=["random", 7])
+    with pytest.raises(KafeneioError, match=r"a bot's name or a player .*, not 5"):
+        SingleAgentEnv("cafe", num_players=3, opponents=5)  # read "'int' is not iterable"
     with pytest.raises(KafeneioError, match="learner"):
         SingleAgentEnv("cafe", num_players=2, learner=2)
 
@@ -232,3 +234,13 @@ def test_an_opponent_that_fails_ends_the_episode_and_the_learner_is_not_blamed()
         gym.step(0)
     gym.reset(seed=6)  # a new episode plays
     assert gym.game_state.current_player() == 0
+
+
+def test_an_opponent_s_illegal_action_is_told_as_the_opponent_s() -> None:
+    """An opponent of one's own that returned no action raised the engine's refusal alone: in
+    self-play it read as the learner's own illegal move."""
+    gym = SingleAgentEnv("cafe", num_players=2, learner=1, opponents=lambda state: None)
+    with pytest.raises(IllegalActionError, match=r"^the opponent at seat 0 played: "):
+        gym.reset(seed=3)
+    with pytest.raises(KafeneioError, match="call reset"):
+        gym.step(0)

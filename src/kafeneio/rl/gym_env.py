@@ -83,7 +83,9 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             )
         learner = seat
         others = num_players - 1
-        if isinstance(opponents, str) or callable(opponents):
+        if isinstance(opponents, str) or callable(opponents) or not isinstance(opponents, Sequence):
+            # one for all; neither a name nor a callable (`5`, which failed as "'int' object
+            # is not iterable"), it is refused below naming it
             self.opponents: list[Opponent] = [opponents] * others
         else:
             self.opponents = list(opponents)
@@ -178,7 +180,13 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
                 return
             # a copy: a player of one's own that searches by applying moves cannot change
             # the episode (the web server hands its bots copies too)
-            state.apply(self._players[player](state.clone()))
+            action = self._players[player](state.clone())
+            try:
+                state.apply(action)
+            except IllegalActionError as err:  # in self-play it read as the learner's own
+                refused = IllegalActionError(f"the opponent at seat {player} played: {err}")
+                refused.rule = err.rule
+                raise refused from err
 
     def _observation(self) -> FloatArray:
         return observation_array(self.game_state, self.learner)
