@@ -8,6 +8,7 @@ IN2 has 19, 20 (shared with IN1), 21 and 22.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import Counter
@@ -702,10 +703,16 @@ def test_ruling_a_player_with_no_legal_move_passes() -> None:
     assert board.pop(16)[-1] == "f"
     state = new_position([["Jm", "Jm"], ["Jf", "Jf"]], board)
     assert legal(state) == {"pass"}
+    assert state.observation(1)["passes"] == 0
     play(state, "pass")
     assert state.current_player() == 1
     assert hand_text(state, 0) == ["Jm", "Jm"]
     assert "pass" not in legal(state)
+    # the passes so far are public and tell the future apart (one more ends the game): the
+    # observation, its key and its tensor say them
+    assert state.observation(1)["passes"] == 1
+    at = offset(state, "passes")
+    assert state.observation_tensor(1)[at] == 1.0
     before = state.clone()
     with pytest.raises(IllegalActionError) as err:
         state.apply_notation("pass")
@@ -1254,3 +1261,10 @@ def test_a_joker_move_the_notation_lacks_is_refused_by_the_position(move: str) -
     with pytest.raises(IllegalActionError, match="the game is over") as refused:
         state.parse_legal(move)
     assert refused.value.rule == "CI-E.1"
+
+
+def offset(state: Any, piece: str) -> int:
+    """Where `piece` of the observation tensor begins (the spec's pieces in order)."""
+    spec = state.game.observation_spec(state.num_players)
+    pieces = list(spec)
+    return sum(math.prod(spec[name]) for name in pieces[: pieces.index(piece)])

@@ -91,8 +91,14 @@ def test_ruling_every_players_points_at_the_birthday_table_are_doubled() -> None
 @pytest.mark.rule("CI-V.1")
 def test_ruling_the_choice_may_be_declined_and_is_not_offered_again() -> None:
     state = birthday_position({"birthday": True, "birthday_threshold": 10}, [8, 8])
+    assert not state.observation(0)["birthday_claimed"]
+    before = state.observation_key(0)
     play(state, "USm@16", "USf@17", "birthday none")
     assert state.observation(0)["birthday_table"] is None
+    # declined, it is used up: the observation tells this position from one where the choice
+    # is still to come (the table alone, none in both, did not)
+    assert state.observation(0)["birthday_claimed"]
+    assert state.observation_key(0).birthday_claimed and not before.birthday_claimed
     assert state.current_player() == 1
     play(state, "USm@18", "USf@23")
     assert state.scores() == [10, 8 + 3 + 2]  # no doubling anywhere

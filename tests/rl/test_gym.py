@@ -182,7 +182,7 @@ def test_an_opponent_may_be_a_policy_of_ones_own_on_its_observation() -> None:
         seat = state.current_player()
         seats_asked.add(seat)
         mask = action_mask(state, 15741, seat)
-        assert observation_array(state, seat).shape == (2529,)
+        assert observation_array(state, seat).shape == (2531,)
         return state.game.decode_action(int(np.flatnonzero(mask)[0]))
 
     gym = SingleAgentEnv("cafe", num_players=2, learner=1, opponents=policy)

@@ -269,7 +269,7 @@ def test_an_action_code_outside_the_space_is_refused_as_an_illegal_one(game_name
 def test_openspiel_rl_environment_plays_on_the_observation_tensors() -> None:
     game = pyspiel.load_game("kafeneio_cafe", {"players": 2})
     environment = rl_environment.Environment(game, seed=1)
-    assert environment.observation_spec()["info_state"] == (2529,)
+    assert environment.observation_spec()["info_state"] == (2531,)
     time_step, rng, decisions = environment.reset(), np.random.RandomState(1), 0
     while not time_step.last():
         player = time_step.observations["current_player"]

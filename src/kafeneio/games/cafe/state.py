@@ -327,6 +327,8 @@ class CafeState(State):
             "birthday_table": board.tables[self._birthday_table].id
             if self._birthday_table >= 0
             else None,
+            "birthday_claimed": self._birthday_claimed,
+            "passes": self._passes,
             "dance_tables": [board.tables[t].id for t in self._dance_tables],
             "winners": self.winners(),
         }
@@ -360,6 +362,8 @@ class CafeState(State):
             tuple(self._pending),
             tuple(sorted(self._bag)),
             self._birthday_table,
+            self._birthday_claimed,
+            self._passes,
             tuple(self._dance_tables),
             rules_row(self.options),
         )

@@ -75,6 +75,12 @@ class CafeObservationKey(NamedTuple):
     """The card types in the bag, sorted: its contents, not its order."""
     birthday_table: int
     """The birthday table's index, -1 before one is chosen."""
+    birthday_claimed: bool
+    """The birthday choice made (CI-V.1: once a game), a table chosen or none: with none, the
+    position alone did not tell it from one where the choice is still to come."""
+    passes: int
+    """The passes in succession so far (CI-M.5: when every player still in has passed, the
+    game ends)."""
     dance_tables: tuple[int, ...]
     rules: tuple[int, ...]
     """`rules_row` of the game's options: the same in every state of a game."""
@@ -104,6 +110,8 @@ def _layout(chairs: int, tables: int, num_players: int, bar_seats: int) -> Layou
             "out": (n,),
             "bag": (cards,),
             "birthday_table": (tables,),
+            "birthday_claimed": (1,),
+            "passes": (1,),
             "dance_tables": (tables,),
             "rules": (len(RULES),),
         }
@@ -146,6 +154,10 @@ def observation_entries(board: Board, key: CafeObservationKey) -> Entries:
         one(base + card)
     if key.birthday_table >= 0:
         one(at["birthday_table"] + key.birthday_table)
+    if key.birthday_claimed:
+        one(at["birthday_claimed"])
+    if key.passes:
+        values[at["passes"]] = float(key.passes)
     for table in key.dance_tables:
         one(at["dance_tables"] + table)
     for index, value in enumerate(key.rules):
