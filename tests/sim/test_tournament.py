@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -144,6 +145,21 @@ def test_a_tournament_counts_its_games_ended_at_the_round_limit_as_a_simulation_
     args = ["tournament", "souvlaki", "--bots", "random,greedy", "--games", "2", "--seed", "1"]
     result = CliRunner().invoke(app, args)
     assert f"note: {report.at_limit}." in " ".join(result.output.split())
+
+
+def test_a_tournament_says_how_its_games_ended_as_a_simulation_does(tmp_path: Path) -> None:
+    """Only simulate said which of the rules' ends its games came to: a designer comparing
+    bots could not see whether the games reached Café's bag limit or the bar's end."""
+    report = tournament("cafe", ["random", "greedy"], 4, seed=2, backend=Backend(workers=1))
+    assert sum(report.endings.values()) == 4 and report.to_dict()["endings"] == report.endings
+    assert all(result.ended_by in report.endings for result in report.results)
+    said = report.endings_text
+    assert said is not None and said.startswith("how the games ended: ")
+    args = ["tournament", "cafe", "--bots", "random,greedy", "--games", "4", "--seed", "2"]
+    result = CliRunner().invoke(app, [*args, "--report", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.output.split())
+    assert html.escape(said) in (tmp_path / "report.html").read_text(encoding="utf-8")
 
 
 def test_a_tournament_writes_each_game_s_record_as_a_simulation_does(tmp_path: Path) -> None:

@@ -608,6 +608,8 @@ def print_tournament(result: TournamentReport) -> None:
     console.print(matrix)
     if reports.unresolved(result):
         say(reports.NO_RESULT)
+    if result.endings_text is not None:
+        console.print(result.endings_text, markup=False)
     if result.at_limit is not None:
         say(f"note: {result.at_limit}.")
     for note in result.notes:

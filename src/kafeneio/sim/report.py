@@ -294,6 +294,13 @@ def warning_line(report: SimulationReport | TournamentReport) -> str:
     return f"<p class='meta'><strong>Warning:</strong> {html.escape(report.uneven)}.</p>"
 
 
+def endings_line(report: SimulationReport | TournamentReport) -> str:
+    """Which of the rules' ends the games came to, where the game says."""
+    if report.endings_text is None:
+        return ""
+    return f"<p>{html.escape(report.endings_text)}.</p>"
+
+
 def limit_line(report: SimulationReport | TournamentReport) -> str:
     """How many games ended at the engine's limit, not by a win, where any did."""
     if report.at_limit is None:
@@ -392,8 +399,7 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             "game lengths",
         ),
     ]
-    if report.endings:  # which of the rules' ends the games came to
-        sections.insert(-2, f"<p>{html.escape(report.endings_text or '')}.</p>")
+    sections.insert(-2, endings_line(report))
     return write(directory, title, "\n".join(sections), report.to_dict())
 
 
@@ -437,6 +443,7 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
         + (f"; {html.escape(NO_RESULT)}" if unresolved(report) else "")
         + ".</p>",
         table(["", *report.bots], matrix),
+        endings_line(report),
         image(
             plots.win_rates(
                 [("win rate over all games", report.ranked)],

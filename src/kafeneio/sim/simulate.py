@@ -82,22 +82,13 @@ class SimulationReport:
 
     @property
     def endings(self) -> dict[str, int]:
-        """How many games came to each of the rules' ends (`GameResult.ended_by`), most first;
-        empty where the game does not say: whether an option such as Café's ``end_bag``
-        plays any part shows here, not in the win rates."""
-        counts = Counter(result.ended_by for result in self.results if result.ended_by)
-        return dict(counts.most_common())
+        """How many games came to each of the rules' ends (`endings_of`)."""
+        return endings_of(self.results)
 
     @property
     def endings_text(self) -> str | None:
-        """`endings` in words, as the tables and the report say them: "how the games ended:
-        the bar full (14, 70%), a hand emptied at target 0 (3, 15%)"; None where the game does
-        not say."""
-        endings, games = self.endings, self.games  # counted once
-        if not endings:
-            return None
-        told = [f"{case} ({count}, {count / games:.0%})" for case, count in endings.items()]
-        return "how the games ended: " + ", ".join(told)
+        """`endings` in words (`endings_words`)."""
+        return endings_words(self.endings, self.games)
 
     @property
     def games_at_limit(self) -> list[GameResult]:
@@ -257,6 +248,24 @@ def tallies(results: Iterable[GameResult], key: Key, order: list[str] | None = N
             )
         )
     return table
+
+
+def endings_of(results: Sequence[GameResult]) -> dict[str, int]:
+    """How many games came to each of the rules' ends (`GameResult.ended_by`), most first;
+    empty where the game does not say: whether an option such as Café's ``end_bag`` plays
+    any part shows here, not in the win rates."""
+    counts = Counter(result.ended_by for result in results if result.ended_by)
+    return dict(counts.most_common())
+
+
+def endings_words(endings: Mapping[str, int], games: int) -> str | None:
+    """`endings` of `games` games in words, as the tables and the reports say them: "how the
+    games ended: the bar full (14, 70%), a hand emptied at target 0 (3, 15%)"; None where the
+    game does not say."""
+    if not endings:
+        return None
+    told = [f"{case} ({count}, {count / games:.0%})" for case, count in endings.items()]
+    return "how the games ended: " + ", ".join(told)
 
 
 def ended_at_limit(results: Sequence[GameResult]) -> list[GameResult]:

@@ -32,7 +32,14 @@ from kafeneio.sim.runner import (
     timed_note,
     uneven_seats,
 )
-from kafeneio.sim.simulate import Tally, at_limit_note, ended_at_limit, tallies
+from kafeneio.sim.simulate import (
+    Tally,
+    at_limit_note,
+    ended_at_limit,
+    endings_of,
+    endings_words,
+    tallies,
+)
 from kafeneio.sim.stamp import stamp
 from kafeneio.sim.stats import Outcome, Rating, rate
 
@@ -92,6 +99,17 @@ class TournamentReport:
         return data
 
     @property
+    def endings(self) -> dict[str, int]:
+        """How many games came to each of the rules' ends (`endings_of`): a rating won where
+        most games end at Souvlaki Wars' round limit reads otherwise."""
+        return endings_of(self.results)
+
+    @property
+    def endings_text(self) -> str | None:
+        """`endings` in words (`endings_words`)."""
+        return endings_words(self.endings, len(self.results))
+
+    @property
     def games_at_limit(self) -> list[GameResult]:
         """The games that ended at the engine's limit (`ended_at_limit`)."""
         return ended_at_limit(self.results)
@@ -113,6 +131,7 @@ class TournamentReport:
         data.update(data.pop("record_data"))
         data["results"] = [result.to_dict() for result in self.results]
         data["games_at_limit"] = len(self.games_at_limit)
+        data["endings"] = self.endings
         data["uneven"] = self.uneven  # the warning the text gives on stderr, for a script
         data["notes"] = self.notes
         return data
