@@ -93,6 +93,8 @@ def test_the_tournament_command_prints_ratings_and_json() -> None:
     assert "rating" in shown.stdout and "head to head" in shown.stdout
     standings = shown.stdout.split("standings", 1)[1].split("head to head", 1)[0]
     assert standings.index("greedy") < standings.index("random")  # best first, as the ratings
+    # marked off the even share as simulate's tables are: random lost every game
+    assert "▼" in standings and "more or less than chance" in " ".join(standings.split())
     # what the head-to-head figures are shares of: wins, not the games' score points
     said = " ".join(shown.stdout.split("head to head", 1)[1].split())
     assert said.startswith(": the row bot's share of the games either of the two won"), said

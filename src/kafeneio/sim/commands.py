@@ -595,7 +595,11 @@ def print_tournament(result: TournamentReport) -> None:
     for rating in result.ratings:
         table.add_row(rating.name, f"{rating.elo:+.0f}", f"{rating.low:+.0f} to {rating.high:+.0f}")
     console.print(table)
-    console.print(tally_table("standings", "bot", result.ranked))  # best first, as the ratings
+    # best first, as the ratings; each interval marked off the even share, as simulate's
+    standings = tally_table("standings", "bot", result.ranked, 1 / result.players)
+    if _marks_off_even(standings):
+        standings.caption = reports.OFF_EVEN_MEANS
+    console.print(standings)
     matrix = Table(
         title="head to head: the row bot's share of the games either of the two won "
         "(in brackets, of how many)"

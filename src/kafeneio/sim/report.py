@@ -188,10 +188,9 @@ def marks_off_even(intervals: Iterable[str]) -> bool:
     return any(text.endswith((ABOVE_EVEN, BELOW_EVEN)) for text in intervals)
 
 
-def off_even_note(report: SimulationReport) -> str:
-    """`OFF_EVEN_MEANS`, after a semicolon, where a table of `report` marks an interval."""
-    rows = [*report.by_bot, *report.by_seat, *report.by_role]
-    marked = marks_off_even(interval_text(r.low, r.high, report.even_share) for r in rows)
+def off_even_note(rows: Sequence[Tally], even: float | None) -> str:
+    """`OFF_EVEN_MEANS`, after a semicolon, where a table of `rows` marks an interval."""
+    marked = marks_off_even(interval_text(r.low, r.high, even) for r in rows)
     return f"; {html.escape(OFF_EVEN_MEANS)}" if marked else ""
 
 
@@ -349,7 +348,8 @@ def simulation(report: SimulationReport, directory: Path, command: Sequence[str]
             "win rates with 95% intervals",
         ),
         f"<p class='meta'>{html.escape(INTERVALS)}; each row says its games"
-        f"{off_even_note(report)}.</p>",
+        f"{off_even_note([*report.by_bot, *report.by_seat, *report.by_role], report.even_share)}"
+        ".</p>",
         "<h2>By bot</h2>",
         tally_table(report.by_bot, "bot", report.even_share),
         "<h2>By seat</h2>",
@@ -435,8 +435,9 @@ def tournament(report: TournamentReport, directory: Path, command: Sequence[str]
             [[r.name, f"{r.elo:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}"] for r in ratings],
         ),
         "<h2>Standings</h2>",
-        "<p>Every game of each bot in the tournament, best first.</p>",
-        tally_table(report.ranked, "bot"),
+        "<p>Every game of each bot in the tournament, best first"
+        f"{off_even_note(report.ranked, 1 / report.players)}.</p>",
+        tally_table(report.ranked, "bot", 1 / report.players),
         "<h2>Head to head</h2>",
         "<p>The row bot's share of the games either of the two won, and in brackets of how "
         "many (a win shared with the other counts a half; a game both lost counts for neither)"
