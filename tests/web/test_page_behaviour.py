@@ -429,6 +429,10 @@ def test_cafe_news_covers_one_round_at_most_and_none_for_a_player_out(
         == "You are out of the game: you could not pay at the bar (CI-M.3). The others play on."
     )
     assert thrown[2] is None  # nor is anyone else
+    # the result box says why a winner may stand below players out (they cannot win)
+    assert thrown[3] == "P3 Cy was thrown out at the bar, and a player out cannot win (CI-M.3)."
+    assert thrown[4].startswith("P1 ") and " and P3 Cy were thrown out at the bar" in thrown[4]
+    assert thrown[5] is None
     assert console.errors == []
     context.close()
 
@@ -448,7 +452,9 @@ THROWN_OUT = (
     view.observation.out = [false, false, true];
     const line = cafe.news(view);
     const outView = { ...view, viewer: 2, your_turn: false };
-    return [line, cafe.viewerOut(outView), cafe.viewerOut(view)];
+    const outs = (out) => cafe.resultNote({ ...view, observation: { ...view.observation, out } });
+    return [line, cafe.viewerOut(outView), cafe.viewerOut(view), cafe.resultNote(view),
+            outs([true, false, true]), outs([false, false, false])];
 }"""
 )
 

@@ -518,6 +518,15 @@ export function whenText(obs, over = false) {
   return `Round ${Math.floor(turn / obs.out.length) + 1}`;
 }
 
+// What the result box adds under the scores: who was thrown out at the bar (CI-M.3), and so
+// could not win, whatever their score (a winner at -23 beside two at 0 read as a mistake)
+export function resultNote(view) {
+  const out = view.observation.out.flatMap((gone, player) => (gone ? [seatName(view.seats, player)] : []));
+  if (!out.length) return null;
+  const who = out.length > 1 ? `${out.slice(0, -1).join(", ")} and ${out[out.length - 1]} were` : `${out[0]} was`;
+  return `${who} thrown out at the bar, and a player out cannot win (CI-M.3).`;
+}
+
 // The banner's words for a viewer thrown out at the bar (CI-M.3): they have no turn to come
 export function viewerOut(view) {
   if (view.viewer === null || view.over || !view.observation.out?.[view.viewer]) return null;

@@ -506,8 +506,10 @@ function renderResult(renderer) {
     el("h2", { tabindex: "-1" }, heading[0].toUpperCase() + heading.slice(1)),
     el("p", {}, withRules(endOfGame(view.log) || renderer.endReason(view.observation, view.options), "result")),
     el("div", { class: "scoreline final" }, scores.map((s, i) => el("span", {}, `${seatName(view.seats, i)}: ${renderer.scoreText(view.observation, i, s)}${lossText(renderer, i, s)}`))),
-    el("div", { class: "row", style: "margin-top:.6rem" }, buttons),
     );
+    const note = renderer.resultNote?.(view);
+    if (note) box.append(el("p", { class: "muted", id: "result-note" }, withRules(note, "result-note")));
+    box.append(el("div", { class: "row", style: "margin-top:.6rem" }, buttons));
   }
   box.classList.remove("hidden");
   if (resultTakesFocus) focusResultIfLost();
