@@ -300,15 +300,28 @@ function sinceLastTurn(view) {
   if (view.viewer === null || view.replay || view.over || !view.your_turn) return [];
   const log = view.log;
   const end = ownTurnStart(log, view.viewer);
-  // the viewer's decisions may run on across a phase's end (their service ended the round and
-  // they are first in the maintenance): then what the move that ended it set off is the news
-  const ended = log.slice(end).findLast((entry) => entry.player === view.viewer && ENDS_A_TURN.has(verb(entry)) && entry.events?.length);
+  const ended = endedInRun(log, view.viewer, end);
   if (ended) return uncited(ended.events);
   let start = end;
   while (start > 0 && log[start - 1].player !== view.viewer) start -= 1;
   // what the viewer's own last move set off comes with the others' moves
   const own = start > 0 ? setOff(log[start - 1]) : [];
   return uncited(own.concat(log.slice(start, end).flatMap((entry) => entry.events || [])));
+}
+
+// The viewer's decisions may run on across a phase's end (their service ended the round and
+// they are first in the maintenance): then what the move that ended it set off is the news.
+// That move, in the viewer's run of decisions from `end` (`ownTurnStart`); else undefined.
+function endedInRun(log, viewer, end) {
+  return log.slice(end).findLast((entry) => entry.player === viewer && ENDS_A_TURN.has(verb(entry)) && entry.events?.length);
+}
+
+// How the news begins: "Since your last turn" where the viewer moved before this turn began,
+// or where the news is what their own last move set off; before, "Since the game began"
+function newsHead(view) {
+  const log = view.log;
+  const end = ownTurnStart(log, view.viewer);
+  return sinceHead(log, view.viewer, endedInRun(log, view.viewer, end) ? log.length : end);
 }
 
 // The moves that end a player's part of a phase, told by no line of their own: each of their
@@ -338,7 +351,7 @@ const EARLIER = (count) => `${plural(count, "earlier line")} under Moves`;
 export function news(view) {
   const { shown, earlier } = newsLines(view);
   if (!shown.length) return null;
-  return `${sinceHead(view.log, view.viewer)}: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
+  return `${newsHead(view)}: ${earlier ? `${EARLIER(earlier)}; ` : ""}${shown.join("; ")}.`;
 }
 
 // On a narrow screen the box shows its last NARROW_LINES lines, and "N more" the others, so that
@@ -363,7 +376,7 @@ function newsBox(view) {
       more.replaceChildren(...moreWords());
     },
   }, moreWords()) : null;
-  box.append(el("div", { class: "news-head" }, el("strong", {}, `${sinceHead(view.log, view.viewer)}:`), more),
+  box.append(el("div", { class: "news-head" }, el("strong", {}, `${newsHead(view)}:`), more),
     el("ul", {}, shown.map((line, i) => el("li", { class: i < folded ? "folded" : null }, line))),
     ...(earlier ? [el("div", { class: `muted${folded ? " folded" : ""}` }, EARLIER(earlier))] : []));  // (append writes a null as "null")
   return box;
