@@ -177,6 +177,8 @@ DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
 MAX_PORT = 65535
 MAX_BOT_PAUSE = 60.0
+MAX_BOT_GAMES_LIMIT = 1000
+"""The most --max-bot-games takes."""
 """The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 RUN_TOLD_AFTER = 2.0
 """Seconds a run of one player's decisions told together may keep the screen waiting: a
@@ -1614,12 +1616,24 @@ def serve_command(
             "not the scheme's own); --allow-host again for another.",
         ),
     ] = None,
+    max_bot_games: Annotated[
+        int,
+        typer.Option(
+            help=f"Games of bots alone played at once, at most (1 to {MAX_BOT_GAMES_LIMIT}); "
+            "anyone who reaches the server may start one."
+        ),
+    ] = 8,
+    access_log: Annotated[
+        bool, typer.Option(help="Log every request (a lobby open polls every 5 seconds).")
+    ] = True,
 ) -> None:
     """Play in the browser: run the web server and open the address it prints."""
     if not 0 <= port <= MAX_PORT:  # else the socket's OverflowError, a traceback
         raise fail(f"--port must be from 0 to {MAX_PORT}, not {port}")
     if not 0 <= bot_pause <= MAX_BOT_PAUSE:  # (nan too)
         raise fail(f"--bot-pause must be from 0 to {MAX_BOT_PAUSE:g} seconds, not {bot_pause:g}")
+    if not 1 <= max_bot_games <= MAX_BOT_GAMES_LIMIT:
+        raise fail(f"--max-bot-games must be from 1 to {MAX_BOT_GAMES_LIMIT}, not {max_bot_games}")
     try:
         from kafeneio.server import database_url, serve
     except ImportError as err:
@@ -1632,6 +1646,10 @@ def serve_command(
         if not sep or not name or not Path(directory).is_dir():
             raise fail(f"--cards {pair!r} must be NAME=DIR with an existing directory")
         card_sets[name] = str(Path(directory).resolve())
+        try:  # at the start, as play --cards: not when a player first picks the set
+            get_game("souvlaki", {"cards_dir": card_sets[name]})
+        except KafeneioError as err:
+            raise fail(f"--cards {name}: {err}") from None
     try:
         url = database_url(db)
     except ValueError as err:
@@ -1653,6 +1671,8 @@ def serve_command(
         bot_pause=bot_pause,
         card_sets=card_sets,
         allowed_hosts=frozenset(allowed),
+        max_bot_games=max_bot_games,
+        access_log=access_log,
     )
 
 

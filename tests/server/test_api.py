@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
@@ -15,13 +16,16 @@ from typing import Any
 import pytest
 import websockets
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from typer.testing import CliRunner
 
 from kafeneio.bots import BOTS
+from kafeneio.bots.base import Bot
 from kafeneio.bots.random_bot import RandomBot
 from kafeneio.cli import app as cli_app
+from kafeneio.core import Action, State
 from kafeneio.core.rulebook import RULE_ID, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
 from kafeneio.server import app as app_module
@@ -1175,3 +1179,67 @@ def test_a_proxy_s_name_may_be_allowed(live_server: LiveServer) -> None:
     for wrong in ("https://games.example.com", "games.example.com:https"):
         refused = CliRunner().invoke(cli_app, ["serve", "--allow-host", wrong])
         assert refused.exit_code == 2 and "takes a host name" in refused.output
+
+
+def test_games_of_bots_alone_are_capped_and_play_on_a_thread_of_their_own(db_url: str) -> None:
+    """Anyone who reaches the server may start games of bots alone: forty of them, searching,
+    kept a person's opponent 30 to 70 seconds from its reply, all bots sharing two threads."""
+    with TestClient(create_app(db_url, bot_pause=600.0, max_bot_games=2)) as client:
+        for _ in range(2):
+            create(client, "cafe", ["greedy", "random"])
+        body = {"game": "cafe", "seats": [{"kind": "bot", "bot": "random"}] * 2, "options": {}}
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 503 and refused.json()["error"] == "bots-busy"
+        assert "playing 2 games of bots alone" in refused.json()["message"]
+        assert len(client.get("/api/games").json()) == 2  # nothing made
+        create(client, "cafe", ["human", "greedy"])  # a person's game is never refused so
+
+
+def test_the_bots_of_games_with_a_person_do_not_wait_behind_those_of_bots_alone(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: dict[str, set[str]] = {"alone": set(), "person": set()}
+
+    class Spy(Bot):
+        """The first legal move, noting the thread that chose it under its game's kind."""
+
+        def __init__(self, seed: int, kind: str) -> None:
+            self.seed, self.kind = seed, kind
+
+        def decide(self, state: State) -> Action:
+            threads[self.kind].add(threading.current_thread().name)
+            return state.legal_actions()[0]
+
+    monkeypatch.setitem(BOTS, "alone", lambda seed: Spy(seed, "alone"))
+    monkeypatch.setitem(BOTS, "person", lambda seed: Spy(seed, "person"))
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:
+        create(client, "cafe", ["alone", "alone"])
+        mine = create(client, "cafe", ["person", "human"])
+        wait_for(lambda: view(client, mine["id"], token_of(mine, 1))["your_turn"])
+        wait_for(lambda: len(threads["alone"]) > 0)
+    assert {name.split("_")[0] for name in threads["alone"]} == {"bots-alone"}
+    assert {name.split("_")[0] for name in threads["person"]} == {"bot"}
+
+
+def test_a_database_that_refuses_is_told_in_the_api_s_shape_of_errors(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk made every request a plain-text 500 and a page of traceback in the log."""
+    with TestClient(create_app(db_url, bot_pause=600.0), raise_server_exceptions=False) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        def full(*args: Any) -> None:
+            raise OperationalError(
+                "INSERT ...", {}, sqlite3.OperationalError("database or disk is full")
+            )
+
+        monkeypatch.setattr(hub.store, "create", full)
+        body = {"game": "cafe", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}
+        with caplog.at_level("ERROR", logger="kafeneio.server"):
+            refused = client.post("/api/games", json=body)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"] == "storage" and "disk" in refused.json()["message"]
+        assert client.get("/api/games").json() == []  # nothing made
+        said = [r for r in caplog.records if r.name == "kafeneio.server"]
+        assert len(said) == 1 and "database or disk is full" in said[0].getMessage()
+        assert said[0].exc_info is None  # one line, no traceback

@@ -31,6 +31,25 @@ def test_serve_refuses_a_card_set_that_is_no_directory(tmp_path: Path) -> None:
     assert "NAME=DIR" in result.output
 
 
+def test_serve_refuses_a_bad_card_set_at_its_start(tmp_path: Path) -> None:
+    """A bad set was offered in the lobby, and failed only when a player picked it, with the
+    host's path in the message."""
+    (tmp_path / "empty").mkdir()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "shops.toml").write_text("this is [not toml", encoding="utf-8")
+    for name, folder in (("empty", "empty"), ("bad one", "bad")):
+        result = CliRunner().invoke(app, ["serve", "--cards", f"{name}={tmp_path / folder}"])
+        assert result.exit_code == 2, result.output
+        assert result.output.startswith(f"error: --cards {name}: "), result.output
+
+
+def test_serve_takes_a_cap_on_games_of_bots_alone_within_bounds() -> None:
+    for wrong in ("0", "1001"):
+        result = CliRunner().invoke(app, ["serve", "--max-bot-games", wrong])
+        assert result.exit_code == 2 and "--max-bot-games must be from 1 to 1000" in result.output
+
+
 def test_the_default_database_is_a_file_in_a_data_folder_it_makes(tmp_path: Path) -> None:
     url = default_db_url(tmp_path / "data")
     assert url == f"sqlite:///{(tmp_path / 'data' / 'kafeneio.sqlite3').resolve()}"
@@ -63,6 +82,11 @@ def test_a_second_server_on_one_database_is_refused(tmp_path: Path) -> None:
             hold_database(url)
         result = CliRunner().invoke(app, ["serve", "--db", str(path), "--port", "0"])
         assert result.exit_code == 2 and "another kafeneio server is using" in result.output
+        # a URL through a symbolic link to the same file locked the link's own name
+        link = tmp_path / "link.sqlite3"
+        link.symlink_to(path)
+        with pytest.raises(KafeneioError, match="another kafeneio server is using"):
+            hold_database(f"sqlite:///{link}")
     finally:
         held.close()
     again = hold_database(url)  # free once the first has stopped

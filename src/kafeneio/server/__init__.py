@@ -81,10 +81,11 @@ def serve(
     card_sets: dict[str, str] | None = None,
     access_log: bool = True,
     allowed_hosts: frozenset[str] = frozenset(),
+    max_bot_games: int = 8,
 ) -> None:
     """Run the server until interrupted, printing the address to open; `allowed_hosts`, the
     names it answers to beyond this machine's, and whose pages may open its websockets (a
-    proxy's in front of it)."""
+    proxy's in front of it); `max_bot_games`, the games of bots alone it plays at once."""
     import uvicorn
 
     from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app, host_name
@@ -106,7 +107,12 @@ def serve(
     loopback = host in {"127.0.0.1", "localhost", "::1"}
     hosts = LOOPBACK_HOSTS | {host_name(allowed) for allowed in allowed_hosts} if loopback else None
     app = create_app(
-        url, bot_pause=bot_pause, card_sets=card_sets, hosts=hosts, origins=allowed_hosts
+        url,
+        bot_pause=bot_pause,
+        card_sets=card_sets,
+        hosts=hosts,
+        origins=allowed_hosts,
+        max_bot_games=max_bot_games,
     )
     port = listening[0].getsockname()[1]  # the one the system chose for --port 0
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0", "::"} else host
@@ -229,6 +235,9 @@ def hold_database(url: str) -> IO[str] | None:
         return None
     if path is None:
         return None
+    # the file itself, not a link to it: a URL through a symlink locked its own name, and a
+    # second server ran on the same file
+    path = path.resolve()
     try:
         lock = open(f"{path}.lock", "w")  # noqa: SIM115  # held open for the server's life
     except OSError as err:

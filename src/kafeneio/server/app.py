@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import html
 import json
+import logging
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from importlib import resources
@@ -23,6 +24,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
@@ -56,6 +58,7 @@ from kafeneio.server.models import (
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
+    MAX_BOT_GAMES,
     MAX_UNSENT,
     ActionRefused,
     AnalysisJob,
@@ -74,6 +77,8 @@ from kafeneio.server.store import Listed, SeatSpec, Store, now
 from kafeneio.sim.analysis import Budget
 
 WEB = Path(str(resources.files("kafeneio.web")))
+LOG = logging.getLogger("kafeneio.server")
+
 STATUS_OF = {
     "no-game": 404,
     "bad-token": 403,
@@ -82,6 +87,7 @@ STATUS_OF = {
     "no-hints": 403,
     "hint-failed": 503,
     "hints-busy": 503,
+    "bots-busy": 503,
     "busy": 503,
     "with-people": 403,
     "stale": 409,
@@ -113,6 +119,7 @@ def create_app(
     analysis_budget: Budget = ANALYSIS_BUDGET,
     hosts: frozenset[str] | None = None,
     origins: frozenset[str] = frozenset(),
+    max_bot_games: int = MAX_BOT_GAMES,
 ) -> FastAPI:
     """The app over the database at `db_url`; bots wait `bot_pause` seconds before moving; a
     hint thinks for `hint_budget` (default: the analysis module's), the analysis of a finished
@@ -129,6 +136,7 @@ def create_app(
             card_sets=card_sets,
             hint_budget=hint_budget,
             analysis_budget=analysis_budget,
+            max_bot_games=max_bot_games,
         )
         hub.load_unfinished()
         hub.start_bots()
@@ -280,6 +288,14 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(KafeneioError)
     async def kafeneio_error(request: Request, err: KafeneioError) -> JSONResponse:
         return JSONResponse({"error": "bad-request", "message": str(err)}, status_code=422)
+
+    @app.exception_handler(OperationalError)
+    async def storage_error(request: Request, err: OperationalError) -> JSONResponse:
+        """The database refused (its disk full, its file locked or gone): said in the API's
+        shape of errors, and in one line of the log, not a page of traceback a request."""
+        LOG.error("the database refused %s %s: %s", request.method, request.url.path, err.orig)
+        message = "the server cannot use its database now (is its disk full?): try again later"
+        return JSONResponse({"error": "storage", "message": message}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> Response:

@@ -77,6 +77,10 @@ MAX_ENDED_KEPT = 64
 MAX_HINTS_WAITING = 4
 """Hints the server works out at most, one after another, before it refuses more (`hints-busy`):
 a second of search each, so the fifth would wait five seconds, the tenth ten."""
+MAX_BOT_GAMES = 8
+"""Games of bots alone played at once, at most, unless the server is told otherwise: anyone
+who reaches the server may start one, and forty of them, each searching, kept a person's
+opponent 30 to 70 seconds from its reply (`Hub.create` refuses more, `bots-busy`)."""
 MAX_UNSENT = 32
 """The most messages a websocket may have waiting to be sent. Views do not pile up (only the
 newest waits), but each message a client sends may be answered by an error: a client that sends
@@ -500,8 +504,11 @@ class Hub:
         card_sets: dict[str, str] | None = None,
         hint_budget: Budget | None = None,
         analysis_budget: Budget = ANALYSIS_BUDGET,
+        max_bot_games: int = MAX_BOT_GAMES,
     ) -> None:
         self.store = store
+        self.max_bot_games = max_bot_games
+        """Games of bots alone played at once, at most (`MAX_BOT_GAMES`)."""
         self.bot_pause = bot_pause
         self.hint_budget = hint_budget
         """How long a hint thinks (None: the analysis module's default)."""
@@ -515,6 +522,10 @@ class Hub:
         self.analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
         """One analysis at a time, beside the bots' threads."""
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        """The bots of games with a person in them."""
+        self.alone = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots-alone")
+        """The bots of games of bots alone, on a thread of their own: however many such games
+        run, a person's opponent does not wait behind all of their searches."""
         self.hinter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hint")
         """The hints' searches, one at a time, on a thread of their own: a second of search
         each, which on the bots' threads would keep the bots of every game waiting."""
@@ -558,6 +569,8 @@ class Hub:
         """A new game of `game` (bound to its options); returns it and each human seat's
         secret token (shown once). The seats are taken as checked (`check_bot`): a new game's
         by the API, which names the seat that is wrong, a rematch's by `rematch`."""
+        if all(seat.kind == "bot" for seat in seats):
+            self._check_room_for_bots()
         seed = secrets.randbelow(2**62)
         state = game.new_state(len(seats), seed=seed)  # refuses a wrong number of players
         tokens: dict[int, str] = {}
@@ -587,6 +600,16 @@ class Hub:
             await self._resolve_chance(session)
         self._after_change(session)
         return session, tokens
+
+    def _check_room_for_bots(self) -> None:
+        """`bots-busy` where `max_bot_games` games of bots alone are being played."""
+        playing = sum(1 for s in self.sessions.values() if s.of_bots_alone() and not s.ended)
+        if playing >= self.max_bot_games:
+            raise ActionRefused(
+                "bots-busy",
+                f"the server is playing {playing} games of bots alone, as many as it takes: "
+                "watch one, or start one when one has ended",
+            )
 
     async def rematch(self, session: GameSession) -> tuple[GameSession, dict[int, str]]:
         """A new game with the same people and options, each moved one seat on
@@ -883,7 +906,8 @@ class Hub:
                 bot = build_bot(spec.bot or "random", seed, spec.budget)
                 copy = session.state.clone()
                 loop = asyncio.get_running_loop()
-                action = await loop.run_in_executor(self.executor, bot.choose, copy)
+                pool = self.alone if session.of_bots_alone() else self.executor
+                action = await loop.run_in_executor(pool, bot.choose, copy)
                 async with session.lock:
                     if session.ply != ply or session.abandoned:
                         continue
@@ -992,6 +1016,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.executor.shutdown(wait=False, cancel_futures=True)
+        self.alone.shutdown(wait=False, cancel_futures=True)
         self.hinter.shutdown(wait=False, cancel_futures=True)
         self.replayer.shutdown(wait=False, cancel_futures=True)
         for job in self.analyses.values():
