@@ -1243,3 +1243,27 @@ def test_a_database_that_refuses_is_told_in_the_api_s_shape_of_errors(
         said = [r for r in caplog.records if r.name == "kafeneio.server"]
         assert len(said) == 1 and "database or disk is full" in said[0].getMessage()
         assert said[0].exc_info is None  # one line, no traceback
+
+
+def test_a_stored_game_that_no_longer_replays_is_the_server_s_fault_not_the_request_s(
+    db_url: str,
+) -> None:
+    """It was left out at the start, said once in the log; asked for, it answered
+    `422 bad-request`, as if the request were wrong."""
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        made = create(client, "cafe", ["human", "greedy"])
+        legal = view(client, made["id"], token_of(made, 0))["legal"][0]["notation"]
+        body = {"ply": 0, "action": legal}
+        moved = client.post(
+            f"/api/games/{made['id']}/actions",
+            json=body,
+            headers={"X-Seat-Token": token_of(made, 0)},
+        )
+        assert moved.is_success, moved.text
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:  # another engine's record
+        db.execute("UPDATE actions SET notation = 'ZZm@99' WHERE game_id = ?", (made["id"],))
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        answer = client.get(f"/api/games/{made['id']}")
+        assert answer.status_code == 500 and answer.json()["error"] == "unreadable", answer.text
+        assert "no longer replays" in answer.json()["message"]
+        assert client.get("/api/games/nothing").status_code == 404  # unlike a game not there

@@ -81,6 +81,7 @@ LOG = logging.getLogger("kafeneio.server")
 
 STATUS_OF = {
     "no-game": 404,
+    "unreadable": 500,
     "bad-token": 403,
     "spectator": 403,
     "not-your-turn": 403,

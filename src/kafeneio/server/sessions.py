@@ -672,7 +672,15 @@ class Hub:
             stored = self.store.load(game_id)
             if stored is None:
                 raise ActionRefused("no-game", f"there is no game {game_id!r}")
-            session = self.sessions[game_id] = self._rebuild(stored)
+            try:
+                session = self.sessions[game_id] = self._rebuild(stored)
+            except KafeneioError as err:  # the server's data, not the request, is at fault
+                LOG.error("game %s cannot be replayed: %s", game_id, err)
+                raise ActionRefused(
+                    "unreadable",
+                    f"game {game_id!r} is stored, but its record no longer replays on this "
+                    "server (made by another version of kafeneio, or its card files changed)",
+                ) from None
             self._forget_ended(game_id)
         elif session.ended:  # read again: the last of those to be forgotten
             self.sessions[game_id] = self.sessions.pop(game_id)
