@@ -59,6 +59,7 @@ from kafeneio.core.play import play as play_game
 from kafeneio.core.record import engine_note, read_record_file
 from kafeneio.core.rulebook import Rule, Rulebook, rulebook_of
 from kafeneio.games import GAMES, get_game, load_record
+from kafeneio.server import MAX_BOT_GAMES
 from kafeneio.sim import commands as sim_commands
 from kafeneio.sim.analysis import HINT_SECONDS, Budget, hint, position_after, with_budget
 from kafeneio.sim.bench import OPENSPIEL_GAME, OpenSpielComparison, against_openspiel, bench_search
@@ -177,9 +178,9 @@ DEFAULT_BENCH_SECONDS = 5.0
 MAX_WORKERS = 64
 MAX_PORT = 65535
 MAX_BOT_PAUSE = 60.0
+"""The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 MAX_BOT_GAMES_LIMIT = 1000
 """The most --max-bot-games takes."""
-"""The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 RUN_TOLD_AFTER = 2.0
 """Seconds a run of one player's decisions told together may keep the screen waiting: a
 search bot's service, at 0.2 s and more a decision, is told in parts as it thinks."""
@@ -1622,7 +1623,7 @@ def serve_command(
             help=f"Games of bots alone played at once, at most (1 to {MAX_BOT_GAMES_LIMIT}); "
             "anyone who reaches the server may start one."
         ),
-    ] = 8,
+    ] = MAX_BOT_GAMES,
     access_log: Annotated[
         bool, typer.Option(help="Log every request (a lobby open polls every 5 seconds).")
     ] = True,

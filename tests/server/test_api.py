@@ -1267,3 +1267,63 @@ def test_a_stored_game_that_no_longer_replays_is_the_server_s_fault_not_the_requ
         assert answer.status_code == 500 and answer.json()["error"] == "unreadable", answer.text
         assert "no longer replays" in answer.json()["message"]
         assert client.get("/api/games/nothing").status_code == 404  # unlike a game not there
+
+
+def _refused_once(real: Any) -> Any:
+    """`real` (the store's `add_actions`), but refusing its first call as a full disk does."""
+    calls = []
+
+    def flaky(writes: Any) -> Any:
+        calls.append(writes)
+        if len(calls) == 1:
+            full_disk = sqlite3.OperationalError("database or disk is full")
+            raise OperationalError("INSERT ...", {}, full_disk)
+        return real(writes)
+
+    return flaky
+
+
+def test_a_move_the_database_refuses_over_the_websocket_is_said_and_may_be_sent_again(
+    db_url: str,
+) -> None:
+    """The storage handler read a websocket's `method`, which it has not: the socket died
+    with two tracebacks and the page was told nothing."""
+    with TestClient(create_app(db_url, bot_pause=600.0)) as client:
+        made = create(client, "cafe", ["human", "greedy"])
+        token = token_of(made, 0)
+        move = view(client, made["id"], token)["legal"][0]["notation"]
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub.store.add_actions = _refused_once(hub.store.add_actions)
+        with client.websocket_connect(f"/ws/games/{made['id']}") as socket:
+            socket.send_json({"type": "hello", "token": token})
+            assert socket.receive_json()["type"] == "state"
+            socket.send_json({"type": "action", "ply": 0, "action": move})
+            refused = socket.receive_json()
+            assert refused["type"] == "error" and refused["error"] == "storage", refused
+            again = socket.receive_json()
+            assert again["type"] == "state" and again["ply"] == 0  # not taken: as it was
+            socket.send_json({"type": "action", "ply": 0, "action": move})  # now it writes
+            assert wait_for(lambda: view(client, made["id"])["ply"] >= 1)
+
+
+def test_a_game_of_bots_goes_on_once_the_database_takes_writes_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's move the database refused stopped its game for good, and the stopped game
+    of bots alone still counted against --max-bot-games."""
+    monkeypatch.setattr(sessions_module, "STORAGE_RETRY", 0.05)
+    with TestClient(create_app(db_url, bot_pause=0.0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub.store.add_actions = _refused_once(hub.store.add_actions)
+        made = create(client, "cafe", ["random", "random"])
+        assert wait_for(lambda: view(client, made["id"])["ply"] >= 3)
+
+
+def test_a_rematch_of_bots_alone_is_refused_at_the_cap_as_a_new_game_is(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_pause=600.0, max_bot_games=1)) as client:
+        first = create(client, "cafe", ["random", "random"])
+        abandoned = client.post(f"/api/games/{first['id']}/abandon")
+        assert abandoned.is_success, abandoned.text  # played no more: it counts no longer
+        create(client, "cafe", ["greedy", "random"])
+        again = client.post(f"/api/games/{first['id']}/rematch")
+        assert again.status_code == 503 and again.json()["error"] == "bots-busy", again.text

@@ -14,6 +14,12 @@ from typing import IO, Any
 
 from kafeneio.core.errors import KafeneioError
 
+MAX_BOT_GAMES = 8
+"""Games of bots alone a server plays at once, at most, unless told otherwise (`serve
+--max-bot-games`): anyone who reaches the server may start one, and forty of them, each
+searching, kept a person's opponent 30 to 70 seconds from its reply (`Hub.create` refuses
+more, `bots-busy`)."""
+
 __all__ = [
     "DEFAULT_DATA",
     "check_writable",
@@ -81,7 +87,7 @@ def serve(
     card_sets: dict[str, str] | None = None,
     access_log: bool = True,
     allowed_hosts: frozenset[str] = frozenset(),
-    max_bot_games: int = 8,
+    max_bot_games: int = MAX_BOT_GAMES,
 ) -> None:
     """Run the server until interrupted, printing the address to open; `allowed_hosts`, the
     names it answers to beyond this machine's, and whose pages may open its websockets (a

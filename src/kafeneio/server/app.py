@@ -34,6 +34,7 @@ from kafeneio.core.notation import integer_value
 from kafeneio.core.options import RulesOptions
 from kafeneio.core.rulebook import rulebook_of
 from kafeneio.games import GAMES, get_game, load_record, title_of
+from kafeneio.server import MAX_BOT_GAMES
 from kafeneio.server.contract import Viewer, history_log, observation
 from kafeneio.server.models import (
     MAX_BUDGET,
@@ -58,7 +59,6 @@ from kafeneio.server.models import (
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
-    MAX_BOT_GAMES,
     MAX_UNSENT,
     ActionRefused,
     AnalysisJob,
@@ -294,9 +294,8 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def storage_error(request: Request, err: OperationalError) -> JSONResponse:
         """The database refused (its disk full, its file locked or gone): said in the API's
         shape of errors, and in one line of the log, not a page of traceback a request."""
-        LOG.error("the database refused %s %s: %s", request.method, request.url.path, err.orig)
-        message = "the server cannot use its database now (is its disk full?): try again later"
-        return JSONResponse({"error": "storage", "message": message}, status_code=503)
+        where = f"{getattr(request, 'method', 'WEBSOCKET')} {request.url.path}"
+        return JSONResponse(storage_failed(where, err), status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> Response:
@@ -649,6 +648,11 @@ def _add_websocket(app: FastAPI) -> None:
             await websocket.send_json({"type": "error", "error": err.code, "message": str(err)})
             await websocket.close(code=4403)
             return
+        except OperationalError as err:  # (a seat opened is written)
+            failed = storage_failed(f"the opening of game {game_id}", err)
+            await websocket.send_json({"type": "error", **failed})
+            await websocket.close(code=1011)  # the server's error
+            return
         except WebSocketDisconnect:
             return
         watcher = Watcher(viewer, token)
@@ -731,6 +735,16 @@ def _hello_token(text: str | None) -> str | None:
     return token
 
 
+STORAGE_MESSAGE = "the server cannot use its database now (is its disk full?): try again later"
+
+
+def storage_failed(where: str, err: OperationalError) -> dict[str, str]:
+    """The database refused `where`'s write: one line in the log, and the error in the API's
+    shape (`storage`), for an HTTP answer or a websocket message alike."""
+    LOG.error("the database refused %s: %s", where, err.orig)
+    return {"error": "storage", "message": STORAGE_MESSAGE}
+
+
 async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any) -> None:
     if not isinstance(message, dict) or message.get("type") != "action":
         watcher.push({"type": "error", "error": "bad-request", "message": "unknown message"})
@@ -746,6 +760,10 @@ async def _handle(hub: Hub, session: GameSession, watcher: Watcher, message: Any
         watcher.push({"type": "error", "error": err.code, "message": str(err)})
         if err.code == "stale":
             watcher.push_view(hub.view(session, watcher.viewer, watcher.token))
+    except OperationalError as err:  # said, with the view: the move not taken (or taken, and
+        # chance's draw after it not, which the bots' turn-taker draws once it can write)
+        watcher.push({"type": "error", **storage_failed(f"a move of game {session.id}", err)})
+        watcher.push_view(hub.view(session, watcher.viewer, watcher.token))
 
 
 def _game_info(name: str, card_sets: list[str]) -> GameInfoOut:

@@ -24,11 +24,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from sqlalchemy.exc import OperationalError
+
 from kafeneio.bots import BOTS, make_bot
 from kafeneio.bots.base import Analysis, Bot
 from kafeneio.core import CHANCE, Action, Game, KafeneioError, State, sample_chance
 from kafeneio.core.events import end_losses
 from kafeneio.games import game_from_parts, load_record
+from kafeneio.server import MAX_BOT_GAMES
 from kafeneio.server.contract import Step, Viewer, log_entry, observation
 from kafeneio.server.models import MAX_BUDGET
 from kafeneio.server.store import (
@@ -77,10 +80,6 @@ MAX_ENDED_KEPT = 64
 MAX_HINTS_WAITING = 4
 """Hints the server works out at most, one after another, before it refuses more (`hints-busy`):
 a second of search each, so the fifth would wait five seconds, the tenth ten."""
-MAX_BOT_GAMES = 8
-"""Games of bots alone played at once, at most, unless the server is told otherwise: anyone
-who reaches the server may start one, and forty of them, each searching, kept a person's
-opponent 30 to 70 seconds from its reply (`Hub.create` refuses more, `bots-busy`)."""
 MAX_UNSENT = 32
 """The most messages a websocket may have waiting to be sent. Views do not pile up (only the
 newest waits), but each message a client sends may be answered by an error: a client that sends
@@ -493,6 +492,18 @@ class GameSession:
         return None
 
 
+def _turn_taker_wanted(session: GameSession) -> bool:
+    """Whether a bot, or chance, is to move (`Hub._bot_turn`): chance is left to move only
+    where the database refused its draw's write."""
+    if session.abandoned:
+        return False
+    return session.bot_to_move() is not None or session.state.current_player() == CHANCE
+
+
+STORAGE_RETRY = 5.0
+"""Seconds a bot waits before it tries again a write the database refused."""
+
+
 class Hub:
     """Every game of the server, live in memory and written through to the store."""
 
@@ -729,13 +740,16 @@ class Hub:
     async def act(self, session: GameSession, seat: Viewer, ply: int, text: str) -> None:
         """Play `text` for `seat`, which saw the game at `ply`. Refused with a reason, changing
         nothing, when out of turn, for a spectator, stale or illegal."""
-        async with session.lock:
-            action = self._check(session, seat, ply, text)
-            assert seat is not None  # a spectator's action was refused
-            await self._commit(session, action.notation, seat)
-            self._mark_joined(session, seat)  # played: opened, through the API alone too
-            await self._resolve_chance(session)
-        self._after_change(session)
+        try:
+            async with session.lock:
+                action = self._check(session, seat, ply, text)
+                assert seat is not None  # a spectator's action was refused
+                await self._commit(session, action.notation, seat)
+                self._mark_joined(session, seat)  # played: opened, through the API alone too
+                await self._resolve_chance(session)
+        finally:
+            if session.ply != ply:  # taken, though a write after it (chance's) may have failed
+                self._after_change(session)
 
     def _check(self, session: GameSession, seat: Viewer, ply: int, text: str) -> Action:
         """The legal action `text` for `seat`, or the `ActionRefused` that says why not."""
@@ -892,7 +906,7 @@ class Hub:
         (the bot's own loop, if running, goes on by itself)."""
         self._store_status(session)
         self.broadcast(session)
-        if session.bot_to_move() is not None and session.bot_task is None and not self.stopping:
+        if _turn_taker_wanted(session) and session.bot_task is None and not self.stopping:
             session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session))
 
     def _store_status(self, session: GameSession) -> None:
@@ -902,30 +916,50 @@ class Hub:
             self.store.set_status(session.id, status)
 
     async def _bot_turn(self, session: GameSession) -> None:
+        """The bots' moves and chance's, while one of them is to move. A write the database
+        refuses (its disk full) is tried again, so the game goes on once it takes writes."""
         try:
-            while not self.stopping:
-                seat = session.bot_to_move()
-                if seat is None:
-                    return
-                await asyncio.sleep(self.bot_pause)
-                ply = session.ply
-                spec = session.stored.seats[seat]
-                seed = derived_seed(session.stored.seed, seat, ply)
-                bot = build_bot(spec.bot or "random", seed, spec.budget)
-                copy = session.state.clone()
-                loop = asyncio.get_running_loop()
-                pool = self.alone if session.of_bots_alone() else self.executor
-                action = await loop.run_in_executor(pool, bot.choose, copy)
-                async with session.lock:
-                    if session.ply != ply or session.abandoned:
-                        continue
-                    await self._commit(session, action.notation, seat)
-                    await self._resolve_chance(session)
-                self._after_change(session)
+            while not self.stopping and _turn_taker_wanted(session):
+                try:
+                    await self._bot_move(session)
+                except OperationalError as err:
+                    LOG.error(
+                        "game %s: the database refused a write (%s); its bot tries again in %g s",
+                        session.id,
+                        err.orig,
+                        STORAGE_RETRY,
+                    )
+                    await asyncio.sleep(STORAGE_RETRY)
         except Exception:
             LOG.exception("the bot of game %s failed; its seat waits", session.id)
         finally:
             session.bot_task = None
+
+    async def _bot_move(self, session: GameSession) -> None:
+        """One move of the bot to move, after its pause; first, what chance left undrawn (a
+        draw whose write the database refused)."""
+        if session.state.current_player() == CHANCE:
+            async with session.lock:
+                await self._resolve_chance(session)
+            self._after_change(session)
+            return
+        seat = session.bot_to_move()
+        assert seat is not None  # (`_turn_taker_wanted`)
+        await asyncio.sleep(self.bot_pause)
+        ply = session.ply
+        spec = session.stored.seats[seat]
+        seed = derived_seed(session.stored.seed, seat, ply)
+        bot = build_bot(spec.bot or "random", seed, spec.budget)
+        copy = session.state.clone()
+        loop = asyncio.get_running_loop()
+        pool = self.alone if session.of_bots_alone() else self.executor
+        action = await loop.run_in_executor(pool, bot.choose, copy)
+        async with session.lock:
+            if session.ply != ply or session.abandoned:
+                return
+            await self._commit(session, action.notation, seat)
+            await self._resolve_chance(session)
+        self._after_change(session)
 
     # --- views ------------------------------------------------------------------------------
     def broadcast(self, session: GameSession) -> None:
