@@ -92,6 +92,10 @@ def test_bad_opponents_and_seats_are_refused() -> None:
         SingleAgentEnv("cafe", num_players=3, opponents=["random", 7])
     with pytest.raises(KafeneioError, match=r"a bot's name or a player .*, not 5"):
         SingleAgentEnv("cafe", num_players=3, opponents=5)  # read "'int' is not iterable"
+    # any iterable of one for each other seat, as before
+    named = SingleAgentEnv("cafe", num_players=3, opponents=np.array(["random", "greedy"]))
+    assert named.opponents == ["random", "greedy"]
+    assert SingleAgentEnv("cafe", num_players=3, opponents=iter(["random"] * 2)).opponents
     with pytest.raises(KafeneioError, match="learner"):
         SingleAgentEnv("cafe", num_players=2, learner=2)
 

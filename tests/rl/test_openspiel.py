@@ -311,7 +311,7 @@ def test_a_chance_outcome_is_named_only_if_it_is_one() -> None:
 
 
 def test_souvlaki_deals_its_shops_at_random_when_asked() -> None:
-    """Shops are a list, which OpenSpiel's parameters cannot carry: every game gave seat 1 the
+    """Shops are a list, which OpenSpiel's parameters cannot carry: every game gave seat 0 the
     first shop, which won 40 of 40 random games, and a learner was not told. With
     ``deal_roles`` the shuffle deals them, as `simulate` and the other environments can."""
     with pytest.raises(pyspiel.SpielError, match="deal_roles"):

@@ -610,6 +610,8 @@ def test_the_analysis_plots_share_their_move_axis_one_above_the_other(
     """Their legends differ in width, and each figure's own layout set a move about 30 px
     apart in the two plots: a loss could not be read straight down from a drop in the curve."""
     pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     from kafeneio.sim import plots
 
     drawn: list[tuple[float, float, tuple[float, float]]] = []
@@ -617,14 +619,22 @@ def test_the_analysis_plots_share_their_move_axis_one_above_the_other(
 
     def spy(figure: Any, sides: tuple[float, float] | None = None) -> bytes:
         made = png(figure, sides)  # laid out as the report has it
-        box = figure.axes[0].get_position()
-        drawn.append((round(box.x0, 6), round(box.x1, 6), figure.axes[0].get_xlim()))
+        axis = figure.axes[0]
+        box = axis.get_position()
+        drawn.append((round(box.x0, 6), round(box.x1, 6), axis.get_xlim()))
+        # and the legend beside it whole: with the plot area fixed, the PNG is not cropped
+        # to its content, and a legend of long names ran past the figure's edge
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        legend = axis.get_legend().get_window_extent(renderer)
+        assert legend.x1 <= figure.bbox.width, (legend.x1, figure.bbox.width)
         return made
 
     monkeypatch.setattr(plots, "png", spy)
-    long_name = "P1 a player whose name is longer than any legend"
-    plots.win_chance_over_game([(long_name, [1, 3], [0.5, 0.7]), ("P2", [2], [0.5])], 3)
-    lost = plots.Losses("P2 heuristic", [2], [0.2], [0.05], [True])
+    wide = "P1 " + "W" * 40  # the widest letters
+    plots.win_chance_over_game([(wide, [1, 3], [0.5, 0.7]), ("P2", [2], [0.5])], 3)
+    lost = plots.Losses(wide, [2], [0.2], [0.05], [True])
     plots.losses([lost], 3)
     assert len(drawn) == 2 and drawn[0] == drawn[1], drawn
-    assert plots.legend_name(long_name).endswith("…") and len(plots.legend_name(long_name)) == 24
+    assert (
+        plots.legend_name(wide).endswith("…") and len(plots.legend_name(wide)) == plots.LEGEND_NAME
+    )

@@ -250,11 +250,12 @@ def test_cafe_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> None
     assert page.evaluate(when, [16, [False, True]]) == "Turn 17 of the game"
     # once the game is over its count has moved past the last turn: the round it ended in, not
     # one never played ("Round 5" after a 4-player game's 16 turns)
-    ended = (
-        """async ([turn, out]) => (await import("/static/cafe.js")).whenText({ turn, out }, true)"""
-    )
-    assert page.evaluate(ended, [16, [False] * 4]) == "Round 4"
-    assert page.evaluate(ended, [3, [True, False, True]]) == "Turn 3 of the game"
+    ended = """async ([turn, out, phase]) => (await import("/static/cafe.js")).whenText(
+        { turn, out, phase })"""
+    assert page.evaluate(ended, [16, [False] * 4, "over"]) == "Round 4"
+    assert page.evaluate(ended, [3, [True, False, True], "over"]) == "Turn 3 of the game"
+    # an abandoned game's last position in its replay: its count stands where it was left
+    assert page.evaluate(ended, [2, [False, False], "second"]) == "Round 2"
     # after a first guest, what to do as the legal moves allow: it said "seat a second guest,
     # or end" where the rules left only one of them
     second = """async (legal) => {

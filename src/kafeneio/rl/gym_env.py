@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -83,7 +83,7 @@ class SingleAgentEnv(gymnasium.Env[FloatArray, np.int64]):
             )
         learner = seat
         others = num_players - 1
-        if isinstance(opponents, str) or callable(opponents) or not isinstance(opponents, Sequence):
+        if isinstance(opponents, str) or callable(opponents) or not isinstance(opponents, Iterable):
             # one for all; neither a name nor a callable (`5`, which failed as "'int' object
             # is not iterable"), it is refused below naming it
             self.opponents: list[Opponent] = [opponents] * others

@@ -60,7 +60,7 @@ def parameters(game_name: str) -> dict[str, Any]:
     """The OpenSpiel parameters: ``players`` and every rules option OpenSpiel can carry (a
     whole number, a flag or a text), with its default; and for a game whose seats play roles
     (Souvlaki Wars' shops, a list OpenSpiel cannot carry), ``deal_roles``: each game's shuffle
-    deals them at random, as `simulate` and the other environments can (without it seat 1
+    deals them at random, as `simulate` and the other environments can (without it seat 0
     always kept the first shop, and won 40 of 40 random games)."""
     game = get_game(game_name)
     spec: dict[str, Any] = {"players": game.info.min_players}

@@ -180,11 +180,11 @@ def move_axis(chance_counted: bool) -> str:
     return CHANCE_COUNTED if chance_counted else MOVE_AXIS
 
 
-MOVE_AXIS_SIDES = (0.08, 0.79)
+MOVE_AXIS_SIDES = (0.08, 0.75)
 """The plot area's edges of an analysis's two plots by move number, alike (the legends beside
 them differ in width, and with each figure's own tight layout a move stood about 30 px apart
 in the two): the legend has the width that is left, its names cut to `LEGEND_NAME`."""
-LEGEND_NAME = 24
+LEGEND_NAME = 18
 
 
 def legend_name(name: str) -> str:

@@ -312,8 +312,9 @@ def lead_text(margin: Spread) -> str:
     its one value ("4"), as the text says it: it has no spread nor range."""
     if margin.sd is None:
         return f"{margin.mean:g}"
-    spread = f", sd {margin.sd:.1f}" if margin.sd is not None else ""
-    return f"{margin.mean:.1f} on average{spread}, from {margin.low:g} to {margin.high:g}"
+    return (
+        f"{margin.mean:.1f} on average, sd {margin.sd:.1f}, from {margin.low:g} to {margin.high:g}"
+    )
 
 
 def command_line(parts: Sequence[str]) -> str:

@@ -379,7 +379,7 @@ export async function render(root, view, ctx) {
   const full = { ...ctx, rerender, hintAt: hintedPlace(ctx.hinted), ply: view.ply, since, legal: view.legal };
   const moves = selected ? movesFor(view.legal, selected.text) : null;
   const status = el("div", { class: "scoreline", style: "margin-bottom:.5rem" },
-    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs, view.over)}${playedOut(view) ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
+    el("span", { title: "a round is a turn of each player; moves count each decision, as the log does" }, `${whenText(obs)}${playedOut(view) ? "" : ` · move ${view.ply + 1}`}`), el("span", {}, `Bag: ${obs.bag_size} cards`),
     obs.bar_next_value !== null ? el("span", {}, `Next bar seat: ${signed(obs.bar_next_value)}`) : el("span", {}, "The bar is full"),
     obs.birthday_table ? el("span", { id: "birthday-table" }, `Birthday table: ${obs.birthday_table}`) : null,
     obs.phase === "birthday" ? el("span", { class: "phase" }, "Choose the birthday table") : obs.phase === "draw" ? el("span", { class: "phase" }, "Choose how many cards to draw") : null);
@@ -510,10 +510,11 @@ function playedOut(view) {
   return view.replay ? view.over : hasEnded(view);
 }
 
-// `over`: the game has ended, and its count has moved past the last turn played; the round
-// the game ended in is told, not one never played.
-export function whenText(obs, over = false) {
-  const turn = over ? Math.max(0, obs.turn - 1) : obs.turn;
+// Once the game is over (its phase, not a replay's last position: an abandoned game's count
+// stands at the turn it was left in) its count has moved past the last turn played: the
+// round the game ended in is told, not one never played.
+export function whenText(obs) {
+  const turn = obs.phase === "over" ? Math.max(0, obs.turn - 1) : obs.turn;
   if (obs.out.includes(true)) return `Turn ${turn + 1} of the game`;
   return `Round ${Math.floor(turn / obs.out.length) + 1}`;
 }
