@@ -4,8 +4,12 @@ forced moves are not searched, budgets hold and seat specs fail clearly."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -18,6 +22,8 @@ from kafeneio.bots.random_bot import RandomBot
 from kafeneio.cli import app
 from kafeneio.core import CHANCE, Action, KafeneioError, State, sample_chance
 from kafeneio.games import get_game
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 FAST = {
     "random": "random",
@@ -375,3 +381,35 @@ def test_numpy_s_whole_numbers_seed_a_bot() -> None:
     np = pytest.importorskip("numpy")
     state = get_game("cafe").new_state(2, seed=1)
     assert make_bot("random", np.int64(4)).choose(state) == make_bot("random", 4).choose(state)
+
+
+def test_a_bot_another_package_installs_is_a_seat_of_every_command(tmp_path: Path) -> None:
+    """A bot entered by a script was a seat only for that script's Python calls: `kafeneio
+    simulate --seats mine` could not name it. An entry point of the group ``kafeneio.bots``
+    makes it one; a bot of one's own writes only `decide` (`Bot` keeps a seeded `rng`)."""
+    (tmp_path / "mybots.py").write_text(
+        "from kafeneio.bots.base import Bot\n\n"
+        "class FirstLegal(Bot):\n"
+        "    def decide(self, state):\n"
+        "        return self.rng.choice(state.legal_actions()[:1])\n",
+        encoding="utf-8",
+    )
+    info = tmp_path / "mybots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[kafeneio.bots]\nFirstLegal = mybots:FirstLegal\nmissing = mybots:NoSuchBot\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(SRC)])}
+    args = ["simulate", "cafe", "--seats", "firstlegal,random", "--games", "2", "--json"]
+    run = subprocess.run(
+        [sys.executable, "-m", "kafeneio", *args, "--workers", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [row["name"] for row in json.loads(run.stdout)["by_bot"]] == ["firstlegal", "random"]
+    # the one that cannot be loaded is named, and left out
+    assert "the bot 'missing' (mybots:NoSuchBot) of another package cannot be loaded" in run.stderr

@@ -6,7 +6,9 @@ through `kafeneio.bots.knowledge`."""
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 from typing import Any
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
@@ -77,6 +79,29 @@ BOTS: BotTable = BotTable(
 """Every bot by name: each takes a seed and the keyword parameters of its constructor."""
 SHIPPED_BOTS: dict[str, Callable[..., Bot]] = dict(BOTS)
 """The entries of `BOTS` as the package ships them: every process that imports it has these."""
+INSTALLED_BOTS_GROUP = "kafeneio.bots"
+"""The entry-point group of bots other packages install: ``name = "module:Class"``."""
+
+
+def enter_installed_bots() -> None:
+    """Enter in `BOTS` the bots other packages install (entry points of the group
+    `INSTALLED_BOTS_GROUP`): seats like the shipped ones in every command and the web app,
+    where a bot entered by a script is a seat only for the Python calls of that script. One
+    that cannot be loaded is left out with a warning naming it, not an error: the others and
+    the shipped bots still play. (Not among `SHIPPED_BOTS`: a back end's process is sent them,
+    as those made at run time.)"""
+    for entry in entry_points(group=INSTALLED_BOTS_GROUP):
+        try:
+            BOTS[entry.name] = entry.load()
+        except Exception as err:  # another package's import: anything may go wrong in it
+            warnings.warn(
+                f"the bot {entry.name!r} ({entry.value}) of another package cannot be loaded, "
+                f"and is left out: {err}",
+                stacklevel=2,
+            )
+
+
+enter_installed_bots()
 
 
 def run_time_bots() -> dict[str, Callable[..., Bot]]:

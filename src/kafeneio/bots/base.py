@@ -30,6 +30,12 @@ class Bot(ABC):
     """Whether it thinks for a time (a budget in seconds): its play then depends on the
     machine's speed and load, so a seed alone does not repeat its games."""
 
+    def __init__(self, seed: int) -> None:
+        """A bot is made with a seed (`make_bot`): this one keeps a generator seeded by it,
+        `self.rng`, for a bot of one's own that writes only `decide`. A bot that takes keyword
+        parameters writes its own ``__init__(self, seed, ...)``: they are its parameters."""
+        self.rng = seeded_rng(seed)
+
     def choose(self, state: State) -> Action:
         """The action to play at `state`, whose current player is this bot; a state with no
         player to decide (a chance node, a game over) is refused, saying what to do instead."""
