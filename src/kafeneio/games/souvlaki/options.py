@@ -64,7 +64,7 @@ class SouvlakiOptions(RulesOptions):
         "food_play": "SW-4.2 ruling: a food card may be played when it holds a food that some "
         "waiting customer lacks once the pool is shared out to the queue in order (queue); "
         "only a food the first customer still lacks from the pool (needed); or any food card "
-        "at any time (any).",
+        "while a customer waits (any).",
         "send_away": "SW-4.6 ruling: a customer at any position may be sent away (any), or "
         "only the first (first).",
         "phone_markers": "SW-0.5 ruling: 0 (the markers are no limit) or the most ordinary "
