@@ -197,6 +197,31 @@ def test_cafe_tensor_shows_the_rules_options_the_game_is_played_under() -> None:
     assert varied["dance"] == 1.0 and varied["bar_draw"] == 1.0 and varied["hand_size"] == 6.0
 
 
+def test_souvlaki_tensor_shows_every_rules_option_but_the_shops() -> None:
+    """It showed six of its options: a learner played across variants could not tell
+    `food_play=any` or other loans from the default."""
+    from kafeneio.games.souvlaki.options import SouvlakiOptions
+    from kafeneio.games.souvlaki.tensor import RULES
+
+    assert set(RULES) == set(SouvlakiOptions().to_dict()) - {"shops"}
+
+    def rules_piece(options: dict[str, Any]) -> dict[str, float]:
+        game = get_game("souvlaki", options)
+        spec = game.observation_spec(2)
+        names = list(spec)
+        start = sum(math.prod(spec[name]) for name in names[: names.index("rules")])
+        values = tensor(game.new_state(2, seed=1), 0)
+        return dict(zip(RULES, values[start : start + len(RULES)], strict=True))
+
+    default = rules_piece({})
+    varied = rules_piece({"food_play": "any", "loan_amount": 7, "purchases_into_debt": True})
+    assert {name for name in RULES if varied[name] != default[name]} == {
+        "food_play", "loan_amount", "purchases_into_debt"
+    }  # fmt: skip
+    assert varied["food_play"] == 2.0 and varied["loan_amount"] == 7.0
+    assert varied["purchases_into_debt"] == 1.0 and default["round_limit"] == 30.0
+
+
 def tensor(state: State, player: int) -> list[float]:
     values: list[float] = state.observation_tensor(player)
     return values

@@ -75,7 +75,7 @@ from kafeneio.games.souvlaki.setup import (
     parse_setup,
     tip_amount,
 )
-from kafeneio.games.souvlaki.tensor import SouvlakiObservationKey, observation_entries
+from kafeneio.games.souvlaki.tensor import SouvlakiObservationKey, observation_entries, rules_row
 
 if TYPE_CHECKING:
     from kafeneio.games.souvlaki import SouvlakiGame
@@ -420,14 +420,7 @@ class SouvlakiState(UnforeseenEffects, SouvlakiObservation, State):
             self._effect[0] if self._effect else -1,
             tuple(self._random_tasks),
             tuple(self._winners),
-            (
-                options.round_limit,
-                options.win_money,
-                options.win_reputation,
-                options.first_game,
-                options.loan_penalty,
-                options.hand_limit,
-            ),
+            rules_row(options),
         )
 
     def observation_tensor(self, player: int) -> list[float]:

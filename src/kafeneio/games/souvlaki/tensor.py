@@ -10,6 +10,7 @@ the card set, which is user data. docs/souvlaki-wars.md documents every piece.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from kafeneio.core.tensor import Entries, Spec, layout
@@ -17,6 +18,7 @@ from kafeneio.games.souvlaki.actions import MAX_QUEUE
 from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import Customer
 from kafeneio.games.souvlaki.observe import IDENTITY_FIELDS
+from kafeneio.games.souvlaki.options import SouvlakiOptions
 
 NUM_PHASES = 6
 """mulligan, maintenance, customers, unforeseen, service, over."""
@@ -30,8 +32,42 @@ SEAT_COLUMNS = (
     "served_reputation",
     "served_money",
 )
-RULES = ("round_limit", "win_money", "win_reputation", "first_game", "loan_penalty", "hand_limit")
-"""The rules options the observation shows, in the key's and the tensor's order."""
+RULES = (
+    "round_limit",
+    "win_money",
+    "win_reputation",
+    "first_game",
+    "loan_penalty",
+    "hand_limit",
+    "hand_limit_discard",
+    "reshuffle",
+    "tie_break",
+    "purchases_into_debt",
+    "loan_trigger",
+    "loan_amount",
+    "loan_in_tiebreak",
+    "big_phone_order_draw",
+    "food_play",
+    "send_away",
+    "phone_markers",
+)
+"""The rules options the key and the tensor's `rules` piece hold, in their order (a choice by
+its index in `SouvlakiOptions.CHOICES`, a flag as 0 or 1): every option but the shops, which
+the observation shows as each seat's own, so that a learner played across rules variants knows
+which it plays (the first six alone were there: `food_play` and the loans' rules were not)."""
+
+
+@cache  # a game's options are one object: made once, not at every observation
+def rules_row(options: SouvlakiOptions) -> tuple[int, ...]:
+    """`RULES` of `options` as whole numbers."""
+    row = []
+    for name in RULES:
+        value = getattr(options, name)
+        choices = options.CHOICES.get(name)
+        row.append(choices.index(value) if choices is not None else int(value))
+    return tuple(row)
+
+
 CUSTOMER_COLUMNS = (
     "present",
     "order_G",
@@ -98,8 +134,8 @@ class SouvlakiObservationKey(NamedTuple):
     random_pending: tuple[tuple[int, int], ...]
     """Food cards still to take at random: (from, to or -1 the discard)."""
     winners: tuple[int, ...]
-    rules: tuple[int, int, int, bool, int, int]
-    """The options named in `RULES`, in that order."""
+    rules: tuple[int, ...]
+    """`rules_row` of the game's options: the same in every state of a game."""
 
 
 class CardLayout:
