@@ -915,3 +915,14 @@ def test_play_says_the_rules_and_cards_a_game_plays_where_they_are_not_the_defau
     said = " ".join(runner.invoke(app, own, input=quit_now).output.split())
     assert f"Rules: the defaults; cards: own, from {tmp_path} (" in said
     assert ": the same cards as the built-in set)" in said
+
+
+def test_the_end_of_a_game_is_told_within_80_columns() -> None:
+    """The round limit's end ran 123 characters on one line, broken by the terminal mid-word."""
+    args = ["play", "souvlaki", "--seats", "random", "--players", "4", "-o", "round_limit=1"]
+    result = CliRunner().invoke(app, [*args, "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("The game ends: round 1"))
+    assert lines[start + 1].strip().startswith("and nobody reached")
+    assert all(len(line) <= 80 for line in lines[start : start + 2])

@@ -8,6 +8,8 @@ import io
 import json
 import math
 import random
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -331,3 +333,29 @@ def test_the_first_recap_says_since_the_game_began() -> None:
     assert result.exit_code == 0, result.output
     assert "P1, since the game began:\n  P2 (human): keep — P2 keeps their" in result.output
     assert "since your last turn" not in result.output
+
+
+def test_the_lines_one_human_typed_are_not_the_next_one_s_history(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen was cleared at a handover and readline's history was not: the next human's
+    Up arrow brought back a refused `play SS`, naming a card of the other's hand."""
+    cleared: list[bool] = []
+    typed_lines = types.SimpleNamespace(clear_history=lambda: cleared.append(True))
+    monkeypatch.setitem(sys.modules, "readline", typed_lines)
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
+    result = CliRunner().invoke(app, args, input="keep\n\n\n")  # keep, hide, hand over
+    assert result.exit_code == 0, result.output
+    assert cleared  # at the handover
+
+
+def test_a_move_typed_at_the_hide_prompt_is_said_to_its_typist_and_the_prompt_asked_again() -> None:
+    """It was dropped without a word; said after the screen was cleared, the next player would
+    read it (a move names a card of the hand)."""
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
+    result = CliRunner().invoke(app, args, input="\nkeep\nplay GS\n\n")
+    assert result.exit_code == 0, result.output
+    after = result.output.split("P2> ")[-1]
+    said = "Not played: 'play GS' (your turn is over: that prompt only hides your hand)."
+    assert said in after
+    assert after.index(said) < after.rindex(HIDE) < after.index(HANDOVER + "1")

@@ -657,20 +657,36 @@ class Keyboard:
         for everyone to read) is left as it is."""
         if self.seen_by is None:
             return True
-        try:
-            ask(f"Press Enter to hide your hand, then {then}. ")
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return False
+        prompt = f"Press Enter to hide your hand, then {then}. "
+        while True:
+            try:
+                typed = ask(prompt)
+            except (EOFError, KeyboardInterrupt):
+                console.print()
+                return False
+            if not typed.strip():
+                break
+            # said before the screen is cleared, to the one who typed it: after, the next
+            # player would read it (a move names a card of the hand)
+            console.print(
+                f"Not played: '{typed.strip()[:40]}' (your turn is over: that prompt only "
+                "hides your hand).",
+                markup=False,
+            )
         self.clear()
         return True
 
     def clear(self) -> None:
-        """Clear the screen and, where the terminal keeps one, its scrollback."""
+        """Clear the screen and, where the terminal keeps one, its scrollback, and forget the
+        lines typed: with them the next human's Up arrow brought back the last one's (a refused
+        'play SS' names a card of their hand)."""
         self.seen_by = None
         if console.is_terminal:
             console.clear()
             console.file.write("\x1b[3J")
+        typed_lines = sys.modules.get("readline")  # where line editing is on (`ask`)
+        if typed_lines is not None:
+            typed_lines.clear_history()
 
 
 def _play_loop(
@@ -1282,10 +1298,11 @@ def list_moves(state: State) -> str:
 def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     """Why the game ended, what the end-of-game penalties took (`end_losses`), the final
     scores and who won (`FINAL_KINDS`, in that order)."""
-    for kind in FINAL_KINDS[:2]:
+    for kind in FINAL_KINDS[:2]:  # broken at spaces, as every line (the round limit's ran long)
         for event in last_events:
             if event.kind == kind:
-                console.print(event.text_for(SPECTATOR) or "", markup=False)
+                told = _within_columns([event.text_for(SPECTATOR) or ""])
+                console.print("\n".join(told), markup=False)
     losses = end_losses(last_events)
     table = Table(title="Final scores")
     table.add_column("seat")
@@ -1303,7 +1320,8 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     console.print(table)
     for event in last_events:
         if event.kind == "result":
-            console.print(event.text_for(SPECTATOR) or "", markup=False)
+            told = _within_columns([event.text_for(SPECTATOR) or ""])
+            console.print("\n".join(told), markup=False)
 
 
 @app.command()

@@ -150,6 +150,12 @@ def test_an_undrafted_big_phone_order_is_discarded_like_any_leftover() -> None:
     # said as the card left, not "nobody drafted" (a row may hold two, one of them drafted)
     said = [line for entry in state.history_for(0) for line in entry.events]
     assert "Left in the row: BIG, discarded (SW-2.11)" in said
+    # an ordinary card left cites the draft's rule, not the Big Phone Order's
+    state = draft_of_two(ROW_OF_FIVE)
+    play(state, "pick 1", "pick 2", "pick 3", "pick 4")
+    said = [line for entry in state.history_for(0) for line in entry.events]
+    left = [line for line in said if line.startswith("Left in the row: ")]
+    assert len(left) == 1 and left[0].endswith(", discarded (SW-2.2)"), left
 
 
 @pytest.mark.rule("SW-2.2")

@@ -177,6 +177,9 @@ def test_same_again_copies_the_order_ahead_onto_a_normal_customer() -> None:
     assert state.observation(1)["queues"][0][2]["attached_names"] == ["Same Again"]  # as read
     play(state, "play GF", "serve", "play SD", "serve", "play SD", "serve")
     assert state.observation(0)["discards"]["unforeseen"] == {"same-again": 1}  # it left
+    # told as the board shows it, with the order it copied: the card's "GGF 4/1" named another
+    said = [line for entry in state.history_for(0) for line in entry.events]
+    assert "P1 serves SD 4/1: +4 money, +1 reputation (SW-4.3)" in said, said[-8:]
 
 
 @pytest.mark.rule("SW-E.5")

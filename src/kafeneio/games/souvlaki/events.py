@@ -31,18 +31,20 @@ from kafeneio.core.events import (
 )
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
 from kafeneio.games.souvlaki.actions import Targets
-from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods
+from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods, foods_text
 from kafeneio.games.souvlaki.customer import Customer
 
 Args = tuple[Any, ...]
 
 
 def customer_text(cards: CardSet, customer: Customer) -> str:
-    """A customer as the queues show it: its card (or cards), and what kind of order it is."""
-    texts = _cards_text(cards, customer)
+    """A customer as the queues show it: what it orders now, with its money and influence (a
+    Same Again customer orders what the one ahead did, not its card: the card's text named
+    another order than the board), or a Big Phone Order's cards; and what kind of order it is."""
     if customer.big >= 0:
-        return f"Big Phone Order {texts}"
-    return f"phone order {texts}" if customer.phone else texts
+        return f"Big Phone Order {_cards_text(cards, customer)}"
+    text = f"{foods_text(customer.order)} {customer.money}/{customer.influence}"
+    return f"phone order {text}" if customer.phone else text
 
 
 def _subject(event: Event) -> int:
@@ -237,8 +239,10 @@ def picked(args: Args, viewer: int) -> str:
 
 def left_in_row(args: Args, viewer: int) -> str:
     cards, card = args
+    left = cards.customers[card]
+    rule = "SW-2.11" if left.big else "SW-2.2"  # the Big Phone Order's own rule, or the draft's
     # "left", not "nobody drafted": the row may have held two alike, one of them drafted
-    return f"Left in the row: {cards.customers[card].text}, discarded (SW-2.11)"
+    return f"Left in the row: {left.text}, discarded ({rule})"
 
 
 def phone_order(args: Args, viewer: int) -> str:
