@@ -143,7 +143,7 @@ def test_an_unforeseen_card_played_says_on_whom_in_words() -> None:
     told = [event.text_for(SPECTATOR) for event in events]
     assert (
         "P1 plays the unforeseen Generous Tip on P2's customer 1, souvlaki + soft drink "
-        "(2 money, 1 influence) (SW-3.1)"
+        "(2 money, 1 influence) (SW-E.5)"
     ) in told
 
 

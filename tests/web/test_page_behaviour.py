@@ -498,7 +498,7 @@ SOUVLAKI_NEWS = (
         entry(0, 0, "keep", ["P1 keeps their food cards (SW-S.6)"]),
         ...Array.from({ length: more }, (_, i) => entry(0, 1, "pass", [`P2 line ${i + 1}`])),
         entry(1, 1, "use ninja-in-the-kitchen p1",
-            ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-3.1)"]),
+            ["P2 plays the unforeseen Ninja in the Kitchen on P1 (SW-E.11)"]),
         entry(2, null, "a random food card", ["P2 steals GF from your hand (SW-E.11)"]),
         ...(passed ? [entry(3, 1, "pass", [])] : []),  // else the steal ends the others' turn
         ...(ownAfter ? [entry(4, 0, "play SF", ["P1 plays SF (SW-4.2)"]),
@@ -1848,5 +1848,56 @@ def test_souvlaki_outlines_what_an_unforeseen_card_would_be_played_on(
         }"""
     )
     assert outlined == [["p2.2"], [], ["p2.2"], ["queue 1"], [], ["queue 1"]]
+    assert console.errors == []
+    context.close()
+
+
+def test_souvlaki_shows_what_the_cards_in_play_change_this_round(
+    browser: Any, server: LiveServer
+) -> None:
+    """The page read none of `in_play`, `cancels_pending` nor a shop's `served_reputation`:
+    under a Dirty Shop its customers still showed the reputation they no longer gave."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    said = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            return [
+                souvlaki.servedText({ served_reputation: -1, served_money: 0 }),
+                souvlaki.servedText({ served_reputation: 1, served_money: 2 }),
+                souvlaki.servedText({ served_reputation: 0, served_money: 0 }),
+                souvlaki.effectsText({ in_play: { "dirty-shop": 1, "generous-tip": 2 },
+                                       cancels_pending: 1 }),
+                souvlaki.effectsText({ in_play: {}, cancels_pending: 0 }),
+            ];
+        }"""
+    )
+    assert said[0] == "This round each customer served gives 1 less reputation"
+    assert (
+        said[1] == "This round each customer served gives 1 more reputation and pays 2 more money"
+    )
+    assert said[2] is None and said[4] is None
+    assert said[3] == (
+        "Played this round, discarded at its end: dirty shop, generous tip ×2; "
+        "the next unforeseen card played has no effect (SW-E.1)"
+    )
+    shown = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            """
+        + OWN_VIEW
+        + """
+            view.observation.in_play = { "dirty-shop": 1 };
+            view.observation.players[0].served_reputation = -1;
+            const root = document.createElement("div");
+            document.body.append(root);
+            souvlaki.render(root, view, { send: () => {}, interactive: false, hinted: null });
+            const found = [root.querySelector("#effects")?.textContent ?? null,
+                           root.querySelector(".shop .served-change")?.textContent ?? null];
+            root.remove();
+            return found;
+        }"""
+    )
+    assert shown[0] == "Played this round, discarded at its end: dirty shop"
+    assert shown[1] == "This round each customer served gives 1 less reputation"
     assert console.errors == []
     context.close()

@@ -1,7 +1,7 @@
 // Souvlaki Wars: the shops racing to 25 money and 25 reputation, the draft row, every queue,
 // the service pool, and this player's own food and unforeseen cards (no one else's: the server
 // never sends them).
-import { RULE_ID, el, fill, moveText, ownTurnStart, plural, seatName, sinceHead, youMark, yours } from "./common.js";
+import { RULE_ID, el, fill, moveText, ownTurnStart, plural, seatName, sinceHead, withRules, youMark, yours } from "./common.js";
 
 // The foods' letters, for the key under the hand and a customer's order (not moves: a move is
 // named in the game's own words, `words`, sent with each legal move to its mover)
@@ -59,7 +59,30 @@ function shops(view) {
     meter("money", p.net_money, obs.rules.win_money, `money${netOfLoans(p)}`),
     meter("rep", p.reputation, obs.rules.win_reputation, "reputation"),
     el("div", { class: "muted", style: "font-size:.82rem" }, cards(p)),
+    servedText(p) ? el("div", { class: "served-change", style: "font-size:.82rem" }, servedText(p)) : null,
     el("div", { class: "muted identity", style: "font-size:.82rem" }, identityText(p.identity)))));
+}
+
+// What a card in play changed this round in what the shop's served customers give (Dirty Shop,
+// Good Review: SW-3.3), as the terminal says it; else null. The queues and buttons show each
+// customer's own money and influence, which it no longer gives.
+export function servedText(p) {
+  const more = (change) => `${Math.abs(change)} ${change > 0 ? "more" : "less"}`;
+  const changed = [];
+  if (p.served_reputation) changed.push(`gives ${more(p.served_reputation)} reputation`);
+  if (p.served_money) changed.push(`pays ${more(p.served_money)} money`);
+  return changed.length ? `This round each customer served ${changed.join(" and ")}` : null;
+}
+
+// The unforeseen cards played this round that wait for its end (SW-3.3, SW-3.4), and the
+// cancels to come (SW-E.1), as the terminal says them; null where there are none.
+export function effectsText(obs) {
+  const played = Object.entries(obs.in_play || {}).map(([card, count]) => `${card.replaceAll("-", " ")}${count > 1 ? ` ×${count}` : ""}`);
+  const said = [];
+  if (played.length) said.push(`Played this round, discarded at its end: ${played.join(", ")}`);
+  const cancels = obs.cancels_pending || 0;
+  if (cancels) said.push(`the next ${cancels > 1 ? `${cancels} unforeseen cards` : "unforeseen card"} played ${cancels > 1 ? "have" : "has"} no effect (SW-E.1)`);
+  return said.length ? said.join("; ") : null;
 }
 
 // A shop's identity card (public, SW-0.4): what it pays each round and what it may buy (SW-1.3)
@@ -396,7 +419,8 @@ export function render(root, view, ctx) {
   // players panel has them too)
   const unforeseen = unforeseenCards(view, legal, ctx);
   const playing = obs.phase === "unforeseen";
-  fill(root, newsBox(view), status, wordActions(view, legal, ctx), row(view, legal, ctx), service(view), hand(view, legal, ctx),
+  const effects = effectsText(obs);
+  fill(root, newsBox(view), status, effects ? el("div", { class: "muted effects", id: "effects" }, withRules(effects, "effects")) : null, wordActions(view, legal, ctx), row(view, legal, ctx), service(view), hand(view, legal, ctx),
     playing ? unforeseen : null, queues(view, legal, ctx), playing ? null : unforeseen, el("div", { class: "panel" }, el("h3", {}, "Shops"), shops(view)));
   if (!ctx.interactive && ctx.hinted) hintedPlace(root, ctx.hinted, view.to_move)?.classList.add("hinted");
 }

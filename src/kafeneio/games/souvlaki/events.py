@@ -298,8 +298,11 @@ SUBJECTS[phone_order] = itemgetter(0)
 
 def used(args: Args, viewer: int) -> str:
     cards, player, card, on = args  # `on`: its targets in words, as they were (targets_words)
-    name = cards.unforeseen[card].name
-    return f"{seat(player)} plays the unforeseen {name}{f' on {on}' if on else ''} (SW-3.1)"
+    kind = cards.unforeseen[card]
+    # the card's own rule, which says what it does (the log and the page open it), not SW-3.1's
+    # "one card a round", which told the others nothing of what was done to them
+    rule = kind.rule or "SW-3.1"
+    return f"{seat(player)} plays the unforeseen {kind.name}{f' on {on}' if on else ''} ({rule})"
 
 
 def cancelled(args: Args, viewer: int) -> str:
