@@ -9,6 +9,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from server.conftest import LiveServer, wait_for
 from web.test_browser import (
     READY,
@@ -1899,5 +1901,23 @@ def test_souvlaki_shows_what_the_cards_in_play_change_this_round(
     )
     assert shown[0] == "Played this round, discarded at its end: dirty shop"
     assert shown[1] == "This round each customer served gives 1 less reputation"
+    assert console.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "example"), [("cafe", "USm is a USA man"), ("souvlaki", "GG 3/2")]
+)
+def test_the_moves_list_says_how_it_writes_guests_and_customers(
+    browser: Any, server: LiveServer, game: str, example: str
+) -> None:
+    """The log wrote "P1 seats AFf on chair 54" and "phone order GG 3/2" where the board and
+    the buttons say them in words: a newcomer had to guess the codes."""
+    context, page, console, _ = open_game(browser, server, game)
+    legend = page.locator("#log-legend")
+    assert legend.count() == 1 and example in legend.inner_text()
+    assert page.evaluate("document.getElementById('log-legend').nextElementSibling.id") == "log"
+    if game == "souvlaki":  # and the mulligan, which the Keep and Redraw buttons did not explain
+        assert "you may redraw once" in page.inner_text("#mulligan-how")
     assert console.errors == []
     context.close()

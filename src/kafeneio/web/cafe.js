@@ -519,6 +519,9 @@ export function whenText(obs) {
   return `Round ${Math.floor(turn / obs.out.length) + 1}`;
 }
 
+// Under the Moves heading: how the log writes a guest, which the board says in words
+export const LOG_LEGEND = "Guests are written as their nation's letters and m (a man) or f (a lady): USm is a USA man, Jf a joker lady; @16 is chair 16, @bar the bar.";
+
 // What the result box adds under the scores: who was thrown out at the bar (CI-M.3), and so
 // could not win, whatever their score (a winner at -23 beside two at 0 read as a mistake)
 export function resultNote(view) {

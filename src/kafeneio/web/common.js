@@ -281,6 +281,14 @@ export function hasEnded(game) {
   return game.status === "finished" || game.status === "abandoned";
 }
 
+// The game's note on how its log writes things (`LOG_LEGEND`, Souvlaki's customers), shown
+// above the Moves list once; none for a game without one
+export function showLogLegend(legend) {
+  const log = document.getElementById("log");
+  if (!legend || !log || document.getElementById("log-legend")) return;
+  log.before(el("p", { class: "muted log-legend", id: "log-legend" }, legend));
+}
+
 export function endOfGame(log) {
   // The game's own words for why it ended, when it gives them.
   for (const entry of [...log].reverse()) {

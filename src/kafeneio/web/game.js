@@ -1,7 +1,7 @@
 // A game page: one websocket to the server, which sends this viewer's view after every change.
 // The page never decides anything: it shows the view and sends the chosen action with the ply
 // it last saw; a refused action comes back with the server's reason.
-import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, RULE_ID, seatLinkKey, seatName, seatOfLink, setLive, showRulesLink, winnersText, withRules } from "./common.js";
+import { NO_GAME, OFFLINE, OUT_MEANS, api, byKeyboard, download, el, endOfGame, gameIdFromPath, hasEnded, keepCreated, linkParams, loadRules, moveText, percent, plural, renderLog, showLogLegend, RULE_ID, seatLinkKey, seatName, seatOfLink, setLive, showRulesLink, winnersText, withRules } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -170,6 +170,7 @@ function render() {
   renderLeave();
   renderHint();
   renderLog(document.getElementById("log"), view.log, view.seats);
+  showLogLegend(RENDERERS[view.game].LOG_LEGEND);
   sayOwnMoves();
   renderResult(renderer);
   drawBoard();

@@ -1,6 +1,6 @@
 // The replay viewer of a game over, or abandoned (as far as it went): step back and forth, or
 // slide, with the log in step.
-import { NO_GAME, api, el, gameIdFromPath, hasEnded, loadRules, percent, plural, renderLog, seatName, showRulesLink, winnersText } from "./common.js";
+import { NO_GAME, api, el, gameIdFromPath, hasEnded, loadRules, percent, plural, renderLog, showLogLegend, seatName, showRulesLink, winnersText } from "./common.js";
 import * as cafe from "./cafe.js";
 import * as souvlaki from "./souvlaki.js";
 
@@ -54,6 +54,7 @@ async function show(target) {
   const preferred = preferredHere();
   const drawn = RENDERERS[game.game].render(document.getElementById("board"), view, { send: () => {}, interactive: false, hinted: preferred });
   renderLog(document.getElementById("log"), step.log, game.seats);
+  showLogLegend(RENDERERS[game.game].LOG_LEGEND);
   renderNow();
   // Café's board may wait for its data: once drawn, the line says whether the move is outlined
   Promise.resolve(drawn).then(() => { if (mine === request) renderNow(); });

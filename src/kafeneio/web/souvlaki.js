@@ -63,6 +63,10 @@ function shops(view) {
     el("div", { class: "muted identity", style: "font-size:.82rem" }, identityText(p.identity)))));
 }
 
+// Under the Moves heading: how the log writes a customer, which the board and the buttons say
+// in words ("GG 3/2" read as a code a newcomer had to guess)
+export const LOG_LEGEND = "Customers are written as their order, then money/influence: GG 3/2 orders 2 pita gyros, pays 3 money and has influence 2 (G pita gyros, S souvlaki, F fries, D soft drink).";
+
 // What a card in play changed this round in what the shop's served customers give (Dirty Shop,
 // Good Review: SW-3.3), as the terminal says it; else null. The queues and buttons show each
 // customer's own money and influence, which it no longer gives.
@@ -246,7 +250,10 @@ function wordActions(view, legal, ctx) {
   // the service's order of play, for a first game: it is not in the buttons themselves
   const how = phase === "service" ? el("p", { class: "muted", id: "service-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
     "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; end the service when you are done (a customer not served gets annoyed).") : null;
-  return [buttons, costs, how, discarding(view, legal)];
+  // the mulligan, for a first game: once, a new hand that must be kept (SW-S.6)
+  const mulligan = legal.has("keep") ? el("p", { class: "muted", id: "mulligan-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
+    withRules("Before the first round you may redraw once: your 5 food cards go and 5 new ones come, which you must keep (SW-S.6).", "mulligan")) : null;
+  return [buttons, costs, how, mulligan, discarding(view, legal)];
 }
 
 // Over the hand limit (SW-1.4): how many cards to discard, said; the cards say "discard"
