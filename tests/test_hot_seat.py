@@ -8,7 +8,6 @@ import io
 import json
 import math
 import random
-import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -342,11 +341,15 @@ def test_the_lines_one_human_typed_are_not_the_next_one_s_history(
     Up arrow brought back a refused `play SS`, naming a card of the other's hand."""
     cleared: list[bool] = []
     typed_lines = types.SimpleNamespace(clear_history=lambda: cleared.append(True))
-    monkeypatch.setitem(sys.modules, "readline", typed_lines)
+    monkeypatch.setattr(cli, "typed_lines", typed_lines)
     args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
     result = CliRunner().invoke(app, args, input="keep\n\n\n")  # keep, hide, hand over
     assert result.exit_code == 0, result.output
     assert cleared  # at the handover
+    cleared.clear()  # and a human alone keeps the lines they typed
+    alone = CliRunner().invoke(app, ["play", "souvlaki", "--seats", "human,random"], input="keep\n")
+    assert alone.exit_code == 0, alone.output
+    assert not cleared
 
 
 def test_a_move_typed_at_the_hide_prompt_is_said_to_its_typist_and_the_prompt_asked_again() -> None:
@@ -359,3 +362,16 @@ def test_a_move_typed_at_the_hide_prompt_is_said_to_its_typist_and_the_prompt_as
     said = "Not played: 'play GS' (your turn is over: that prompt only hides your hand)."
     assert said in after
     assert after.index(said) < after.rindex(HIDE) < after.index(HANDOVER + "1")
+
+
+def test_the_hide_prompt_takes_quit_and_asks_for_enter_a_few_times_only() -> None:
+    """`quit` there was "not played" and the prompt again; endless lines (`yes | kafeneio
+    play ...`) kept it asking for ever."""
+    args = ["play", "souvlaki", "--seats", "human,human", "--seed", "3"]  # P2 starts
+    quit_there = CliRunner().invoke(app, args, input="\nkeep\nquit\n")
+    assert quit_there.exit_code == 0 and "Stopped." in quit_there.output.split("P2> ")[-1]
+    endless = CliRunner().invoke(app, args, input="\nkeep\n" + "y\n" * 50)
+    assert endless.exit_code == 0, endless.output
+    after = endless.output.split("P2> ")[-1]
+    assert after.count("Not played: 'y' (your turn is over") == cli.HIDE_ASKED
+    assert HANDOVER + "1" in after  # hidden all the same, and handed over

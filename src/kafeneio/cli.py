@@ -181,6 +181,9 @@ MAX_BOT_PAUSE = 60.0
 """The longest wait of a bot before it moves in the browser: a longer one stalls the game."""
 MAX_BOT_GAMES_LIMIT = 1000
 """The most --max-bot-games takes."""
+HIDE_ASKED = 3
+"""How many times a hot seat's hide prompt asks for Enter when given a line instead (a move
+typed there is said not played), before it hides the hand all the same."""
 RUN_TOLD_AFTER = 2.0
 """Seconds a run of one player's decisions told together may keep the screen waiting: a
 search bot's service, at 0.2 s and more a decision, is told in parts as it thinks."""
@@ -477,11 +480,20 @@ def check_takes_cards(game_name: str) -> None:
         )
 
 
+typed_lines: Any = None
+"""The readline module, where this command turned line editing on (`_enable_line_editing`):
+its history is forgotten at a hot seat's handover (`Keyboard.clear`); None elsewhere, and in
+a Python session that runs the command (its own history is not this game's)."""
+
+
 def _enable_line_editing() -> None:
     """Line editing and history at the prompt, where the standard library has readline."""
+    global typed_lines
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # not on every platform (Windows)
-            import readline  # noqa: F401  # importing it is what makes input() edit lines
+            import readline  # importing it is what makes input() edit lines
+
+            typed_lines = readline
 
 
 def ask(prompt: str) -> str:
@@ -658,11 +670,13 @@ class Keyboard:
         if self.seen_by is None:
             return True
         prompt = f"Press Enter to hide your hand, then {then}. "
-        while True:
+        for _ in range(HIDE_ASKED):  # then hidden all the same: input may never be empty
             try:
                 typed = ask(prompt)
             except (EOFError, KeyboardInterrupt):
                 console.print()
+                return False
+            if typed.strip().lower() == "quit":  # stops here as closed input does
                 return False
             if not typed.strip():
                 break
@@ -684,9 +698,10 @@ class Keyboard:
         if console.is_terminal:
             console.clear()
             console.file.write("\x1b[3J")
-        typed_lines = sys.modules.get("readline")  # where line editing is on (`ask`)
-        if typed_lines is not None:
-            typed_lines.clear_history()
+        # (not in every build of readline: libedit's may lack it)
+        forget = getattr(typed_lines, "clear_history", None)
+        if forget is not None:
+            forget()
 
 
 def _play_loop(

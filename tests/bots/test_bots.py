@@ -391,7 +391,9 @@ def test_a_bot_another_package_installs_is_a_seat_of_every_command(tmp_path: Pat
         "from kafeneio.bots.base import Bot\n\n"
         "class FirstLegal(Bot):\n"
         "    def decide(self, state):\n"
-        "        return self.rng.choice(state.legal_actions()[:1])\n",
+        "        return self.rng.choice(state.legal_actions()[:1])\n\n"
+        "def helper(seed):\n"
+        "    return 42\n",
         encoding="utf-8",
     )
     info = tmp_path / "mybots-1.0.dist-info"
@@ -399,11 +401,12 @@ def test_a_bot_another_package_installs_is_a_seat_of_every_command(tmp_path: Pat
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybots\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(
         "[kafeneio.bots]\nFirstLegal = mybots:FirstLegal\nmissing = mybots:NoSuchBot\n"
+        "random = mybots:FirstLegal\nhuman = mybots:FirstLegal\nhelper = mybots:helper\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(SRC)])}
     args = ["simulate", "cafe", "--seats", "firstlegal,random", "--games", "2", "--json"]
-    run = subprocess.run(
-        [sys.executable, "-m", "kafeneio", *args, "--workers", "1"],
+    run = subprocess.run(  # under a filter that makes warnings errors: still a warning
+        [sys.executable, "-W", "error", "-m", "kafeneio", *args, "--workers", "1"],
         capture_output=True,
         text=True,
         env=env,
@@ -411,5 +414,18 @@ def test_a_bot_another_package_installs_is_a_seat_of_every_command(tmp_path: Pat
     )
     assert run.returncode == 0, run.stderr
     assert [row["name"] for row in json.loads(run.stdout)["by_bot"]] == ["firstlegal", "random"]
-    # the one that cannot be loaded is named, and left out
-    assert "the bot 'missing' (mybots:NoSuchBot) of another package cannot be loaded" in run.stderr
+    # one that cannot be loaded, is no bot, or takes a name already used is named, and left
+    # out: the shipped `random` stays the shipped one, and `human` a person
+    said = " ".join(run.stderr.split())
+    assert "the bot 'missing' (mybots:NoSuchBot) of another package is left out: cannot" in said
+    assert "the bot 'helper' (mybots:helper) of another package is left out: is no bot" in said
+    for taken in ("random", "human"):
+        assert f"the bot '{taken}' (mybots:FirstLegal) of another package is left out: its" in said
+    check = "from kafeneio.bots import BOTS, run_time_bots; print(BOTS['random'].__module__, "
+    check += "sorted(run_time_bots()), 'human' in BOTS)"
+    shown = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, env=env, timeout=60
+    )
+    # not sent to a back end's process, which enters it itself (and could not read a task
+    # holding a class its environment lacks)
+    assert shown.stdout.split() == ["kafeneio.bots.random_bot", "[]", "False"], shown

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -374,3 +375,32 @@ def test_rats_name_the_card_they_discard_to_everyone_as_the_discard_pile_shows_i
     for viewer in (SPECTATOR, 0, 1, 2):
         assert f"Rats take {card} from" in (event.text_for(viewer) or "")
     assert event.text_for(1) == f"Rats take {card} from your hand (SW-E.15)"
+
+
+def test_a_card_of_one_s_own_that_names_no_rule_of_the_book_cites_sw_3_1(tmp_path: Path) -> None:
+    """A card played cites its own rule (SW-E.5 says what Generous Tip does); a card file of
+    one's own may give `rule` any text ("house rule 2"), which the log then cited as a rule."""
+    from importlib import resources
+
+    from kafeneio.games.souvlaki import SouvlakiGame
+
+    shipped = resources.files("kafeneio.games.souvlaki").joinpath("cards", "unforeseen.toml")
+    text = shipped.read_text(encoding="utf-8")
+    start = text.index('id = "generous-tip"')
+    rule_at = text.index('rule = "SW-E.5"', start)
+    (tmp_path / "unforeseen.toml").write_text(
+        text[:rule_at] + 'rule = "house rule 2"' + text[rule_at + len('rule = "SW-E.5"') :],
+        encoding="utf-8",
+    )
+    own = SouvlakiGame(cards_dir=str(tmp_path))
+    state = position(
+        phase="unforeseen",
+        queues=[["SF 1/2"], ["SD 2/1"]],
+        unforeseen_hands=[["generous-tip"], []],
+        reputation=[10, 5],
+        game=own,
+    )
+    events = state.apply(state.parse_legal("use generous-tip p2.1"))
+    told = [event.text_for(SPECTATOR) for event in events]
+    assert any(line.startswith("P1 plays the unforeseen Generous Tip") for line in told)
+    assert any(line.endswith("(2 money, 1 influence) (SW-3.1)") for line in told), told

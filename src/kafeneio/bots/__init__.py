@@ -81,33 +81,20 @@ SHIPPED_BOTS: dict[str, Callable[..., Bot]] = dict(BOTS)
 """The entries of `BOTS` as the package ships them: every process that imports it has these."""
 INSTALLED_BOTS_GROUP = "kafeneio.bots"
 """The entry-point group of bots other packages install: ``name = "module:Class"``."""
-
-
-def enter_installed_bots() -> None:
-    """Enter in `BOTS` the bots other packages install (entry points of the group
-    `INSTALLED_BOTS_GROUP`): seats like the shipped ones in every command and the web app,
-    where a bot entered by a script is a seat only for the Python calls of that script. One
-    that cannot be loaded is left out with a warning naming it, not an error: the others and
-    the shipped bots still play. (Not among `SHIPPED_BOTS`: a back end's process is sent them,
-    as those made at run time.)"""
-    for entry in entry_points(group=INSTALLED_BOTS_GROUP):
-        try:
-            BOTS[entry.name] = entry.load()
-        except Exception as err:  # another package's import: anything may go wrong in it
-            warnings.warn(
-                f"the bot {entry.name!r} ({entry.value}) of another package cannot be loaded, "
-                f"and is left out: {err}",
-                stacklevel=2,
-            )
-
-
-enter_installed_bots()
+INSTALLED_BOTS: dict[str, Callable[..., Bot]] = {}
+"""The bots entered from other packages (`enter_installed_bots`): every process of this
+environment enters them itself, so a back end's process is not sent them."""
+RESERVED_NAMES = frozenset({"human"})
+"""Seat names that are no bot's: ``human`` is a person."""
 
 
 def run_time_bots() -> dict[str, Callable[..., Bot]]:
     """The entries of `BOTS` made or replaced since the package was imported (``BOTS["mine"]
-    = MyBot``): what a process of a back end must be given to know them."""
-    return {name: bot for name, bot in BOTS.items() if SHIPPED_BOTS.get(name) is not bot}
+    = MyBot``): what a process of a back end must be given to know them. Not those installed
+    by other packages (`INSTALLED_BOTS`): a process enters them itself, and one sent a class
+    its environment lacks could not even read its task."""
+    known = {**SHIPPED_BOTS, **INSTALLED_BOTS}
+    return {name: bot for name, bot in BOTS.items() if known.get(name) is not bot}
 
 
 def enter_bots(bots: Mapping[str, Callable[..., Bot]]) -> None:
@@ -162,3 +149,40 @@ __all__ = [
     "parse_seat",
     "run_time_bots",
 ]
+
+
+def enter_installed_bots() -> None:
+    """Enter in `BOTS` the bots other packages install (entry points of the group
+    `INSTALLED_BOTS_GROUP`): seats like the shipped ones in every command and the web app,
+    where a bot entered by a script is a seat only for the Python calls of that script. Run
+    once this module is whole, so a bot's module may import from it. One that cannot be
+    loaded, is no `Bot` class, or takes a name already used (a shipped bot's, another
+    package's, ``human``) is left out with a warning naming it, never an error (a warnings
+    filter of errors included): the others and the shipped bots still play."""
+    for entry in entry_points(group=INSTALLED_BOTS_GROUP):
+        why = None
+        if bot_key(entry.name) in BOTS or entry.name.lower() in RESERVED_NAMES:
+            why = "its name is taken"
+        else:
+            try:
+                loaded = entry.load()
+            except (Exception, SystemExit) as err:  # another package's import: anything
+                why = f"cannot be loaded: {err}"
+            else:
+                if isinstance(loaded, type) and issubclass(loaded, Bot):
+                    try:
+                        BOTS[entry.name] = INSTALLED_BOTS[bot_key(entry.name)] = loaded
+                    except KafeneioError as err:  # a name a seat cannot write
+                        why = str(err)
+                else:
+                    why = f"is no bot class (a subclass of kafeneio.bots.base.Bot): {loaded!r}"
+        if why is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("always")
+                warnings.warn(
+                    f"the bot {entry.name!r} ({entry.value}) of another package is left out: {why}",
+                    stacklevel=2,
+                )
+
+
+enter_installed_bots()

@@ -252,7 +252,7 @@ function wordActions(view, legal, ctx) {
     "Play food cards from your hand into the pool; serve the first customer once the pool covers their order; end the service when you are done (a customer not served gets annoyed).") : null;
   // the mulligan, for a first game: once, a new hand that must be kept (SW-S.6)
   const mulligan = legal.has("keep") ? el("p", { class: "muted", id: "mulligan-how", style: "margin:.1rem 0 .8rem;font-size:.88rem" },
-    withRules("Before the first round you may redraw once: your 5 food cards go and 5 new ones come, which you must keep (SW-S.6).", "mulligan")) : null;
+    withRules(`Before the first round you may redraw once: your ${plural(view.observation.hand.food.length, "food card")} go and as many new ones come, which you must keep (SW-S.6).`, "mulligan")) : null;
   return [buttons, costs, how, mulligan, discarding(view, legal)];
 }
 

@@ -30,6 +30,7 @@ from kafeneio.core.events import (
     winners_text,
 )
 from kafeneio.core.events import game_over as game_over  # the `end` event, re-exported
+from kafeneio.core.rulebook import package_rulebook
 from kafeneio.games.souvlaki.actions import Targets
 from kafeneio.games.souvlaki.cards import FOOD_NAMES, CardSet, Foods, foods_text
 from kafeneio.games.souvlaki.customer import Customer
@@ -300,8 +301,9 @@ def used(args: Args, viewer: int) -> str:
     cards, player, card, on = args  # `on`: its targets in words, as they were (targets_words)
     kind = cards.unforeseen[card]
     # the card's own rule, which says what it does (the log and the page open it), not SW-3.1's
-    # "one card a round", which told the others nothing of what was done to them
-    rule = kind.rule or "SW-3.1"
+    # "one card a round", which told the others nothing of what was done to them; a card file
+    # of one's own may name no rule of the book ("house rule 2"): then SW-3.1
+    rule = kind.rule if kind.rule in package_rulebook(__package__ or "") else "SW-3.1"
     return f"{seat(player)} plays the unforeseen {kind.name}{f' on {on}' if on else ''} ({rule})"
 
 
