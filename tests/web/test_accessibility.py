@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 from server.conftest import LiveServer, wait_for
-from web.test_browser import cafe_turn, new_page, open_seat, wait_turn_or_end
+from web.test_browser import cafe_turn, new_page, open_seat, souvlaki_turn, wait_turn_or_end
 from web.test_page_behaviour import HeldSocket, decision, finished_game, route_analysis
 
 # The WCAG contrast ratio of two computed colours ("rgb(r, g, b)"), in the page itself
@@ -117,6 +117,10 @@ def test_what_the_board_shows_is_named_for_a_screen_reader(
     food = page.locator("#my-hand button.foodcard [role=img]").first.get_attribute("aria-label")
     names = "pita gyros, souvlaki, fries, soft drink"
     assert food and all(name in names for name in food.split(", "))
+    # and a button's name begins with what it shows, for speech input ("click GD"; WCAG 2.5.3)
+    for button in page.locator("#my-hand button.foodcard").all():
+        card = button.get_attribute("data-card")
+        assert (button.get_attribute("aria-label") or "").startswith(f"{card}: "), card
     assert console.errors == []
     context.close()
 
@@ -611,6 +615,11 @@ def test_the_replays_steps_stay_at_hand_above_a_mistake_gone_to(
     bar = page.locator("#replay-bar").bounding_box()
     line = page.locator("#analysis-now").bounding_box()
     assert bar["y"] == 0 and line["y"] >= bar["height"], (bar, line)
+    # on a short screen (a laptop's at 400% zoom) held at the top it covered nearly all of it
+    page.set_viewport_size({"width": 320, "height": 200})
+    assert page.evaluate("getComputedStyle(document.getElementById('replay-bar')).position") == (
+        "static"
+    )
     assert console.errors == []
     context.close()
 
@@ -656,5 +665,77 @@ def test_a_button_that_waits_disabled_hands_the_focus_on_not_to_the_page_s_start
     socket.release()
     page.wait_for_selector("#result:not(.hidden)")
     page.wait_for_function(f"({FOCUSED}) === 'Game abandoned'")
+    assert console.errors == []
+    context.close()
+
+
+def test_the_lobby_s_lists_keep_the_focus_as_they_refresh(browser: Any, server: LiveServer) -> None:
+    """Every 5 s the lists were built anew, the focus thrown to the page's start: a screen
+    reader lost its place (WCAG 2.4.3)."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}]
+    first = server.post("/api/games", {"game": "cafe", "seats": seats})
+    context, page, console = new_page(browser, 1280, 844)
+    page.clock.install()
+    page.goto(server.base + "/")
+    watch = f"#list-open li[data-game='{first['id']}'] a"
+    page.wait_for_selector(watch)
+    page.focus(watch)
+    server.post("/api/games", {"game": "souvlaki", "seats": seats})  # the list changes
+    page.clock.run_for(6000)  # the next refresh
+    page.wait_for_function("document.querySelectorAll('#list-open li').length === 2")
+    focused = page.evaluate(
+        "[document.activeElement.tagName,"
+        " document.activeElement.closest('[data-game]')?.dataset.game]"
+    )
+    assert focused == ["A", first["id"]]
+    assert console.errors == []
+    context.close()
+
+
+FOCUSED_RULE = "document.activeElement.dataset.key + '|' + document.activeElement.dataset.rule"
+
+
+def test_a_rule_button_of_the_log_keeps_the_focus_as_a_new_view_comes(
+    browser: Any, server: LiveServer
+) -> None:
+    """The log was built anew with each view (a bot's move, a page opened): the focus on one
+    of its rule buttons went to the page's start."""
+    context, page, console, game_id, _ = open_seat(browser, server, "souvlaki")
+    rule = "#log button.rule-ref"
+    page.wait_for_selector(rule)
+    page.focus(rule)
+    key = page.evaluate(
+        "document.activeElement.dataset.key + '|' + document.activeElement.dataset.rule"
+    )
+    other, watcher, _ = new_page(browser, 1280, 844)  # a spectator opens it: a new view
+    watcher.goto(f"{server.base}/game/{game_id}")
+    watcher.wait_for_selector("body[data-ply]")
+    page.wait_for_timeout(500)
+    assert page.evaluate(FOCUSED_RULE) == key
+    assert console.errors == []
+    other.close()
+    context.close()
+
+
+def test_a_move_refused_by_keyboard_puts_the_focus_back_on_its_button(
+    browser: Any, server: LiveServer
+) -> None:
+    """ "Serve: not possible now (press to be told why)", pressed, put the focus on the hand
+    while it waited for the answer, and it stayed there: 33 Tabs from the button (2.4.3)."""
+    context, page, console, _, _ = open_seat(browser, server, "souvlaki")
+    page.wait_for_selector("body[data-your-turn=true] [data-action=keep]")
+    page.focus("[data-action=redraw]")
+    page.keyboard.press("Enter")  # a mulligan's redraw: taken, the game goes on
+    for _ in range(40):  # on to this player's service, where serve is offered even when refused
+        assert wait_turn_or_end(page)
+        if page.locator("[data-action=serve].quiet").count():
+            break
+        souvlaki_turn(page)
+    else:
+        raise AssertionError("no service with a serve refused")
+    page.focus("[data-action=serve]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#message:not(.hidden)")
+    page.wait_for_function("document.activeElement.dataset.action === 'serve'")
     assert console.errors == []
     context.close()

@@ -885,7 +885,10 @@ def test_souvlaki_against_a_bot_to_the_end(browser: Any, server: LiveServer) -> 
         # there, named in words as a play into the pool
         mine = server.get(f"/api/games/{game_id}", token)
         for play in (m["notation"] for m in mine["legal"] if m["notation"].startswith("play ")):
-            assert re.fullmatch(r"Play .+ into the pool", shown.get(play, "")), (play, shown)
+            # its letters first, as the card shows them (speech input), then in words
+            card = play.split(" ", 1)[1]
+            said = shown.get(play, "")
+            assert re.fullmatch(rf"{card}: Play .+ into the pool", said), (play, shown)
         for action in ("buy", "advertise", "finish"):
             button = f"button[data-action={action}]"
             if page.locator(button).count():

@@ -1921,3 +1921,35 @@ def test_the_moves_list_says_how_it_writes_guests_and_customers(
         assert "you may redraw once" in page.inner_text("#mulligan-how")
     assert console.errors == []
     context.close()
+
+
+def test_a_target_button_s_name_begins_with_what_it_shows(browser: Any, server: LiveServer) -> None:
+    """It showed "on P2 heuristic" and was named "play dirty shop on p2": speech input could
+    not press it by its words (WCAG 2.5.3)."""
+    context, page, console, _ = open_game(browser, server, "souvlaki")
+    shown = page.evaluate(
+        """async () => {
+            const souvlaki = await import("/static/souvlaki.js");
+            """
+        + OWN_VIEW
+        + """
+            const obs = view.observation;
+            obs.phase = "unforeseen";
+            obs.hand.unforeseen = ["dirty-shop"];
+            obs.hand.unforeseen_text = { "dirty-shop": "..." };
+            const other = 1 - view.viewer;
+            view.legal = [{ notation: `use dirty-shop p${other + 1}`,
+                            words: `play Dirty Shop on P${other + 1}`, gain: null }];
+            const root = document.createElement("div");
+            document.body.append(root);
+            souvlaki.render(root, view, { send: () => {}, interactive: true });
+            const button = root.querySelector("#my-unforeseen button[data-action^=use]");
+            const found = [button.textContent, button.getAttribute("aria-label")];
+            root.remove();
+            return found;
+        }"""
+    )
+    text, name = shown
+    assert text.startswith("on P") and name.startswith(f"{text}: Play Dirty Shop on P"), shown
+    assert console.errors == []
+    context.close()

@@ -153,7 +153,7 @@ export function plural(count, word) {
 export function renderLog(box, log, seats) {
   // Each decision in words (the game's events for this viewer), its notation beside it.
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
-  box.replaceChildren(...log.map((entry) => {
+  replaceKeepingFocus(box, ...log.map((entry) => {
     const who = el("strong", {}, entry.player === null ? "chance" : seatName(seats, entry.player));
     const words = entry.events || [];
     return el("li", { value: entry.ply + 1 },
@@ -161,6 +161,29 @@ export function renderLog(box, log, seats) {
       ...words.map((text, i) => el("div", { class: "event" }, withRules(text, `${entry.ply}.${i}`))));
   }));
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+// `box`'s children replaced by `children`, unless they read the same (a list polled every 5 s,
+// a log drawn again with each new view), the focus kept on the same link or button where it
+// was inside: the rebuild threw it to the page's start, and a screen reader lost its place.
+export function replaceKeepingFocus(box, ...children) {
+  const next = document.createElement(box.tagName);
+  next.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  if (next.innerHTML === box.innerHTML) return;
+  const active = document.activeElement;
+  const again = active && active !== box && box.contains(active) ? finderOf(active) : null;
+  box.replaceChildren(...next.childNodes);
+  if (again) again(box)?.focus({ preventScroll: true });
+}
+
+// How to find, among new nodes, the one that stands where `node` stood: the same kind of
+// element with the same words, in the same game's row (the lobby) or the same line and rule
+// (a log's rule button)
+function finderOf(node) {
+  const row = (of) => of.closest("[data-game]")?.dataset.game;
+  const same = (other) => other.className === node.className && other.textContent === node.textContent
+    && other.dataset.key === node.dataset.key && other.dataset.rule === node.dataset.rule && row(other) === row(node);
+  return (root) => [...root.querySelectorAll(node.tagName)].find(same);
 }
 
 // The rule ids the game's words cite ("(CI-T.5)", "(SW-4.2)"), each a button that opens its
@@ -212,7 +235,7 @@ export function withRules(text, key) {
 function ruleButton(id, key) {
   const open = openRules.has(`${key}|${id}`);
   return el("button", {
-    type: "button", class: "rule-ref", "data-rule": id, "aria-expanded": String(open),
+    type: "button", class: "rule-ref", "data-rule": id, "data-key": key, "aria-expanded": String(open),
     title: `${rulebook.get(id).section}: what rule ${id} says`, "aria-label": `rule ${id}`,  // not a bare code read out
     onclick: (event) => {
       const line = event.currentTarget.closest(".rule-cite").parentElement;  // the citing line

@@ -219,7 +219,13 @@ function drawBoard() {
 // ("send 1" again sends the next customer away). A game's renderer that places the focus
 // itself (Café's chosen guest) keeps its choice.
 let boardFocus = null;  // { action, ply }: the board's element the player focused last, when
+let placedAt = null;  // where `keepBoardFocus` put the focus for want of that element (it waited
+// disabled for the server's answer): not the player's own choice, which stays remembered, so
+// that a move refused puts the focus back on its button (it stayed on the board's hand, 33 Tabs
+// away from the "Serve" pressed to be told why not)
 document.addEventListener("focusin", (event) => {
+  if (event.target === placedAt) return;
+  placedAt = null;
   const inside = document.getElementById("board").contains(event.target);
   boardFocus = inside ? { action: event.target.dataset?.action, ply: view?.ply } : null;
 });
@@ -229,14 +235,15 @@ document.addEventListener("pointerdown", (event) => {  // a click on nothing foc
 
 function keepBoardFocus(board) {
   const now = document.activeElement;
-  if (!boardFocus || (now && now !== document.body)) return;
+  if (!boardFocus || (now && now !== document.body && now !== placedAt)) return;
   const { action, ply } = boardFocus;
   const same = action && ply === view.ply
     ? [...board.querySelectorAll("[data-action]")].find((b) => b.dataset.action === action) : null;
-  if (same && !same.disabled) { same.focus({ preventScroll: true }); return; }
+  if (same && !same.disabled) { placedAt = null; same.focus({ preventScroll: true }); return; }
   // the game may name a place nearer the next move (Souvlaki's food cards in the service)
   const home = RENDERERS[view.game].focusHome?.(board, view) || board;
   home.setAttribute("tabindex", "-1");  // focusable, not a Tab stop
+  placedAt = home;
   home.focus({ preventScroll: true });
 }
 

@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, every rules option) and list the server's games.
-import { api, createdLinksKey, el, hasEnded, isolated, keepCreated, plural, rulesPath, seatLinkKey, seatName, seatOfLink } from "./common.js";
+import { api, createdLinksKey, el, hasEnded, isolated, keepCreated, plural, replaceKeepingFocus, rulesPath, seatLinkKey, seatName, seatOfLink } from "./common.js";
 
 const HINTS = {
   cafe: "A shorter game: a small hand_size (3) or a large end_bag (80). Variants: birthday, dance.",
@@ -199,7 +199,7 @@ function gameRow(game) {
   const made = underWay ? createdLinks(game.id) : null;
   if (!underWay) forgetCreated(game.id);
   // two lines a game, for the narrow column: what and where to go; who, how far and when
-  return el("li", {}, el("div", {}, el("strong", {}, game.title), " · ", actions),
+  return el("li", { "data-game": game.id }, el("div", {}, el("strong", {}, game.title), " · ", actions),
     el("div", { class: "muted" }, seats, " · ", plural(game.ply, "move"), " · ", when),
     made ? madeLinks(game, made) : null);
 }
@@ -331,7 +331,7 @@ async function refreshYourGames() {
   const mine = (game) => game.to_move !== null && game.to_move === seatOfLink(held.get(game.id));
   games.sort((a, b) => Number(mine(b)) - Number(mine(a)) || lastActive(b).localeCompare(lastActive(a)));
   document.getElementById("your-games").classList.toggle("hidden", !games.length);
-  document.getElementById("list-yours").replaceChildren(el("ul", { class: "games" }, games.map((game) => heldRow(game, held.get(game.id)))));
+  replaceKeepingFocus(document.getElementById("list-yours"), el("ul", { class: "games" }, games.map((game) => heldRow(game, held.get(game.id)))));
 }
 
 async function refreshLists() {
@@ -344,7 +344,7 @@ async function refreshLists() {
   const lists = { open: open.filter((game) => !game.idle), running: running.filter((game) => !game.idle), idle, ended };
   for (const [name, games] of Object.entries(lists)) {
     const box = document.getElementById(`list-${name}`);
-    box.replaceChildren(games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
+    replaceKeepingFocus(box, games.length ? el("ul", { class: "games" }, games.slice(0, 30).map(gameRow)) : el("span", {}, "none"));
   }
 }
 

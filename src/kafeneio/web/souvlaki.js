@@ -182,7 +182,8 @@ function hand(view, legal, ctx) {
       : ctx.interactive ? `${names}: not playable now${service ? " (press to be told why)" : ""}` : names;
     return el("button", {
       type: "button", class: `foodcard${move ? " playable" : ""}`, "data-card": card, "data-action": action, disabled: !ctx.interactive || waits,
-      title: what, "aria-label": what, onclick: () => ctx.send(action),
+      // its name begins with the letters it shows, for speech input ("click GD"; 2.5.3)
+      title: what, "aria-label": `${card}: ${what}`, onclick: () => ctx.send(action),
     }, foods(card), verb === "discard" && move ? el("div", { style: "font-size:.75rem" }, "discard") : null);
   });
   const known = obs.hand.known_in_other_hands.map((k) => el("div", { class: "muted" }, `You know ${seatName(view.seats, k.player)} holds `, foods(k.food)));
@@ -204,7 +205,7 @@ function unforeseenCards(view, legal, ctx) {
     return el("div", { class: "unforeseen", "data-card": kind }, el("strong", {}, obs.hand.unforeseen_names?.[kind] || kind.replaceAll("-", " ")), count > 1 ? ` ×${count}` : "",
       el("div", { class: "muted", style: "font-size:.85rem" }, obs.hand.unforeseen_text[kind] || ""),
       ctx.interactive && mine.length ? el("div", { class: "actions", style: "margin-top:.3rem" }, mine.map((n) => el("button", {
-        type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": moveText(legal.get(n)), onclick: () => ctx.send(n),
+        type: "button", "data-action": n, title: moveText(legal.get(n)), "aria-label": `${useLabel(view, n)}: ${moveText(legal.get(n))}`, onclick: () => ctx.send(n),
         onmouseenter: () => markTargets(n, true), onmouseleave: () => markTargets(n, false),
         onfocus: () => markTargets(n, true), onblur: () => markTargets(n, false),
       }, useLabel(view, n)))) : null);
