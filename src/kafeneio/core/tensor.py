@@ -9,7 +9,10 @@ writes and what a numpy front end scatters into an array; `Entries.dense` is the
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from kafeneio.core.options import RulesOptions
 
 Spec = dict[str, tuple[int, ...]]
 """Each piece of the tensor by name, with its shape, in the order of the flat tensor."""
@@ -49,3 +52,16 @@ class Entries:
         for index, value in self.values.items():
             tensor[index] = value
         return tensor
+
+
+def options_row(options: RulesOptions, names: Sequence[str]) -> tuple[int, ...]:
+    """The options `names` of `options` as whole numbers, for a tensor's ``rules`` piece: a
+    choice by the index of its value in the options' `CHOICES` (0 the default), a flag as 0
+    or 1, a number as itself; so that a learner played across rules variants knows which it
+    plays."""
+    row = []
+    for name in names:
+        value = getattr(options, name)
+        choices = options.CHOICES.get(name)
+        row.append(choices.index(value) if choices is not None else int(value))
+    return tuple(row)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from kafeneio.core.tensor import Entries, Layout, Spec, layout
+from kafeneio.core.tensor import Entries, Layout, Spec, layout, options_row
 from kafeneio.games.cafe.board import NUM_CARD_TYPES, Board
 from kafeneio.games.cafe.options import CafeOptions
 
@@ -40,13 +40,8 @@ it plays. The bar's values are a piece of their own (`bar_values`)."""
 
 @cache  # a game's options are one object: made once, not at every observation
 def rules_row(options: CafeOptions) -> tuple[int, ...]:
-    """`RULES` of `options` as whole numbers."""
-    row = []
-    for name in RULES:
-        value = getattr(options, name)
-        choices = options.CHOICES.get(name)
-        row.append(choices.index(value) if choices is not None else int(value))
-    return tuple(row)
+    """`RULES` of `options` as whole numbers (`options_row`)."""
+    return options_row(options, RULES)
 
 
 class CafeObservationKey(NamedTuple):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from kafeneio.core.tensor import Entries, Spec, layout
+from kafeneio.core.tensor import Entries, Spec, layout, options_row
 from kafeneio.games.souvlaki.actions import MAX_QUEUE
 from kafeneio.games.souvlaki.cards import CardSet
 from kafeneio.games.souvlaki.customer import Customer
@@ -59,13 +59,8 @@ which it plays (the first six alone were there: `food_play` and the loans' rules
 
 @cache  # a game's options are one object: made once, not at every observation
 def rules_row(options: SouvlakiOptions) -> tuple[int, ...]:
-    """`RULES` of `options` as whole numbers."""
-    row = []
-    for name in RULES:
-        value = getattr(options, name)
-        choices = options.CHOICES.get(name)
-        row.append(choices.index(value) if choices is not None else int(value))
-    return tuple(row)
+    """`RULES` of `options` as whole numbers (`options_row`)."""
+    return options_row(options, RULES)
 
 
 CUSTOMER_COLUMNS = (
