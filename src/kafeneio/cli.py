@@ -153,7 +153,7 @@ COMMANDS = {
     "rule ID": "what a rule says (a refusal names the rule it cites)",
     "rule WORDS": "the rules that use those words (a card's name, a mark on screen)",
     "help": "the notation and the commands; help all: in full; help COMMAND: one command; "
-    "help MOVE (help serve): how that move is written",
+    "help MOVE (a move's first word): how that move is written",
     "quit": "stop the game (--record keeps it)",
 }
 """The prompt's commands and what each does; `cards` only in a game whose board leaves things

@@ -42,8 +42,8 @@ PHASES = """A round (SW-R.1): 1 shop maintenance (pay the operating cost, draw, 
 advertise; not in round 1), 2 new customers (draft in snake order, then phone orders),
 3 unforeseen factors (each plays one card or passes; not in first-game mode), 4 customer
 service (play food cards, serve the queue in order, send away, finish), 5 end of round (the
-game ends once a shop has 25 money and 25 reputation; of those shops, the most money +
-reputation wins)."""
+game ends once a shop has the goal, by default 25 money net of loans and 25 reputation; of
+those shops, the most money + reputation wins; and after round 30 at the latest)."""
 
 ENGINE_VERSION = 2
 """Bumped whenever a rule's behaviour or a default option changes (see `GameInfo`). 2: the
