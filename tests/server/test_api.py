@@ -161,9 +161,7 @@ def test_cafes_how_to_play_names_both_guests_who_may_sit_alone(client: TestClien
     """It said only the start player's first move may seat a guest alone: a guest on a shared
     chair in a group at the other table may too (CI-T.4), and the opening's may stay so."""
     overview = " ".join(client.get("/static/howto/cafe.json").json()["overview"])
-    assert "one on a chair shared by two tables, where it belongs to a group at the other" in (
-        overview
-    )
+    assert "on a chair shared by two tables, where it belongs to a group at the other" in overview
     assert "which may stay alone afterwards (CI-T.8)" in overview
     assert "only the start player's very first move may seat one guest alone" not in overview
 
@@ -1133,6 +1131,11 @@ def test_a_server_on_this_machine_answers_only_to_its_own_names_and_pages(
             assert answer.status == 200
             assert answer.headers["X-Frame-Options"] == "DENY"
             assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+            # scripts of this server alone (the seat links in a browser's storage), no type
+            # guessed, no address sent on
+            assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            assert answer.headers["Referrer-Policy"] == "no-referrer"
     request = urllib.request.Request(
         f"{server.base}/api/catalog", headers={"Host": f"rebound.example:{server.port}"}
     )
@@ -1327,3 +1330,18 @@ def test_a_rematch_of_bots_alone_is_refused_at_the_cap_as_a_new_game_is(db_url: 
         create(client, "cafe", ["greedy", "random"])
         again = client.post(f"/api/games/{first['id']}/rematch")
         assert again.status_code == 503 and again.json()["error"] == "bots-busy", again.text
+
+
+def test_a_page_of_another_site_may_not_act_here(client: TestClient) -> None:
+    """A cross-site POST with no body (an analysis of hours, the abandon of a game of bots)
+    went through: only a JSON body was refused such a page."""
+    made = create(client, "cafe", ["random", "random"])
+    path = f"/api/games/{made['id']}/abandon"
+    refused = client.post(path, headers={"Origin": "http://evil.example"})
+    assert refused.status_code == 403 and refused.json()["error"] == "bad-origin"
+    assert view(client, made["id"])["status"] != "abandoned"  # nothing changed
+    assert client.post(path, headers={"Origin": "null"}).status_code == 403
+    assert client.get(
+        f"/api/games/{made['id']}", headers={"Origin": "http://evil.example"}
+    ).is_success
+    assert client.post(path, headers={"Origin": "http://testserver"}).is_success  # its own page

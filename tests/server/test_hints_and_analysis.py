@@ -495,3 +495,24 @@ def test_a_search_that_raises_stop_iteration_fails_the_hint_not_the_request(
     current = wait_for(lambda: (v := view(slow_bots, created["id"], token))["your_turn"] and v)
     response = ask(slow_bots, created["id"], token, current["ply"])
     assert response.status_code == 503 and response.json()["error"] == "hint-failed"
+
+
+def test_a_game_too_long_to_analyse_and_replays_past_the_queue_are_refused(
+    quick_analysis: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One anonymous request started hours of analysis of a 41,000-move game that nobody could
+    stop; twenty replay requests of it kept another player's replay waiting 33 s."""
+    from kafeneio.server import app as app_module
+
+    created = create(quick_analysis, "cafe", ["human", "random"], **SHORT_CAFE)
+    game_id, token = created["id"], token_of(created, 0)
+    final = play_out(quick_analysis, game_id, token)
+    monkeypatch.setattr(sessions, "MAX_ANALYSED_MOVES", final["ply"] - 1)
+    refused = quick_analysis.post(f"/api/games/{game_id}/analysis")
+    assert refused.status_code == 409 and refused.json()["error"] == "too-long", refused.text
+    assert f"a game of {final['ply']} moves" in refused.json()["message"]
+    monkeypatch.setattr(app_module, "MAX_REPLAYS_WAITING", 0)  # the queue full
+    busy = quick_analysis.get(f"/api/games/{game_id}/replay", params={"ply": 1})
+    assert busy.status_code == 503 and busy.json()["error"] == "replays-busy", busy.text
+    monkeypatch.setattr(app_module, "MAX_REPLAYS_WAITING", 8)
+    assert quick_analysis.get(f"/api/games/{game_id}/replay", params={"ply": 1}).is_success

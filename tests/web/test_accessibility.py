@@ -239,7 +239,9 @@ def test_the_replay_scrolls_without_motion_when_asked_to(browser: Any, server: L
     analysis = two_decisions()
     done = {"status": "done", "done": 2, "total": 2, "analysis": analysis, "message": None}
     for motion, smooth in (("reduce", False), ("no-preference", True)):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, reduced_motion=motion, bypass_csp=True
+        )
         page = context.new_page()
         page.add_init_script(
             "window.scrolled = []; const go = Element.prototype.scrollIntoView;"

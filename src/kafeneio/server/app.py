@@ -59,6 +59,7 @@ from kafeneio.server.models import (
 )
 from kafeneio.server.sessions import (
     ANALYSIS_BUDGET,
+    MAX_REPLAYS_WAITING,
     MAX_UNSENT,
     ActionRefused,
     AnalysisJob,
@@ -88,6 +89,8 @@ STATUS_OF = {
     "no-hints": 403,
     "hint-failed": 503,
     "hints-busy": 503,
+    "replays-busy": 503,
+    "too-long": 409,
     "bots-busy": 503,
     "busy": 503,
     "with-people": 403,
@@ -152,6 +155,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit)
     app.add_middleware(HostCheck, hosts=hosts)
+    app.add_middleware(OriginCheck, origins=origins)
     app.add_middleware(NoFraming)
     _add_error_handlers(app)
     _add_pages(app)
@@ -218,11 +222,21 @@ class HttpOnly:
 class NoFraming(HttpOnly):
     """No page or answer may be shown in a frame, not even of this server's own pages (none
     uses one): another site's page framing the lobby or a game could lead a click onto its
-    buttons."""
+    buttons. And the rest of what a browser is told to hold its pages to: scripts, data and
+    sockets of this server alone (the seat links kept in the browser's storage are read by
+    no other's script), no guessing a JSON answer's type, no address sent on to another
+    site."""
 
+    POLICY = (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
     HEADERS = (
         (b"x-frame-options", b"DENY"),
-        (b"content-security-policy", b"frame-ancestors 'none'"),
+        (b"content-security-policy", POLICY.encode("ascii")),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
     )
 
     async def handle(self, scope: Any, receive: Any, send: Any) -> None:
@@ -232,6 +246,31 @@ class NoFraming(HttpOnly):
             await send(message)
 
         await self.app(scope, receive, framed)
+
+
+class OriginCheck(HttpOnly):
+    """Refuses (403 `bad-origin`) a request that would change something (any method but GET
+    and HEAD) sent by a page of another site, which a browser says in its Origin header: a body
+    of JSON is refused such a page already (it cannot set that type), but a POST with no body
+    could start an analysis of hours or abandon a game of bots. A program sends no Origin, and
+    is taken, as a page of this server or of an allowed host (`--allow-host`: a proxy's)."""
+
+    def __init__(self, app: Any, origins: frozenset[str]) -> None:
+        super().__init__(app)
+        self.origins = origins
+
+    async def handle(self, scope: Any, receive: Any, send: Any) -> None:
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin")
+        if scope["method"] in ("GET", "HEAD") or origin is None:
+            await self.app(scope, receive, send)
+            return
+        host = headers.get(b"host", b"").decode("latin-1")
+        if origin_allowed(origin.decode("latin-1"), host, self.origins):
+            await self.app(scope, receive, send)
+            return
+        why = {"error": "bad-origin", "message": "a page of another site may not act here"}
+        await JSONResponse(why, status_code=403)(scope, receive, send)
 
 
 class BodyLimit(HttpOnly):
@@ -576,8 +615,18 @@ def _add_api(app: FastAPI) -> None:
             raise ActionRefused("not-over", "a game can be replayed once it is over (or abandoned)")
         # replayed from its start, on a thread of its own: on the loop, a long game's replay
         # (half a second for 12,000 moves) held every game and socket of the server
+        if hub.replays_waiting >= MAX_REPLAYS_WAITING:
+            raise ActionRefused(
+                "replays-busy",
+                f"the server is working out {hub.replays_waiting} replay positions: ask again "
+                "in a few seconds",
+            )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(hub.replayer, _replay_step, session, ply, viewer)
+        hub.replays_waiting += 1
+        try:
+            return await loop.run_in_executor(hub.replayer, _replay_step, session, ply, viewer)
+        finally:
+            hub.replays_waiting -= 1
 
     @app.post("/api/games/{game_id}/rematch", response_model=Created, responses=ERRORS)
     async def rematch(game_id: str, request: Request, x_seat_token: TokenHeader = None) -> Created:
@@ -673,21 +722,27 @@ def _add_websocket(app: FastAPI) -> None:
 
 def _same_origin(websocket: WebSocket) -> bool:
     """Whether a websocket was opened by a page of this server, or by no page (a program,
-    which sends no Origin): its Origin's host and port are the Host it asked for, or its host
-    is one the server was told to allow (`--allow-host`: a proxy's, which may pass on another
-    Host)."""
+    which sends no Origin): `origin_allowed`."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
+    host = websocket.headers.get("host", "")
+    return origin_allowed(origin, host, websocket.app.state.origins)
+
+
+def origin_allowed(origin: str, host: str, allowed: frozenset[str]) -> bool:
+    """Whether a page of `origin` is this server's: its host and port are the `host` asked
+    for, or its host is one the server was told to allow (`--allow-host`: a proxy's, which may
+    pass on another Host)."""
     try:
         parts = urlsplit(origin)
     except ValueError:  # no address at all ("http://[::1")
         return False
     netloc = parts.netloc.lower()
     # an allowed name as given, its port too (none: the scheme's own), on http or https alone
-    if parts.scheme in ("http", "https") and netloc in websocket.app.state.origins:
+    if parts.scheme in ("http", "https") and netloc in allowed:
         return True
-    return netloc == websocket.headers.get("host", "").lower()
+    return netloc == host.lower()
 
 
 POLICY_VIOLATION = 1008

@@ -80,6 +80,14 @@ MAX_ENDED_KEPT = 64
 MAX_HINTS_WAITING = 4
 """Hints the server works out at most, one after another, before it refuses more (`hints-busy`):
 a second of search each, so the fifth would wait five seconds, the tenth ten."""
+MAX_ANALYSED_MOVES = 2_000
+"""The longest game the server analyses: a decision takes its search about a quarter of a
+second, so a game of 41,000 moves (Souvlaki at round_limit 1000) took one anonymous request
+three hours of the analysis thread, which nobody could stop."""
+MAX_REPLAYS_WAITING = 8
+"""Replay positions worked out at most, one after another, before more are refused
+(`replays-busy`): each is replayed from the game's start, and twenty asked of a long game kept
+another player's short replay waiting 33 s."""
 MAX_UNSENT = 32
 """The most messages a websocket may have waiting to be sent. Views do not pile up (only the
 newest waits), but each message a client sends may be answered by an error: a client that sends
@@ -541,6 +549,8 @@ class Hub:
         """The hints' searches, one at a time, on a thread of their own: a second of search
         each, which on the bots' threads would keep the bots of every game waiting."""
         self.hints_waiting = 0
+        self.replays_waiting = 0
+        """Replay positions asked for and not yet worked out (`MAX_REPLAYS_WAITING`)."""
         """Hints asked for and not yet worked out (`MAX_HINTS_WAITING`)."""
         self.replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
         """The replays' positions, one at a time, worked out off the loop."""
@@ -847,6 +857,13 @@ class Hub:
         yet or if it failed."""
         job = self.analysis_of(session)
         if job is None or job.failed is not None:
+            if session.ply > MAX_ANALYSED_MOVES:
+                raise ActionRefused(
+                    "too-long",
+                    f"a game of {session.ply} moves is more than the server analyses (at most "
+                    f"{MAX_ANALYSED_MOVES}): it would take hours; `kafeneio analyse` its "
+                    "record on your own machine",
+                )
             waiting = sum(1 for other in self.analyses.values() if other.status == "running")
             if waiting >= ANALYSIS_QUEUE:
                 raise ActionRefused("busy", "the server is analysing other games: try again soon")
