@@ -1646,8 +1646,8 @@ def serve_command(
         typer.Option(
             metavar="NAME",
             help="A host name the server also answers to, and whose pages may open its "
-            "websockets: a proxy's in front of it (games.example.com, with :PORT where it is "
-            "not the scheme's own); --allow-host again for another.",
+            "websockets and send it moves: a proxy's in front of it (games.example.com, with "
+            ":PORT where it is not the scheme's own); --allow-host again for another.",
         ),
     ] = None,
     max_bot_games: Annotated[

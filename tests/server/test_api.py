@@ -1135,7 +1135,7 @@ def test_a_server_on_this_machine_answers_only_to_its_own_names_and_pages(
             # guessed, no address sent on
             assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
             assert answer.headers["X-Content-Type-Options"] == "nosniff"
-            assert answer.headers["Referrer-Policy"] == "no-referrer"
+            assert answer.headers["Referrer-Policy"] == "same-origin"
     request = urllib.request.Request(
         f"{server.base}/api/catalog", headers={"Host": f"rebound.example:{server.port}"}
     )
@@ -1344,4 +1344,8 @@ def test_a_page_of_another_site_may_not_act_here(client: TestClient) -> None:
     assert client.get(
         f"/api/games/{made['id']}", headers={"Origin": "http://evil.example"}
     ).is_success
+    # a browser may say "null" of a page of this server, and then says so in a header no page
+    # can set
+    own = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    assert client.post(f"/api/games/{made['id']}/analysis", headers=own).status_code != 403
     assert client.post(path, headers={"Origin": "http://testserver"}).is_success  # its own page

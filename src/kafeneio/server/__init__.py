@@ -90,8 +90,8 @@ def serve(
     max_bot_games: int = MAX_BOT_GAMES,
 ) -> None:
     """Run the server until interrupted, printing the address to open; `allowed_hosts`, the
-    names it answers to beyond this machine's, and whose pages may open its websockets (a
-    proxy's in front of it); `max_bot_games`, the games of bots alone it plays at once."""
+    names it answers to beyond this machine's, and whose pages may open its websockets and send it
+    moves (a proxy's in front of it); `max_bot_games`, the games of bots alone it plays at once."""
     import uvicorn
 
     from kafeneio.server.app import LOOPBACK_HOSTS, MAX_BODY, create_app, host_name

@@ -129,7 +129,8 @@ def create_app(
     hint thinks for `hint_budget` (default: the analysis module's), the analysis of a finished
     game for `analysis_budget` a decision; `hosts`, the host names its requests may name (any
     port; None: any host), see `HostCheck`; `origins`, the host names whose pages may open
-    its websockets besides its own (a proxy's, whose Host it may not be told)."""
+    its websockets and send it requests besides its own (a proxy's, whose Host it may not be
+    told)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -225,7 +226,7 @@ class NoFraming(HttpOnly):
     buttons. And the rest of what a browser is told to hold its pages to: scripts, data and
     sockets of this server alone (the seat links kept in the browser's storage are read by
     no other's script), no guessing a JSON answer's type, no address sent on to another
-    site."""
+    site (its own pages are told where a request came from)."""
 
     POLICY = (
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -236,7 +237,7 @@ class NoFraming(HttpOnly):
         (b"x-frame-options", b"DENY"),
         (b"content-security-policy", POLICY.encode("ascii")),
         (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
+        (b"referrer-policy", b"same-origin"),
     )
 
     async def handle(self, scope: Any, receive: Any, send: Any) -> None:
@@ -266,7 +267,10 @@ class OriginCheck(HttpOnly):
             await self.app(scope, receive, send)
             return
         host = headers.get(b"host", b"").decode("latin-1")
-        if origin_allowed(origin.decode("latin-1"), host, self.origins):
+        # "null": a browser may say so of a page of this server too, and then says the request
+        # is of its own site in a header no page can set
+        own = origin == b"null" and headers.get(b"sec-fetch-site") == b"same-origin"
+        if own or origin_allowed(origin.decode("latin-1"), host, self.origins):
             await self.app(scope, receive, send)
             return
         why = {"error": "bad-origin", "message": "a page of another site may not act here"}

@@ -549,9 +549,9 @@ class Hub:
         """The hints' searches, one at a time, on a thread of their own: a second of search
         each, which on the bots' threads would keep the bots of every game waiting."""
         self.hints_waiting = 0
+        """Hints asked for and not yet worked out (`MAX_HINTS_WAITING`)."""
         self.replays_waiting = 0
         """Replay positions asked for and not yet worked out (`MAX_REPLAYS_WAITING`)."""
-        """Hints asked for and not yet worked out (`MAX_HINTS_WAITING`)."""
         self.replayer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
         """The replays' positions, one at a time, worked out off the loop."""
         self.card_sets = card_sets or {}

@@ -171,19 +171,26 @@ export function replaceKeepingFocus(box, ...children) {
   next.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
   if (next.innerHTML === box.innerHTML) return;
   const active = document.activeElement;
-  const again = active && active !== box && box.contains(active) ? finderOf(active) : null;
+  const again = active && active !== box && box.contains(active) ? finderOf(active, box) : null;
   box.replaceChildren(...next.childNodes);
   if (again) again(box)?.focus({ preventScroll: true });
 }
 
 // How to find, among new nodes, the one that stands where `node` stood: the same kind of
-// element with the same words, in the same game's row (the lobby) or the same line and rule
-// (a log's rule button)
-function finderOf(node) {
+// element with the same words, address and name, in the same game's row (the lobby) or the
+// same line and rule (a log's rule button), and among such alike the same one by its place
+// (each seat's "open this seat" link reads the same: the first seat's took the focus of the
+// second's, and Enter would have opened another player's seat)
+function finderOf(node, box) {
   const row = (of) => of.closest("[data-game]")?.dataset.game;
+  const line = (of) => of.closest("[data-key]")?.dataset.key;
+  const rule = (of) => of.closest("[data-rule]")?.dataset.rule;
   const same = (other) => other.className === node.className && other.textContent === node.textContent
-    && other.dataset.key === node.dataset.key && other.dataset.rule === node.dataset.rule && row(other) === row(node);
-  return (root) => [...root.querySelectorAll(node.tagName)].find(same);
+    && other.getAttribute("href") === node.getAttribute("href") && other.getAttribute("aria-label") === node.getAttribute("aria-label")
+    && line(other) === line(node) && rule(other) === rule(node) && row(other) === row(node);
+  const alike = (root) => [...root.querySelectorAll(node.tagName)].filter(same);
+  const place = alike(box).indexOf(node);
+  return (root) => alike(root)[place];
 }
 
 // The rule ids the game's words cite ("(CI-T.5)", "(SW-4.2)"), each a button that opens its
