@@ -514,5 +514,5 @@ def test_a_game_too_long_to_analyse_and_replays_past_the_queue_are_refused(
     monkeypatch.setattr(app_module, "MAX_REPLAYS_WAITING", 0)  # the queue full
     busy = quick_analysis.get(f"/api/games/{game_id}/replay", params={"ply": 1})
     assert busy.status_code == 503 and busy.json()["error"] == "replays-busy", busy.text
-    monkeypatch.setattr(app_module, "MAX_REPLAYS_WAITING", 8)
+    monkeypatch.setattr(app_module, "MAX_REPLAYS_WAITING", 32)
     assert quick_analysis.get(f"/api/games/{game_id}/replay", params={"ply": 1}).is_success

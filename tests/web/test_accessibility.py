@@ -684,9 +684,9 @@ def test_the_lobby_s_lists_keep_the_focus_as_they_refresh(browser: Any, server: 
     watch = f"#list-open li[data-game='{first['id']}'] a"
     page.wait_for_selector(watch)
     page.focus(watch)
-    server.post("/api/games", {"game": "souvlaki", "seats": seats})  # the list changes
+    second = server.post("/api/games", {"game": "souvlaki", "seats": seats})  # the list changes
     page.clock.run_for(6000)  # the next refresh
-    page.wait_for_function("document.querySelectorAll('#list-open li').length === 2")
+    page.wait_for_selector(f"#list-open li[data-game='{second['id']}']")
     focused = page.evaluate(
         "[document.activeElement.tagName,"
         " document.activeElement.closest('[data-game]')?.dataset.game]"

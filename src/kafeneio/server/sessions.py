@@ -84,10 +84,11 @@ MAX_ANALYSED_MOVES = 2_000
 """The longest game the server analyses: a decision takes its search about a quarter of a
 second, so a game of 41,000 moves (Souvlaki at round_limit 1000) took one anonymous request
 three hours of the analysis thread, which nobody could stop."""
-MAX_REPLAYS_WAITING = 8
+MAX_REPLAYS_WAITING = 32
 """Replay positions worked out at most, one after another, before more are refused
 (`replays-busy`): each is replayed from the game's start, and twenty asked of a long game kept
-another player's short replay waiting 33 s."""
+another player's short replay waiting 33 s; a player stepping quickly through a game, the
+page's tests too, asks several at once (8 refused some)."""
 MAX_UNSENT = 32
 """The most messages a websocket may have waiting to be sent. Views do not pile up (only the
 newest waits), but each message a client sends may be answered by an error: a client that sends
