@@ -1953,3 +1953,24 @@ def test_a_target_button_s_name_begins_with_what_it_shows(browser: Any, server: 
     assert text.startswith("on P") and name.startswith(f"{text}: Play Dirty Shop on P"), shown
     assert console.errors == []
     context.close()
+
+
+def test_cafe_says_a_move_s_guests_in_words_to_a_screen_reader(
+    browser: Any, server: LiveServer
+) -> None:
+    """One's own move was said as the log writes it, "P1 seats AFf on chair 54", read out "A F
+    f"; the bots' moves were said in words."""
+    context, page, console, _ = open_game(browser, server, "cafe")
+    said = page.evaluate(
+        """async () => {
+            const cafe = await import("/static/cafe.js");
+            return [cafe.spokenLine("P1 seats AFf on chair 54: +0 points"),
+                    cafe.spokenLine("P1 draws CUm, Jf and takes the joker Jm into their hand"),
+                    cafe.spokenLine("P1 fills table US1 for a dance (CI-V.2)")];
+        }"""
+    )
+    assert said[0] == "P1 seats Africa lady on chair 54: +0 points"
+    assert said[1] == "P1 draws Cuba man, joker (lady) and takes the joker (man) into their hand"
+    assert said[2] == "P1 fills table US1 for a dance (CI-V.2)"  # no guest in it: as it was
+    assert console.errors == []
+    context.close()

@@ -519,6 +519,15 @@ export function whenText(obs) {
   return `Round ${Math.floor(turn / obs.out.length) + 1}`;
 }
 
+// A line of the log as a screen reader should hear it (the page's own moves, said as they are
+// made): each guest's code in words, as the board names it ("P1 seats Africa lady on chair 54",
+// where "A F f" was read out); the line as it is while the board data is not known
+export function spokenLine(text) {
+  if (!board) return text;
+  return text.replace(/\b([A-Z]{2}|J)([mf])\b/g, (code, nation) => (
+    nation === "J" || nationOf[nation] ? cardLabel(card(code)) : code)).replaceAll("joker joker (", "joker (");
+}
+
 // Under the Moves heading: how the log writes a guest, which the board says in words
 export const LOG_LEGEND = "Guests are written as their nation's letters and m (a man) or f (a lady): USm is a USA man, Jf a joker lady; @16 is chair 16, @bar the bar.";
 

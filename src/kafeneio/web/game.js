@@ -188,7 +188,9 @@ function sayOwnMoves() {
   const own = view.log.filter((entry) => entry.ply > saidUpTo && entry.player === view.viewer);
   saidUpTo = Math.max(saidUpTo, last);
   if (!own.length) return;
-  const words = own.map((entry) => (entry.events?.length ? entry.events.join(" ") : entry.text));
+  // in words where the game can say its codes so (Café's guests: "Africa lady", not "A F f")
+  const spoken = RENDERERS[view.game].spokenLine ?? ((text) => text);
+  const words = own.map((entry) => spoken(entry.events?.length ? entry.events.join(" ") : entry.text));
   // said without the rule ids the log cites ("(SW-4.7)", read out letter by letter each time)
   setLive(document.getElementById("said"), words.join(" ").replaceAll(CITED, ""));
 }
