@@ -764,6 +764,8 @@ def test_a_friend_who_left_is_said_to_be_away(browser: Any, server: LiveServer) 
 def test_the_birthday_table_is_chosen_in_words(browser: Any, server: LiveServer) -> None:
     context, page, console = new_page(browser)
     page.goto(server.base + "/")
+    # the options are drawn once the catalog has come (a CI run read them before, empty)
+    page.wait_for_selector("#game option", state="attached")
     page.click("#options-box summary")  # each option says what it does
     assert "CI-V.1: the birthday-table variant." in page.inner_text("#options")
     create_in_lobby(page, server, "cafe", {"birthday": True, "birthday_threshold": 1})
