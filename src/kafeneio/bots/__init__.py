@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from collections.abc import Callable, Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from kafeneio.bots.base import ActionEstimate, Analysis, Bot, seeded_rng
@@ -160,22 +160,7 @@ def enter_installed_bots() -> None:
     package's, ``human``) is left out with a warning naming it, never an error (a warnings
     filter of errors included): the others and the shipped bots still play."""
     for entry in entry_points(group=INSTALLED_BOTS_GROUP):
-        why = None
-        if bot_key(entry.name) in BOTS or entry.name.lower() in RESERVED_NAMES:
-            why = "its name is taken"
-        else:
-            try:
-                loaded = entry.load()
-            except (Exception, SystemExit) as err:  # another package's import: anything
-                why = f"cannot be loaded: {err}"
-            else:
-                if isinstance(loaded, type) and issubclass(loaded, Bot):
-                    try:
-                        BOTS[entry.name] = INSTALLED_BOTS[bot_key(entry.name)] = loaded
-                    except KafeneioError as err:  # a name a seat cannot write
-                        why = str(err)
-                else:
-                    why = f"is no bot class (a subclass of kafeneio.bots.base.Bot): {loaded!r}"
+        why = _enter_installed(entry)
         if why is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("always")
@@ -183,6 +168,23 @@ def enter_installed_bots() -> None:
                     f"the bot {entry.name!r} ({entry.value}) of another package is left out: {why}",
                     stacklevel=2,
                 )
+
+
+def _enter_installed(entry: EntryPoint) -> str | None:
+    """Enter the bot of one entry point in `BOTS` and `INSTALLED_BOTS`; else why not."""
+    if bot_key(entry.name) in BOTS or entry.name.lower() in RESERVED_NAMES:
+        return "its name is taken"
+    try:
+        loaded = entry.load()
+    except (Exception, SystemExit) as err:  # another package's import: anything may go wrong
+        return f"cannot be loaded: {err}"
+    if not (isinstance(loaded, type) and issubclass(loaded, Bot)):
+        return f"is no bot class (a subclass of kafeneio.bots.base.Bot): {loaded!r}"
+    try:
+        BOTS[entry.name] = INSTALLED_BOTS[bot_key(entry.name)] = loaded
+    except KafeneioError as err:  # a name a seat cannot write
+        return str(err)
+    return None
 
 
 enter_installed_bots()
