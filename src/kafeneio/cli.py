@@ -371,7 +371,7 @@ def play(
     lines = [banner]
     if rules not in ("rules: the defaults", "rules: the defaults; cards: built in"):
         lines.append(rules[0].upper() + rules[1:])  # the variants and cards this game plays
-    console.print("\n".join(_within_columns(lines)), markup=False)  # a long --from path
+    print_within_columns(lines)  # a long --from path
     if HUMAN in seat_names:
         console.print(_commands(game, state), markup=False)
     stopped: _Hangup | None = None
@@ -903,6 +903,11 @@ def _step_words(head: str, step: Step, folded: tuple[str, str] | None = None) ->
     return words
 
 
+def print_within_columns(lines: list[str]) -> None:
+    """`lines` printed as they are (no markup), each broken at spaces within `COLUMNS`."""
+    console.print("\n".join(_within_columns(lines)), markup=False)
+
+
 def _within_columns(lines: list[str]) -> list[str]:
     """`lines` broken at spaces where longer than `COLUMNS`, the rest indented under the line
     it continues (the terminal would break them anywhere, under nothing)."""
@@ -1034,7 +1039,7 @@ def _leaves_the_game_meant(state: State, action: Action) -> bool:
 def _refuse(words: str) -> None:
     """A refused move's reason, in lines of `COLUMNS` at most (a terminal broke the long ones
     anywhere: "Did you mea" / "n use generous-tip p2.3", "...; 'moves' f" / "or the legal")."""
-    console.print("\n".join(_within_columns([words])), markup=False)
+    print_within_columns([words])
 
 
 def _commands(game: Game, state: State) -> str:
@@ -1316,8 +1321,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     for kind in FINAL_KINDS[:2]:  # broken at spaces, as every line (the round limit's ran long)
         for event in last_events:
             if event.kind == kind:
-                told = _within_columns([event.text_for(SPECTATOR) or ""])
-                console.print("\n".join(told), markup=False)
+                print_within_columns([event.text_for(SPECTATOR) or ""])
     losses = end_losses(last_events)
     table = Table(title="Final scores")
     table.add_column("seat")
@@ -1335,8 +1339,7 @@ def _print_result(state: State, last_events: Sequence[Event] = ()) -> None:
     console.print(table)
     for event in last_events:
         if event.kind == "result":
-            told = _within_columns([event.text_for(SPECTATOR) or ""])
-            console.print("\n".join(told), markup=False)
+            print_within_columns([event.text_for(SPECTATOR) or ""])
 
 
 @app.command()
