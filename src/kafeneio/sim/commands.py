@@ -492,26 +492,21 @@ def tally_table(title: str, first: str, rows: Sequence[Tally], even: float | Non
     return table
 
 
-def _marks_off_even(table: Table) -> bool:
-    """Whether an interval of `table` is marked as leaving out the even share."""
-    column = next(column for column in table.columns if column.header == "95% interval")
-    return reports.marks_off_even(str(cell) for cell in column.cells)
-
-
 def print_simulation(result: SimulationReport) -> None:
     heading = reports.run_title(result)
     even = result.even_share
     by_bot = tally_table(f"{heading} — by bot", "bot", result.by_bot, even)
     by_bot.caption = reports.INTERVALS
-    tables = [by_bot, tally_table("by seat", "seat", result.by_seat, even)]
+    tables = [(by_bot, result.by_bot)]
+    tables.append((tally_table("by seat", "seat", result.by_seat, even), result.by_seat))
     if result.by_role:
         role = get_game(result.game).role_noun
-        tables.append(tally_table(f"by {role}", role, result.by_role, even))
-    marked = [table for table in tables if _marks_off_even(table)]
+        tables.append((tally_table(f"by {role}", role, result.by_role, even), result.by_role))
+    marked = [table for table, rows in tables if reports.marks_off_even(rows, even)]
     if marked:  # said under the last marked table, once
         last = marked[-1]
         last.caption = "\n".join(filter(None, [str(last.caption or ""), reports.OFF_EVEN_MEANS]))
-    for table in tables:
+    for table, _ in tables:
         console.print(table)
     lengths = result.lengths
     turns, rounds, decisions = (
@@ -597,7 +592,7 @@ def print_tournament(result: TournamentReport) -> None:
     console.print(table)
     # best first, as the ratings; each interval marked off the even share, as simulate's
     standings = tally_table("standings", "bot", result.ranked, 1 / result.players)
-    if _marks_off_even(standings):
+    if reports.marks_off_even(result.ranked, 1 / result.players):
         standings.caption = reports.OFF_EVEN_MEANS
     console.print(standings)
     matrix = Table(

@@ -182,16 +182,16 @@ OFF_EVEN_MEANS = (
 )
 
 
-def marks_off_even(intervals: Iterable[str]) -> bool:
-    """Whether any of these `interval_text`s is marked off the even share (`OFF_EVEN_MEANS` is
-    said under the tables only then)."""
-    return any(text.endswith((ABOVE_EVEN, BELOW_EVEN)) for text in intervals)
+def marks_off_even(rows: Iterable[Tally], even: float | None) -> bool:
+    """Whether a table of `rows` marks an interval off the `even` share (`interval_text`):
+    `OFF_EVEN_MEANS` is said under the tables only then, in the text and the report alike."""
+    marks = (ABOVE_EVEN, BELOW_EVEN)
+    return any(interval_text(row.low, row.high, even).endswith(marks) for row in rows)
 
 
 def off_even_note(rows: Sequence[Tally], even: float | None) -> str:
     """`OFF_EVEN_MEANS`, after a semicolon, where a table of `rows` marks an interval."""
-    marked = marks_off_even(interval_text(r.low, r.high, even) for r in rows)
-    return f"; {html.escape(OFF_EVEN_MEANS)}" if marked else ""
+    return f"; {html.escape(OFF_EVEN_MEANS)}" if marks_off_even(rows, even) else ""
 
 
 def tally_table(rows: Sequence[Tally], first: str, even: float | None = None) -> str:
